@@ -1,0 +1,27 @@
+# Two commands on a fresh machine: `make inspect` and `make test`.
+# Each creates .venv and installs the project into it first if needed.
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: inspect test bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+inspect: $(STAMP)
+	$(VENV)/bin/semaprax verify examples/wires/sample-graph.model-text
+	$(VENV)/bin/semaprax decode examples/wires/sample-graph.model-text --to json | head -c 600; echo
+
+test: $(STAMP)
+	$(PY) -m pytest -q
+
+bench: $(STAMP)
+	$(PY) scripts/bench_codec.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -1,0 +1,302 @@
+"""Version 1 binary: magic, four LEB128-framed fields and one CBOR data item in a
+deterministic profile (spec section 6).
+
+cbor2 writes the profile with its default options and builds values fast; it is
+lenient when reading, so ``check_cbor`` first walks the item's heads and rejects
+every departure from the profile, at its byte, before cbor2 allocates anything.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+
+import cbor2
+
+from . import errors as E
+from . import limits
+from .errors import CompactError
+from .projection import (
+    CompactProjection,
+    canonical_json,
+    first_difference,
+    metadata_values,
+    source_digest,
+)
+from .scan import FIELD_NAMES, Field, Span, check_wire_size
+
+MAGIC = b"SPXB\x01"
+FORMAT_VERSION = 1
+
+# Bignums of more than this many bytes have more than 4,300 decimal digits.
+_MAX_BIGNUM_BYTES = math.ceil(limits.MAX_INTEGER_DIGITS * math.log2(10) / 8) + 1
+_INTEGER_CEILING = 10**limits.MAX_INTEGER_DIGITS
+
+
+def encode_binary(p: CompactProjection) -> bytes:
+    """The complete v1 binary wire of ``p``."""
+    out = [MAGIC]
+    for name, value in zip(FIELD_NAMES, _metadata(p)):
+        if len(value) > limits.MAX_METADATA_BYTES:
+            raise CompactError(
+                E.LIMIT, f"{name} is {len(value):,} bytes; the limit is {limits.MAX_METADATA_BYTES:,}"
+            )
+        out.append(_leb128(len(value)))
+        out.append(value)
+    out.append(cbor2.dumps(p.value()))
+    wire = b"".join(out)
+    if len(wire) > limits.MAX_WIRE_BYTES:
+        raise CompactError(
+            E.LIMIT, f"the binary wire would be {len(wire):,} bytes; the limit is {limits.MAX_WIRE_BYTES:,}"
+        )
+    return wire
+
+
+def _metadata(p: CompactProjection) -> tuple[bytes, ...]:
+    return (p.profile.encode(), p.root.encode(), p.source_revision.encode(), p.source_digest.encode())
+
+
+def _leb128(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte = n & 0x7F
+        n >>= 7
+        if n:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
+
+
+def read_binary_fields(wire: bytes) -> tuple[Field, ...]:
+    """Magic and the four LEB128-framed fields (framing only)."""
+    if not wire.startswith(MAGIC):
+        if wire.startswith(b"SPXB") and len(wire) > 4:
+            raise CompactError(
+                E.ENVELOPE, f"unsupported binary version {wire[4]}; this decoder reads 1", 4
+            )
+        raise CompactError(E.ENVELOPE, "not a v1 binary wire: expected magic 'SPXB\\x01'", 0)
+    pos = len(MAGIC)
+    fields = []
+    for name in FIELD_NAMES:
+        start = pos
+        length, pos = _read_length(wire, pos, name)
+        end = pos + length
+        if end > len(wire):
+            raise CompactError(
+                E.ENVELOPE, f"wire ends inside the value of {name} ({length} bytes declared)", len(wire)
+            )
+        fields.append(Field(name, Span(start, end), Span(start, pos), Span(pos, end), wire[pos:end]))
+        pos = end
+    return tuple(fields)
+
+
+def _read_length(wire: bytes, pos: int, name: str) -> tuple[int, int]:
+    """A minimal unsigned LEB128 of at most two bytes (4,096 needs two): reading
+    stops as soon as the value is known to break the limit."""
+    if pos >= len(wire):
+        raise CompactError(E.ENVELOPE, f"wire ends before the length of {name}", pos)
+    first = wire[pos]
+    if first < 0x80:
+        return first, pos + 1
+    if pos + 1 >= len(wire):
+        raise CompactError(E.ENVELOPE, f"wire ends inside the length of {name}", len(wire))
+    second = wire[pos + 1]
+    if second == 0:
+        raise CompactError(E.ENVELOPE, f"length of {name} is not minimal LEB128", pos + 1)
+    if second >= 0x80:
+        raise CompactError(
+            E.LIMIT, f"length of {name} is over {limits.MAX_METADATA_BYTES:,} bytes", pos
+        )
+    value = (first & 0x7F) | (second << 7)
+    if value > limits.MAX_METADATA_BYTES:
+        raise CompactError(
+            E.LIMIT, f"length of {name} is {value:,}; the limit is {limits.MAX_METADATA_BYTES:,}", pos
+        )
+    return value, pos + 2
+
+
+def decode_binary(wire: bytes) -> CompactProjection:
+    """Decode and fully check a v1 binary wire; any failure is a CompactError."""
+    wire = bytes(wire)
+    check_wire_size(wire)
+    fields = read_binary_fields(wire)
+    profile, root, revision, digest = metadata_values(fields)
+    start = fields[-1].value.end
+    body = wire[start:]
+    try:
+        check_cbor(body)
+    except CompactError as exc:
+        raise exc.shifted(start) from None
+    value = cbor2.loads(body)
+    selected = canonical_json(value)
+    if len(selected) > limits.MAX_SELECTED_BYTES:
+        raise CompactError(
+            E.LIMIT,
+            f"the document is {len(selected):,} bytes as JSON; the limit is {limits.MAX_SELECTED_BYTES:,}",
+            start,
+        )
+    actual = source_digest(selected)
+    if actual != digest:
+        raise CompactError(
+            E.DIGEST,
+            f"the document's {len(selected):,} selected bytes have digest {actual}, but the wire declares {digest}",
+            fields[3].value.start,
+        )
+    again = cbor2.dumps(value)
+    if again != body:  # check_cbor should have caught it; this is the spec's own test
+        at = first_difference(body, again)
+        raise CompactError(E.NONCANONICAL, "CBOR body is not the deterministic encoding", start + at)
+    return CompactProjection._checked(profile, root, revision, selected, digest)
+
+
+# --- the profile walker ---------------------------------------------------------------
+
+_WIDTH = {24: 1, 25: 2, 26: 4, 27: 8}
+_MINIMUM = {24: 24, 25: 0x100, 26: 0x10000, 27: 0x100000000}
+_UNPACK = {1: None, 2: struct.Struct(">H").unpack_from, 4: struct.Struct(">I").unpack_from, 8: struct.Struct(">Q").unpack_from}
+_FLOAT64 = struct.Struct(">d").unpack_from
+
+
+def check_cbor(body: bytes) -> None:
+    """Require ``body`` to be exactly one CBOR item in the deterministic profile.
+
+    Raises compact.json for a value JSON cannot hold, compact.noncanonical for any
+    other departure (wider head, indefinite length, half or single float, duplicate
+    key, trailing bytes), compact.limit past the nesting or integer limits and
+    compact.envelope when the body ends inside an item. Offsets are in ``body``."""
+    n = len(body)
+    if n == 0:
+        raise CompactError(E.ENVELOPE, "wire ends before the CBOR body", 0)
+    # frames: [items left, is_map, keys seen (for maps), position in pair]
+    stack: list[list] = []
+    pos = 0
+    while True:
+        if pos >= n:
+            raise CompactError(E.ENVELOPE, "wire ends inside the CBOR body", n)
+        start = pos
+        ib = body[pos]
+        major, ai = ib >> 5, ib & 31
+        pos += 1
+        expecting_key = bool(stack) and stack[-1][1] and stack[-1][3] == 0
+        if expecting_key and major != 3:
+            raise CompactError(E.JSON, "map key is not a text string; JSON keys are strings", start)
+        if major == 7:
+            if ai == 27:
+                if pos + 8 > n:
+                    raise CompactError(E.ENVELOPE, "wire ends inside a float", n)
+                (x,) = _FLOAT64(body, pos)
+                if math.isnan(x) or math.isinf(x):
+                    raise CompactError(E.JSON, f"{x} is not a JSON number", start)
+                pos += 8
+            elif ai in (25, 26):
+                raise CompactError(
+                    E.NONCANONICAL, "half or single precision float; floats must be float64 (0xfb)", start
+                )
+            elif ai in (20, 21, 22):
+                pass
+            elif ai == 31:
+                raise CompactError(E.NONCANONICAL, "stray 'break' byte (0xff) outside an indefinite item", start)
+            elif ai in (28, 29, 30):
+                raise CompactError(E.NONCANONICAL, f"malformed CBOR head 0x{ib:02x} (reserved)", start)
+            else:
+                what = "undefined" if ai == 23 else "a simple value"
+                raise CompactError(E.JSON, f"{what} is not a JSON value", start)
+        else:
+            if ai < 24:
+                arg = ai
+            elif ai in _WIDTH:
+                width = _WIDTH[ai]
+                if pos + width > n:
+                    raise CompactError(E.ENVELOPE, "wire ends inside a CBOR head", n)
+                arg = body[pos] if width == 1 else _UNPACK[width](body, pos)[0]
+                pos += width
+                if arg < _MINIMUM[ai]:
+                    raise CompactError(
+                        E.NONCANONICAL, f"CBOR head 0x{ib:02x} is wider than its argument {arg} needs", start
+                    )
+            elif ai == 31:
+                raise CompactError(E.NONCANONICAL, "indefinite-length item; only definite lengths are allowed", start)
+            else:
+                raise CompactError(E.NONCANONICAL, f"malformed CBOR head 0x{ib:02x} (reserved)", start)
+            if major in (0, 1):
+                pass
+            elif major == 3:
+                if arg > n - pos:
+                    raise CompactError(E.ENVELOPE, f"wire ends inside a {arg:,}-byte text string", n)
+                text = body[pos : pos + arg]
+                try:
+                    text.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    raise CompactError(E.JSON, f"text string is not valid UTF-8 ({exc.reason})", pos + exc.start) from None
+                pos += arg
+                if expecting_key:
+                    keys = stack[-1][2]
+                    if text in keys:
+                        raise CompactError(E.NONCANONICAL, f"duplicate map key {text[:40]!r}", start)
+                    keys.add(text)
+            elif major == 2:
+                raise CompactError(E.JSON, "byte string is not a JSON value", start)
+            elif major == 6:
+                pos = _check_bignum(body, start, pos, arg)
+            else:  # 4 array, 5 map
+                if len(stack) >= limits.MAX_DEPTH:
+                    raise CompactError(E.LIMIT, f"nesting deeper than {limits.MAX_DEPTH} levels", start)
+                if arg:
+                    if arg > n - pos:  # each item needs at least a byte
+                        raise CompactError(E.ENVELOPE, f"wire ends inside a {arg:,}-item container", n)
+                    is_map = major == 5
+                    stack.append([arg * 2 if is_map else arg, is_map, set() if is_map else None, 0])
+                    continue
+        # one item complete: count it against its parents
+        while stack:
+            frame = stack[-1]
+            frame[0] -= 1
+            if frame[1]:
+                frame[3] ^= 1
+            if frame[0]:
+                break
+            stack.pop()
+        if not stack:
+            break
+    if pos != n:
+        raise CompactError(E.NONCANONICAL, f"{n - pos} trailing byte(s) after the CBOR item", pos)
+
+
+def _check_bignum(body: bytes, start: int, pos: int, tag: int) -> int:
+    if tag not in (2, 3):
+        raise CompactError(E.JSON, f"CBOR tag {tag} is not a JSON value", start)
+    n = len(body)
+    if pos >= n:
+        raise CompactError(E.ENVELOPE, "wire ends inside a bignum", n)
+    ib = body[pos]
+    if ib >> 5 != 2:
+        raise CompactError(E.JSON, f"tag {tag} must hold a byte string", pos)
+    ai = ib & 31
+    head = pos
+    pos += 1
+    if ai < 24:
+        length = ai
+    elif ai in _WIDTH:
+        width = _WIDTH[ai]
+        if pos + width > n:
+            raise CompactError(E.ENVELOPE, "wire ends inside a CBOR head", n)
+        length = body[pos] if width == 1 else _UNPACK[width](body, pos)[0]
+        pos += width
+        if length < _MINIMUM[ai]:
+            raise CompactError(E.NONCANONICAL, "bignum length head is wider than needed", head)
+    else:
+        raise CompactError(E.NONCANONICAL, "bignum byte string must have a definite length", head)
+    if length > n - pos:
+        raise CompactError(E.ENVELOPE, "wire ends inside a bignum", n)
+    if length > _MAX_BIGNUM_BYTES:
+        raise CompactError(E.LIMIT, f"integer has more than {limits.MAX_INTEGER_DIGITS:,} digits", start)
+    magnitude = body[pos : pos + length]
+    if not magnitude or magnitude[0] == 0:
+        raise CompactError(E.NONCANONICAL, "bignum has a leading zero byte", pos)
+    value = int.from_bytes(magnitude, "big")
+    if value < 2**64:
+        raise CompactError(E.NONCANONICAL, "bignum for an integer that fits major type 0 or 1", start)
+    if value + (tag == 3) >= _INTEGER_CEILING:
+        raise CompactError(E.LIMIT, f"integer has more than {limits.MAX_INTEGER_DIGITS:,} digits", start)
+    return pos + length

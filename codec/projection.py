@@ -1,0 +1,358 @@
+"""The projection value, its canonical JSON encoding and its digest (spec 1 and 2).
+
+Every wire form carries the same selected bytes; this module is where "the selected
+bytes are canonical" is decided, so every decoder normalizes through ``normalize``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from array import array
+from dataclasses import dataclass, field
+from itertools import accumulate
+from typing import Any, Callable
+
+from . import errors as E
+from . import limits
+from .errors import CompactError
+from .scan import Field, split_strings
+
+PROFILES: tuple[str, ...] = (
+    "graph",
+    "task-context",
+    "project-graph",
+    "symbols",
+    "references",
+    "diagnostics",
+)
+
+DIGEST_TAG = b"semaprax/compact-projection/source-digest/v1\x00"
+DIGEST_PATTERN = re.compile(rb"sha256:[0-9a-f]{64}\Z")
+
+_BOM = b"\xef\xbb\xbf"
+
+#: Maps ``[{`` to +1 and ``]}`` to -1 (0xFF read as a signed byte) after deleting
+#: every other byte, so nesting depth is a running sum computed in C.
+_DEPTH_TABLE = bytes(
+    1 if b in b"[{" else 0xFF if b in b"]}" else 0 for b in range(256)
+)
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_LONG_DIGIT_RUN = re.compile(rb"[0-9]{%d}" % (limits.MAX_INTEGER_DIGITS + 1))
+
+Locate = Callable[[int], int]
+
+
+def canonical_json(value: Any) -> bytes:
+    """The canonical projection encoding of a JSON value (spec section 1).
+
+    Raises CompactError (compact.json) for values JSON cannot hold here: NaN,
+    Infinity, lone surrogates, non-JSON types."""
+    try:
+        text = json.dumps(
+            value, ensure_ascii=False, separators=(",", ":"), allow_nan=False
+        )
+        return text.encode("utf-8")
+    except (ValueError, TypeError, UnicodeEncodeError, RecursionError) as exc:
+        raise CompactError(E.JSON, f"value cannot be a projection document: {exc}") from None
+
+
+def source_digest(selected: bytes) -> str:
+    """The domain-separated SHA-256 of spec section 2, without concatenating a copy
+    of a document that may be 16 MiB."""
+    h = hashlib.sha256(DIGEST_TAG)
+    h.update(len(selected).to_bytes(8, "big"))
+    h.update(selected)
+    return "sha256:" + h.hexdigest()
+
+
+def check_metadata(profile: str, root: str, source_revision: str) -> None:
+    """Constructor-side rules for the metadata a producer chooses."""
+    if profile not in PROFILES:
+        raise CompactError(
+            E.METADATA,
+            f"unknown profile {profile!r}; expected one of {', '.join(PROFILES)}",
+        )
+    for name, value in (("root", root), ("source_revision", source_revision)):
+        if not isinstance(value, str):
+            raise TypeError(f"{name} must be str, not {type(value).__name__}")
+        if not value:
+            raise CompactError(E.METADATA, f"{name} must not be empty")
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise CompactError(E.METADATA, f"{name} is not valid Unicode (lone surrogate)") from None
+
+
+def metadata_values(fields: "tuple[Field, ...]") -> tuple[str, str, str, str]:
+    """Decoder-side value checks (spec section 4, step 1), after the framing of all
+    four fields was read: UTF-8, non-empty, a known profile, a digest spelling."""
+    values = []
+    for f in fields:
+        try:
+            text = f.raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise CompactError(
+                E.METADATA, f"{f.name} is not valid UTF-8 ({exc.reason})", f.value.start + exc.start
+            ) from None
+        if not text:
+            raise CompactError(E.METADATA, f"{f.name} is empty", f.value.start)
+        values.append(text)
+    profile, root, revision, digest = values
+    if profile not in PROFILES:
+        raise CompactError(
+            E.METADATA,
+            f"unknown profile {profile!r}; expected one of {', '.join(PROFILES)}",
+            fields[0].value.start,
+        )
+    if DIGEST_PATTERN.match(fields[3].raw) is None:
+        raise CompactError(
+            E.METADATA,
+            f"source_digest {digest[:80]!r} is not 'sha256:' and 64 lowercase hex digits",
+            fields[3].value.start,
+        )
+    return profile, root, revision, digest
+
+
+def document_depth(skeleton: bytes) -> int:
+    """Deepest nesting in a document whose string tokens were removed."""
+    deltas = array("b", skeleton.translate(_DEPTH_TABLE, _NOT_BRACKETS))
+    return max(accumulate(deltas), default=0)
+
+
+def normalize(selected: bytes, *, skeleton: bytes | None = None, locate: Locate | None = None) -> Any:
+    """Check that ``selected`` is exactly the canonical projection encoding of a
+    JSON value and return the value.
+
+    ``skeleton`` (the document's bytes outside string tokens) may be passed by a
+    caller that already tokenized the document; ``locate`` maps an offset in the
+    document to the offset to report (a v2 body maps it back through references).
+    """
+    where: Locate = locate or (lambda offset: offset)
+    try:
+        return _normalize(selected, skeleton)
+    except CompactError as exc:
+        if exc.offset is None:
+            raise
+        raise CompactError(exc.code, exc.message, where(exc.offset)) from None
+
+
+def _normalize(selected: bytes, skeleton: bytes | None) -> Any:
+    if len(selected) > limits.MAX_SELECTED_BYTES:
+        raise CompactError(
+            E.LIMIT,
+            f"selected document is {len(selected):,} bytes; the limit is {limits.MAX_SELECTED_BYTES:,}",
+            limits.MAX_SELECTED_BYTES,
+        )
+    if selected.startswith(_BOM):
+        raise CompactError(E.JSON, "document starts with a UTF-8 byte-order mark", 0)
+    try:
+        text = selected.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CompactError(E.JSON, f"invalid UTF-8 in document ({exc.reason})", exc.start) from None
+    if skeleton is None:
+        skeleton = b"".join(split_strings(selected)[0::2])
+    if document_depth(skeleton) > limits.MAX_DEPTH:
+        raise _depth_error(text)
+    if _LONG_DIGIT_RUN.search(skeleton):
+        fault = _json_fault(text)
+        if fault is not None and fault.code == E.LIMIT:
+            raise fault
+    try:
+        value = json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        raise CompactError(E.JSON, f"invalid JSON: {exc.msg}", _byte_offset(text, exc.pos)) from None
+    except (ValueError, RecursionError) as exc:
+        fault = _json_fault(text)
+        if fault is not None:
+            raise fault from None
+        raise CompactError(E.JSON, f"invalid JSON: {exc}", None) from None
+    try:
+        again = json.dumps(
+            value, ensure_ascii=False, separators=(",", ":"), allow_nan=False
+        ).encode("utf-8")
+    except (ValueError, UnicodeEncodeError):
+        fault = _json_fault(text)
+        raise (fault or CompactError(E.JSON, "document holds a value JSON cannot encode")) from None
+    if again != selected:
+        fault = _json_fault(text)
+        if fault is not None:
+            raise fault
+        at = first_difference(selected, again)
+        raise CompactError(
+            E.NONCANONICAL,
+            "JSON is not in the canonical projection encoding: "
+            f"found {excerpt(selected, at)}, canonical is {excerpt(again, at)}",
+            at,
+        )
+    return value
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not allowed")
+
+
+def _byte_offset(text: str, char_offset: int) -> int:
+    return len(text[:char_offset].encode("utf-8", "surrogatepass"))
+
+
+def first_difference(a: bytes, b: bytes) -> int:
+    """Index of the first byte where a and b differ (len of the shorter if one is a
+    prefix of the other). Halving keeps it fast on 16 MiB inputs."""
+    lo, hi = 0, min(len(a), len(b))
+    if a[:hi] == b[:hi]:
+        return hi
+    while hi - lo > 64:
+        mid = (lo + hi) // 2
+        if a[lo:mid] == b[lo:mid]:
+            lo = mid
+        else:
+            hi = mid
+    while a[lo] == b[lo]:
+        lo += 1
+    return lo
+
+
+def excerpt(data: bytes, at: int, width: int = 24) -> str:
+    """A short, printable view of the bytes from ``at``, for messages."""
+    piece = data[at : at + width]
+    shown = repr(piece)[2:-1]
+    if at + width < len(data):
+        shown += "…"
+    return f"'{shown}'" if piece else "end of input"
+
+
+# --- the slow path: find exactly what is wrong, with its byte offset -------------
+
+_TOKEN = re.compile(
+    r"""(?P<string>"(?:[^"\\]|\\.)*")
+      | (?P<number>-?(?:0|[1-9][0-9]*)(?P<frac>\.[0-9]+)?(?P<exp>[eE][+-]?[0-9]+)?)
+      | (?P<open>[\[{])
+      | (?P<close>[\]}])
+      | (?P<colon>:)
+      | (?P<comma>,)
+      | (?P<constant>NaN|-?Infinity)
+      | (?P<literal>true|false|null)
+      | (?P<space>[ \t\n\r]+)""",
+    re.VERBOSE | re.DOTALL,
+)
+
+
+def _json_fault(text: str) -> CompactError | None:
+    """Walk the document token by token and report the first fault that the fast
+    path (json.loads, then comparison) cannot place: duplicate keys, NaN/Infinity,
+    lone surrogates, too-long integers, too-deep nesting. Only runs on failure."""
+    # Each frame: [is_object, keys_seen, expecting_key]
+    stack: list[list[Any]] = []
+    pos = 0
+    n = len(text)
+    while pos < n:
+        m = _TOKEN.match(text, pos)
+        if m is None:
+            return None
+        kind = m.lastgroup if m.lastgroup not in ("frac", "exp") else "number"
+        if kind == "number" and m.group("frac") is None and m.group("exp") is None:
+            digits = len(m.group("number").lstrip("-"))
+            if digits > limits.MAX_INTEGER_DIGITS:
+                return CompactError(
+                    E.LIMIT,
+                    f"integer has {digits:,} digits; the limit is {limits.MAX_INTEGER_DIGITS:,}",
+                    _byte_offset(text, m.start()),
+                )
+        elif kind == "constant":
+            return CompactError(
+                E.JSON, f"{m.group()} is not a JSON number", _byte_offset(text, m.start())
+            )
+        elif kind == "open":
+            stack.append([m.group() == "{", set(), m.group() == "{"])
+            if len(stack) > limits.MAX_DEPTH:
+                return CompactError(
+                    E.LIMIT,
+                    f"nesting deeper than {limits.MAX_DEPTH} levels",
+                    _byte_offset(text, m.start()),
+                )
+        elif kind == "close":
+            if stack:
+                stack.pop()
+        elif kind == "comma":
+            if stack and stack[-1][0]:
+                stack[-1][2] = True
+        elif kind == "string":
+            token = m.group()
+            try:
+                decoded = json.loads(token)
+                decoded.encode("utf-8")
+            except UnicodeEncodeError:
+                return CompactError(
+                    E.JSON,
+                    "string holds a lone surrogate escape, which is not Unicode text",
+                    _byte_offset(text, m.start()),
+                )
+            except ValueError:
+                return None
+            if stack and stack[-1][0] and stack[-1][2]:
+                stack[-1][2] = False
+                if decoded in stack[-1][1]:
+                    return CompactError(
+                        E.JSON,
+                        f"duplicate object key {token[:60]}",
+                        _byte_offset(text, m.start()),
+                    )
+                stack[-1][1].add(decoded)
+        pos = m.end()
+    return None
+
+
+def _depth_error(text: str) -> CompactError:
+    fault = _json_fault(text)
+    if fault is not None and fault.code == E.LIMIT:
+        return fault
+    return CompactError(E.LIMIT, f"nesting deeper than {limits.MAX_DEPTH} levels", None)
+
+
+# --- the value --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CompactProjection:
+    """Four metadata values and one canonical selected document (spec section 1).
+
+    ``source_digest`` is derived from ``selected`` and never chosen, so two equal
+    projections always carry equal digests."""
+
+    profile: str
+    root: str
+    source_revision: str
+    selected: bytes = field(repr=False)
+    source_digest: str = field(init=False)
+
+    def __post_init__(self) -> None:
+        check_metadata(self.profile, self.root, self.source_revision)
+        if not isinstance(self.selected, bytes):
+            raise TypeError(f"selected must be bytes, not {type(self.selected).__name__}")
+        normalize(self.selected)
+        object.__setattr__(self, "source_digest", source_digest(self.selected))
+
+    @classmethod
+    def from_value(cls, profile: str, root: str, source_revision: str, value: Any) -> "CompactProjection":
+        """Build a projection from a JSON value, for producers."""
+        return cls(profile, root, source_revision, canonical_json(value))
+
+    @classmethod
+    def _checked(
+        cls, profile: str, root: str, source_revision: str, selected: bytes, digest: str
+    ) -> "CompactProjection":
+        """For decoders that have already normalized ``selected`` and verified its
+        digest: skip doing that work a second time."""
+        self = object.__new__(cls)
+        object.__setattr__(self, "profile", profile)
+        object.__setattr__(self, "root", root)
+        object.__setattr__(self, "source_revision", source_revision)
+        object.__setattr__(self, "selected", selected)
+        object.__setattr__(self, "source_digest", digest)
+        return self
+
+    def value(self) -> Any:
+        """The selected document as a Python value."""
+        return json.loads(self.selected)

@@ -1,0 +1,242 @@
+"""The lexical layer: the one place the wire grammar lives.
+
+String literal tokens, ``@N`` and ``~N`` references, canonical decimals and the
+length-framed metadata fields are recognised here, with byte offsets, and nowhere
+else. The decoders and the inspector's structured parse both call these functions,
+so what a tool shows is what a decoder read.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from . import errors as E
+from . import limits
+from .errors import CompactError
+
+#: A JSON string token as spelled, from its opening quote to its closing quote.
+#: An unterminated string runs to the end of the input (a trailing lone backslash
+#: included), so a body that ends inside a string is one token, copied as it is.
+STRING = rb'"[^"\\]*(?:\\[\s\S][^"\\]*)*(?:"|\\?\Z)'
+
+_SPLIT_STRINGS = re.compile(b"(" + STRING + b")").split
+#: One pass over a v2 body: string tokens (group 1) and ``@`` references (group 2).
+_SPLIT_V2_BODY = re.compile(b"(" + STRING + rb")|@([0-9]*)").split
+#: The same for a v1 text body, whose references are ``~k``.
+_SPLIT_V1_BODY = re.compile(b"(" + STRING + rb")|~([0-9]*)").split
+
+#: RFC 8259 string token (bytes level; UTF-8 validity is checked separately).
+_STRICT_STRING = re.compile(
+    rb'"(?:[^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9A-Fa-f]{4})*"'
+).fullmatch
+
+_DIGITS = re.compile(rb"[0-9]*")
+
+
+@dataclass(frozen=True)
+class Span:
+    """A half-open byte range ``[start, end)`` of the input."""
+
+    start: int
+    end: int
+
+    def __len__(self) -> int:
+        return self.end - self.start
+
+
+def split_strings(data: bytes) -> list[bytes]:
+    """``[outside, string, outside, string, ..., outside]``: every string token at
+    an odd index, exactly as spelled; joining the list gives ``data`` back."""
+    return _SPLIT_STRINGS(data)
+
+
+def split_body(body: bytes, marker: bytes) -> list[bytes | None]:
+    """Tokenize a reference-bearing body in one pass.
+
+    Returns ``[raw, string, digits, raw, string, digits, ..., raw]``: at each
+    match exactly one of ``string`` (a string token, copied as is) and ``digits``
+    (the digits after a ``marker`` outside strings, possibly empty) is not None.
+    """
+    split = _SPLIT_V2_BODY if marker == b"@" else _SPLIT_V1_BODY
+    return split(body)
+
+
+def is_string_literal(token: bytes) -> bool:
+    """Exactly one RFC 8259 string token, valid UTF-8 included."""
+    if _STRICT_STRING(token) is None:
+        return False
+    try:
+        token.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def canonical_index(digits: bytes) -> bool:
+    """A reference index spelled canonically: one to five digits, no leading zero."""
+    return 0 < len(digits) <= 5 and (digits[0] != 0x30 or len(digits) == 1)
+
+
+def expect(wire: bytes, pos: int, literal: bytes, what: str) -> int:
+    """Require ``literal`` at ``pos``; a mismatch names the first wrong byte."""
+    end = pos + len(literal)
+    if wire[pos:end] == literal:
+        return end
+    at = pos
+    while at < end and at < len(wire) and wire[at] == literal[at - pos]:
+        at += 1
+    if at >= len(wire):
+        raise CompactError(E.ENVELOPE, f"wire ends inside {what}; expected {_show(literal)}", len(wire))
+    raise CompactError(
+        E.ENVELOPE,
+        f"expected {what} {_show(literal)}, found {_show(wire[pos:pos + len(literal)])}",
+        at,
+    )
+
+
+def read_decimal(
+    wire: bytes, pos: int, *, max_digits: int, maximum: int, what: str
+) -> tuple[int, int]:
+    """Read a canonical unsigned decimal, looking at no more than one digit past
+    ``max_digits``, so a hostile length never costs more than its limit.
+
+    Returns (value, end). A leading zero is compact.envelope; too many digits or a
+    value over ``maximum`` is compact.limit."""
+    m = _DIGITS.match(wire, pos, pos + max_digits + 1)
+    digits = m.group()
+    if not digits:
+        if pos >= len(wire):
+            raise CompactError(E.ENVELOPE, f"wire ends before {what}", pos)
+        raise CompactError(E.ENVELOPE, f"expected {what} as decimal digits, found {_show(wire[pos:pos + 8])}", pos)
+    if digits[0] == 0x30 and len(digits) > 1:
+        raise CompactError(E.ENVELOPE, f"{what} has a leading zero ({_show(digits)})", pos)
+    if len(digits) > max_digits:
+        raise CompactError(
+            E.LIMIT, f"{what} has more than {max_digits} digits; the limit is {maximum:,}", pos + max_digits
+        )
+    value = int(digits)
+    if value > maximum:
+        raise CompactError(E.LIMIT, f"{what} is {value:,}; the limit is {maximum:,}", pos)
+    return value, m.end()
+
+
+# --- metadata framing (spec section 3), shared by v1 text and v2 model-text --------
+
+FIELD_NAMES: tuple[str, ...] = ("profile", "root", "source_revision", "source_digest")
+
+
+@dataclass(frozen=True)
+class Field:
+    """One framed metadata field: where its line, length and value are."""
+
+    name: str
+    line: Span
+    length: Span
+    value: Span
+    raw: bytes
+
+
+def read_field(wire: bytes, pos: int, name: str) -> Field:
+    """``<name> SP <byte_length> SP <value> LF`` at ``pos``."""
+    label = name.encode()
+    try:
+        at = expect(wire, pos, label + b" ", f"field name")
+    except CompactError as exc:
+        found = _field_name_at(wire, pos)
+        if found is not None and found != name:
+            raise CompactError(
+                E.ENVELOPE, f"metadata fields out of order: expected {name}, found {found}", pos
+            ) from None
+        raise
+    length, at_value = read_decimal(
+        wire, at, max_digits=4, maximum=limits.MAX_METADATA_BYTES, what=f"length of {name}"
+    )
+    at_value = expect(wire, at_value, b" ", f"the space after the length of {name}")
+    end = at_value + length
+    if end > len(wire):
+        raise CompactError(
+            E.ENVELOPE, f"wire ends inside the value of {name} ({length} bytes declared)", len(wire)
+        )
+    if wire[end : end + 1] != b"\n":
+        found = "the end of the wire" if end >= len(wire) else _show(wire[end : end + 1])
+        raise CompactError(
+            E.ENVELOPE,
+            f"expected LF after the {length}-byte value of {name}, found {found} "
+            "(is the declared length right?)",
+            end,
+        )
+    return Field(name, Span(pos, end + 1), Span(at, at_value - 1), Span(at_value, end), wire[at_value:end])
+
+
+def read_fields(wire: bytes, pos: int) -> tuple[Field, ...]:
+    """The four framed fields in their fixed order, framing only (values unchecked)."""
+    fields = []
+    for name in FIELD_NAMES:
+        field = read_field(wire, pos, name)
+        fields.append(field)
+        pos = field.line.end
+    return tuple(fields)
+
+
+def _field_name_at(wire: bytes, pos: int) -> str | None:
+    for name in FIELD_NAMES:
+        if wire.startswith(name.encode() + b" ", pos):
+            return name
+    return None
+
+
+def _show(data: bytes) -> str:
+    return "'" + repr(bytes(data))[2:-1] + "'"
+
+
+def frame_fields(values: tuple[bytes, ...]) -> bytes:
+    """Write the four fields as spec section 3 frames them, checking the 4 KiB
+    limit so an encoder never writes what no decoder accepts."""
+    out = []
+    for name, value in zip(FIELD_NAMES, values):
+        if len(value) > limits.MAX_METADATA_BYTES:
+            raise CompactError(
+                E.LIMIT,
+                f"{name} is {len(value):,} bytes; the limit is {limits.MAX_METADATA_BYTES:,}",
+            )
+        out.append(b"%s %d %s\n" % (name.encode(), len(value), value))
+    return b"".join(out)
+
+
+def check_wire_size(wire: bytes) -> None:
+    """The first check of every decoder (spec section 7)."""
+    if len(wire) > limits.MAX_WIRE_BYTES:
+        raise CompactError(
+            E.LIMIT,
+            f"wire is {len(wire):,} bytes; the limit is {limits.MAX_WIRE_BYTES:,}",
+            limits.MAX_WIRE_BYTES,
+        )
+
+
+def trace_document_offset(
+    tokens: list[bytes | None], expansions: list[bytes], body_start: int, doc_offset: int
+) -> tuple[int, int, bytes | None]:
+    """Where byte ``doc_offset`` of a reconstructed document came from in a body
+    tokenized by ``split_body``, whose j-th match expanded to ``expansions[j]``.
+
+    Returns ``(wire_offset, delta, digits)``: for a byte copied from the body,
+    its wire offset, 0 and None; for a byte inside a reference's expansion, the
+    wire offset of the reference marker, the offset into the expansion, and the
+    reference's digits, so the caller can point into its dictionary instead."""
+    doc = 0
+    wire = body_start
+    for j, piece in enumerate(expansions):
+        raw = tokens[3 * j]
+        if doc_offset < doc + len(raw):
+            return wire + doc_offset - doc, 0, None
+        doc += len(raw)
+        wire += len(raw)
+        digits = tokens[3 * j + 2]
+        if doc_offset < doc + len(piece):
+            if digits is None:
+                return wire + doc_offset - doc, 0, None
+            return wire, doc_offset - doc, digits
+        doc += len(piece)
+        wire += len(piece) if digits is None else len(digits) + 1
+    return wire + doc_offset - doc, 0, None

@@ -1,0 +1,69 @@
+"""Recognise a wire's form from its first bytes and decode any of the four."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import errors as E
+from .binary_v1 import MAGIC, decode_binary
+from .errors import CompactError
+from .model_text import HEADER as MODEL_TEXT_HEADER, decode_model_text
+from .projection import CompactProjection, normalize
+from .scan import check_wire_size
+from .text_v1 import HEADER as TEXT_HEADER, decode_text
+
+#: Form names, which are also the CLI's encoding names.
+JSON_FORM = "json"
+TEXT_FORM = "text"
+BINARY_FORM = "binary"
+MODEL_TEXT_FORM = "model-text"
+FORMS: tuple[str, ...] = (JSON_FORM, TEXT_FORM, BINARY_FORM, MODEL_TEXT_FORM)
+
+FORMAT_VERSIONS = {JSON_FORM: 1, TEXT_FORM: 1, BINARY_FORM: 1, MODEL_TEXT_FORM: 2}
+
+
+@dataclass(frozen=True)
+class DecodedWire:
+    """What ``decode_wire`` found: the form, and the projection; a full JSON wire
+    has no metadata, so for it ``projection`` is None and only ``selected`` is set."""
+
+    form: str
+    selected: bytes
+    projection: CompactProjection | None
+
+    @property
+    def format_version(self) -> int:
+        return FORMAT_VERSIONS[self.form]
+
+
+def detect_form(wire: bytes) -> str:
+    """The form a wire claims by its first bytes; anything without a known magic is
+    taken as full JSON (whose decoder then says if it is not)."""
+    head = bytes(wire[:32])
+    if head.startswith(b"SEMAPRAX-MODEL-TEXT"):
+        return MODEL_TEXT_FORM
+    if head.startswith(b"SEMAPRAX-TEXT"):
+        return TEXT_FORM
+    if head.startswith(MAGIC[:4]):
+        return BINARY_FORM
+    if head.startswith(b"SEMAPRAX"):
+        raise CompactError(E.ENVELOPE, "unknown SEMAPRAX wire header", 0)
+    return JSON_FORM
+
+
+def decode_json(wire: bytes) -> bytes:
+    """A full JSON wire is the selected bytes themselves, checked to be canonical."""
+    wire = bytes(wire)
+    check_wire_size(wire)
+    normalize(wire)
+    return wire
+
+
+def decode_wire(wire: bytes) -> DecodedWire:
+    """Decode a wire of any form, saying which it was."""
+    form = detect_form(wire)
+    if form == JSON_FORM:
+        return DecodedWire(form, decode_json(wire), None)
+    decoder = {MODEL_TEXT_FORM: decode_model_text, TEXT_FORM: decode_text, BINARY_FORM: decode_binary}[form]
+    p = decoder(wire)
+    return DecodedWire(form, p.selected, p)
