@@ -19,9 +19,9 @@ from .errors import CompactError
 from .projection import (
     CompactProjection,
     canonical_json,
+    check_digest,
     first_difference,
     metadata_values,
-    source_digest,
 )
 from .scan import FIELD_NAMES, Field, Span, check_wire_size
 
@@ -136,13 +136,7 @@ def decode_binary(wire: bytes) -> CompactProjection:
             f"the document is {len(selected):,} bytes as JSON; the limit is {limits.MAX_SELECTED_BYTES:,}",
             start,
         )
-    actual = source_digest(selected)
-    if actual != digest:
-        raise CompactError(
-            E.DIGEST,
-            f"the document's {len(selected):,} selected bytes have digest {actual}, but the wire declares {digest}",
-            fields[3].value.start,
-        )
+    check_digest(selected, digest, fields[3].value.start)
     again = cbor2.dumps(value)
     if again != body:  # check_cbor should have caught it; this is the spec's own test
         at = first_difference(body, again)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from array import array
+from itertools import accumulate
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -16,7 +17,7 @@ from typing import Any
 from . import errors as E
 from . import limits
 from .errors import CompactError
-from .projection import CompactProjection, metadata_values, normalize, source_digest
+from .projection import CompactProjection, check_digest, metadata_values, normalize
 from .scan import (
     STRING,
     Field,
@@ -28,53 +29,63 @@ from .scan import (
     is_string_literal,
     read_decimal,
     read_fields,
+    is_reference,
+    quote_split,
     split_body,
+    split_references,
     split_strings,
+    string_lines,
     trace_document_offset,
 )
 
 HEADER = b"SEMAPRAX-MODEL-TEXT 2\n"
 _STRING_TOKEN = re.compile(STRING).match
+_REFERENCE_RUN = re.compile(rb"@[0-9]*").findall
 FORMAT_VERSION = 2
 
 
 # --- encoding ---------------------------------------------------------------------
 
 
-def select_entries(strings: list[bytes], size: int) -> list[bytes]:
-    """The fixed heuristic of spec section 4: below the threshold nothing; else
-    every literal of 16 bytes or more that occurs twice or more, sorted bytewise."""
+def select_entries(content_counts: Counter, size: int) -> list[bytes]:
+    """The fixed heuristic of spec section 4, from the occurrence count of each
+    string's content (its spelling between the quotes): below the threshold
+    nothing; else every literal of 16 bytes or more, quotes included, that occurs
+    twice or more, sorted bytewise as whole literals."""
     if size < limits.DICTIONARY_THRESHOLD:
         return []
-    counts = Counter([s for s in strings if len(s) >= limits.MIN_ENTRY_BYTES])
-    return sorted(s for s, n in counts.items() if n >= limits.MIN_ENTRY_OCCURRENCES)
+    shortest = limits.MIN_ENTRY_BYTES - 2
+    twice = limits.MIN_ENTRY_OCCURRENCES
+    chosen = [c for c, n in content_counts.items() if n >= twice and len(c) >= shortest]
+    return sorted([b'"%s"' % c for c in chosen])
 
 
 def encode_model_text(p: CompactProjection) -> bytes:
     """The complete v2 wire of ``p``; refuses (compact.limit) to write a wire that
     no decoder would accept."""
     fields = frame_fields(_metadata_bytes(p))
-    selected = p.selected
-    parts = split_strings(selected)
-    strings = parts[1::2]
-    entries = select_entries(strings, len(selected))
-    if len(entries) > limits.MAX_DICTIONARY_ENTRIES:
-        raise CompactError(
-            E.LIMIT,
-            f"document needs {len(entries):,} dictionary entries; the limit is {limits.MAX_DICTIONARY_ENTRIES:,}",
-        )
-    for entry in entries:
-        if len(entry) > limits.MAX_ENTRY_BYTES:
-            raise CompactError(
-                E.LIMIT,
-                f"a repeated literal is {len(entry):,} bytes; a dictionary entry may be at most {limits.MAX_ENTRY_BYTES:,}",
-            )
-    if entries:
-        refs = {e: b"@%d" % i for i, e in enumerate(entries)}
-        parts[1::2] = [refs.get(s, s) for s in strings]
-        body = b"".join(parts)
-    else:
-        body = selected
+    selected = body = p.selected
+    entries: list[bytes] = []
+    if len(selected) >= limits.DICTIONARY_THRESHOLD:
+        quoted = quote_split(selected)
+        if quoted is not None:  # parts are [outside, content, outside, ...]
+            contents = quoted[1::2]
+            counts = Counter(contents)
+            entries = select_entries(counts, len(selected))
+            spelling = {c: b'"%s"' % c for c in counts}
+            keys = [e[1:-1] for e in entries]
+        else:  # parts are [outside, string token, outside, ...]
+            quoted = split_strings(selected)
+            contents = quoted[1::2]
+            counts = Counter(contents)
+            entries = select_entries(Counter({t[1:-1]: n for t, n in counts.items()}), len(selected))
+            spelling = {t: t for t in counts}
+            keys = entries
+        _check_entry_limits(entries)
+        if entries:
+            spelling.update(zip(keys, [b"@%d" % i for i in range(len(entries))]))
+            quoted[1::2] = map(spelling.__getitem__, contents)
+            body = b"".join(quoted)
     dictionary = b"".join([b"dict %d\n" % len(entries), *[e + b"\n" for e in entries], b"body\n"])
     wire = b"".join([HEADER, fields, dictionary, body])
     if len(wire) > limits.MAX_WIRE_BYTES:
@@ -82,6 +93,20 @@ def encode_model_text(p: CompactProjection) -> bytes:
             E.LIMIT, f"the model-text wire would be {len(wire):,} bytes; the limit is {limits.MAX_WIRE_BYTES:,}"
         )
     return wire
+
+
+def _check_entry_limits(entries: list[bytes]) -> None:
+    if len(entries) > limits.MAX_DICTIONARY_ENTRIES:
+        raise CompactError(
+            E.LIMIT,
+            f"document needs {len(entries):,} dictionary entries; the limit is {limits.MAX_DICTIONARY_ENTRIES:,}",
+        )
+    longest = max(map(len, entries), default=0)
+    if longest > limits.MAX_ENTRY_BYTES:
+        raise CompactError(
+            E.LIMIT,
+            f"a repeated literal is {longest:,} bytes; a dictionary entry may be at most {limits.MAX_ENTRY_BYTES:,}",
+        )
 
 
 def _metadata_bytes(p: CompactProjection) -> tuple[bytes, bytes, bytes, bytes]:
@@ -107,10 +132,14 @@ class _Reader:
         self.dict_line: Span | None = None
         self.declared_entries: int | None = None
         self.entries: list[bytes] = []
-        self.entry_spans: list[Span] = []
+        self.entry_starts: list[int] = []
+        self.table: dict[bytes, bytes] = {}
         self.body_marker: Span | None = None
         self.body_start: int | None = None
-        self.tokens: list[bytes | None] | None = None
+        self.body: bytes | None = None
+        self._tokens: list[bytes] | None = None
+        self.string_counts: Counter = Counter()
+        self.ref_counts: Counter = Counter()
         self.document: bytes | None = None
         self.value: Any = None
 
@@ -120,7 +149,7 @@ class _Reader:
         check_wire_size(wire)
         if not wire.startswith(HEADER):
             prefix = b"SEMAPRAX-MODEL-TEXT "
-            if wire.startswith(prefix) and not HEADER.startswith(wire):
+            if wire.startswith(prefix) and not wire.startswith(prefix + b"2") and len(wire) > len(prefix):
                 end = wire.find(b"\n", 0, 64)
                 version = wire[len(prefix) : end if end >= 0 else len(prefix) + 8]
                 raise CompactError(
@@ -143,7 +172,23 @@ class _Reader:
         at = expect(wire, at, b"\n", "LF after the dictionary entry count")
         self.dict_line = Span(pos, at)
         self.declared_entries = n
-        entries, spans = self.entries, self.entry_spans
+        bulk = string_lines(wire, at, n) if n else []
+        if bulk is not None and all(len(e) <= limits.MAX_ENTRY_BYTES for e in bulk):
+            self.entries = bulk
+            self.entry_starts = list(accumulate([len(e) + 1 for e in bulk], initial=at))
+            at = self.entry_starts.pop()
+        else:
+            at = self._read_entries_one_by_one(at, n)
+        if wire.startswith(b'"', at):
+            raise CompactError(E.DICTIONARY, f"more dictionary entries than the {n} declared", at)
+        self.body_start = expect(wire, at, b"body\n", "the body line")
+        self.body_marker = Span(at, self.body_start)
+
+    def _read_entries_one_by_one(self, at: int, n: int) -> int:
+        """The exact reading of spec step 2, entry by entry, so a failure names
+        the entry and its byte. Reached only when the bulk read found a fault."""
+        wire = self.wire
+        entries, starts = self.entries, self.entry_starts
         for i in range(n):
             if wire.startswith(b"body\n", at):
                 raise CompactError(
@@ -168,53 +213,64 @@ class _Reader:
                     at + _literal_fault(entry),
                 )
             entries.append(entry)
-            spans.append(Span(at, nl))
+            starts.append(at)
             at = nl + 1
-        if wire.startswith(b'"', at):
-            raise CompactError(E.DICTIONARY, f"more dictionary entries than the {n} declared", at)
-        self.body_start = expect(wire, at, b"body\n", "the body line")
-        self.body_marker = Span(at, self.body_start)
+        return at
 
     # step 3
     def expand(self) -> None:
-        body = self.wire[self.body_start :]
-        tokens = self.tokens = split_body(body, b"@")
-        raws = tokens[0::3]
-        strings = tokens[1::3]
-        digits = tokens[2::3]
-        table = {b"%d" % i: e for i, e in enumerate(self.entries)}
-        try:
-            middle = [s if d is None else table[d] for s, d in zip(strings, digits)]
-        except KeyError:
+        body = self.body = self.wire[self.body_start :]
+        table = self.table = {b"@%d" % i: e for i, e in enumerate(self.entries)}
+        quoted = quote_split(body)
+        if quoted is not None:
+            # Contents of strings, and what lies outside them (refs included).
+            self.string_counts = Counter(quoted[1::2])
+            outside = b"".join(quoted[0::2])
+            self.ref_counts = Counter(_REFERENCE_RUN(outside)) if b"@" in outside else Counter()
+            self._skeleton = outside  # '@N' holds no bracket, and no digit run of 4,301
+        else:
+            tokens = self.tokens
+            counts = Counter(tokens[1::2])
+            self.string_counts = Counter({t[1:-1]: n for t, n in counts.items() if not is_reference(t)})
+            self.ref_counts = Counter({t: n for t, n in counts.items() if is_reference(t)})
+            self._skeleton = b"".join(tokens[0::2])
+        references = self.ref_counts
+        if not all(map(table.__contains__, references)):
             self._fail_expansion()
-            raise AssertionError("unreachable")  # pragma: no cover
-        self.middle = middle
-        size = sum(map(len, raws)) + sum(map(len, middle))
+        size = len(body) + sum(n * (len(table[r]) - len(r)) for r, n in references.items())
         if size > limits.MAX_SELECTED_BYTES:
             self._fail_expansion()
-        pieces: list[bytes] = [b""] * (len(raws) + len(middle))
-        pieces[0::2] = raws
-        pieces[1::2] = middle
-        self.document = b"".join(pieces)
-        self._skeleton = b"".join(raws)
+        if not references:
+            self.document = body
+        elif any(b"@" in c for c in self.string_counts):
+            parts = self.tokens.copy()
+            parts[1::2] = map(table.get, parts[1::2], parts[1::2])
+            self.document = b"".join(parts)
+        else:  # every '@' is a reference: expand fewer, larger pieces
+            parts = split_references(body)
+            parts[1::2] = map(table.__getitem__, parts[1::2])
+            self.document = b"".join(parts)
+
+    @property
+    def tokens(self) -> list[bytes]:
+        """The body split into raw bytes, string tokens and references; built on
+        first use, since the common path never needs it."""
+        if self._tokens is None:
+            self._tokens = split_body(self.body, b"@")
+        return self._tokens
 
     def _fail_expansion(self) -> None:
         """Walk the body in order to report the first failing reference or append."""
         n = len(self.entries)
         size = 0
         at = self.body_start
-        tokens = self.tokens
-        for k, token in enumerate(tokens):
-            kind = k % 3
-            if token is None:
-                continue
-            if kind == 2:
-                if not canonical_index(token) or int(token) >= n:
-                    raise CompactError(E.REFERENCE, _reference_problem(token, n), at)
-                piece = len(self.entries[int(token)])
-                width = len(token) + 1
-            else:
-                piece = width = len(token)
+        for k, token in enumerate(self.tokens):
+            piece = len(token)
+            if k % 2 and is_reference(token):
+                digits = token[1:]
+                if not canonical_index(digits) or int(digits) >= n:
+                    raise CompactError(E.REFERENCE, _reference_problem(digits, n), at)
+                piece = len(self.entries[int(digits)])
             if size + piece > limits.MAX_SELECTED_BYTES:
                 raise CompactError(
                     E.LIMIT,
@@ -222,23 +278,12 @@ class _Reader:
                     at,
                 )
             size += piece
-            at += width
+            at += len(token)
         raise AssertionError("expansion failed without a reason")  # pragma: no cover
 
     # step 4
     def verify_digest(self) -> None:
-        digest = source_digest(self.document)
-        declared = self.metadata[3]
-        if digest != declared:
-            hint = ""
-            if self.document.endswith(b"\n"):
-                hint = " The body ends with LF: an editor or echo may have appended it; tools must not."
-            raise CompactError(
-                E.DIGEST,
-                f"the {len(self.document):,} reconstructed bytes have digest {digest}, "
-                f"but the wire declares {declared}.{hint}",
-                self.fields[3].value.start,
-            )
+        check_digest(self.document, self.metadata[3], self.fields[3].value.start)
 
     # step 5
     def normalize(self) -> None:
@@ -250,8 +295,6 @@ class _Reader:
         check: entries sorted and unique, each selected by the heuristic and used
         at least twice, no qualifying literal left inline."""
         entries = self.entries
-        counts = Counter(self.tokens[2::3])
-        counts.pop(None, None)
         if entries and len(self.document) < limits.DICTIONARY_THRESHOLD:
             raise CompactError(
                 E.NONCANONICAL,
@@ -259,41 +302,40 @@ class _Reader:
                 f"{limits.DICTIONARY_THRESHOLD:,}, so its dictionary must be empty",
                 self.dict_line.start,
             )
-        previous = None
+        for i in range(1, len(entries)):
+            if entries[i] <= entries[i - 1]:
+                what = "duplicate dictionary entry" if entries[i] == entries[i - 1] else "dictionary out of bytewise order"
+                raise CompactError(E.NONCANONICAL, f"{what}: entry {i} {_show(entries[i])}", self.entry_starts[i])
         for i, entry in enumerate(entries):
-            at = self.entry_spans[i].start
-            if previous is not None and entry <= previous:
-                what = "duplicate dictionary entry" if entry == previous else "dictionary out of bytewise order"
-                raise CompactError(E.NONCANONICAL, f"{what}: entry {i} {_show(entry)}", at)
+            at = self.entry_starts[i]
             if len(entry) < limits.MIN_ENTRY_BYTES:
                 raise CompactError(
                     E.NONCANONICAL,
                     f"unnecessary entry {i}: {len(entry)} bytes is under the {limits.MIN_ENTRY_BYTES}-byte minimum",
                     at,
                 )
-            uses = counts.get(b"%d" % i, 0)
+            uses = self.ref_counts.get(b"@%d" % i, 0)
             if uses < limits.MIN_ENTRY_OCCURRENCES:
                 raise CompactError(
                     E.NONCANONICAL,
                     f"unnecessary entry {i}: referenced {uses} time(s); an entry must occur at least twice",
                     at,
                 )
-            previous = entry
         if len(self.document) < limits.DICTIONARY_THRESHOLD:
             return
-        inline = [s for s in self.tokens[1::3] if s is not None and len(s) >= limits.MIN_ENTRY_BYTES]
-        known = set(entries)
-        repeated = {s for s, n in Counter(inline).items() if n >= limits.MIN_ENTRY_OCCURRENCES}
-        if repeated or not known.isdisjoint(inline):
-            self._fail_inline(known, repeated)
+        shortest = limits.MIN_ENTRY_BYTES - 2  # quotes excluded
+        repeated = [
+            c for c, n in self.string_counts.items() if n >= limits.MIN_ENTRY_OCCURRENCES and len(c) >= shortest
+        ]
+        known = {e[1:-1] for e in entries}
+        if repeated or not known.isdisjoint(self.string_counts):
+            self._fail_inline(set(entries), {b'"' + c + b'"' for c in repeated})
 
     def _fail_inline(self, known: set[bytes], repeated: set[bytes]) -> None:
         at = self.body_start
         index = {e: i for i, e in enumerate(self.entries)}
         for k, token in enumerate(self.tokens):
-            if token is None:
-                continue
-            if k % 3 == 1:
+            if k % 2:
                 if token in known:
                     raise CompactError(
                         E.NONCANONICAL,
@@ -308,7 +350,7 @@ class _Reader:
                         f"is {len(token)} bytes, and so must be in the dictionary",
                         at,
                     )
-            at += len(token) + (1 if k % 3 == 2 else 0)
+            at += len(token)
         raise AssertionError("inline check failed without a reason")  # pragma: no cover
 
     # mapping offsets back to the wire
@@ -316,10 +358,12 @@ class _Reader:
     def wire_offset(self, doc_offset: int) -> int:
         """Where byte ``doc_offset`` of the reconstructed document came from: the
         body byte, or the dictionary entry byte that a reference expanded to."""
-        wire, delta, digits = trace_document_offset(self.tokens, self.middle, self.body_start, doc_offset)
-        if digits is None:
+        wire, delta, reference = trace_document_offset(
+            self.tokens, self.table.__getitem__, self.body_start, doc_offset
+        )
+        if reference is None:
             return wire
-        return self.entry_spans[int(digits)].start + delta
+        return self.entry_starts[int(reference[1:])] + delta
 
     def projection(self) -> CompactProjection:
         profile, root, revision, digest = self.metadata
@@ -402,7 +446,7 @@ def layout_model_text(wire: bytes) -> ModelTextLayout:
         error = exc
     ref_wire, ref_index, ref_doc = array("q"), array("q"), array("q")
     counts = [0] * len(reader.entries)
-    if reader.tokens is not None and (reader.document is not None or error is not None):
+    if reader.body is not None:
         _collect_references(reader, ref_wire, ref_index, ref_doc, counts)
     body = None if reader.body_start is None else Span(reader.body_start, len(reader.wire))
     return ModelTextLayout(
@@ -412,7 +456,7 @@ def layout_model_text(wire: bytes) -> ModelTextLayout:
         metadata=reader.metadata,
         dict_line=reader.dict_line,
         entries=tuple(reader.entries),
-        entry_spans=tuple(reader.entry_spans),
+        entry_spans=tuple(Span(a, a + len(e)) for a, e in zip(reader.entry_starts, reader.entries)),
         body_marker=reader.body_marker,
         body=body,
         ref_wire=ref_wire,
@@ -429,21 +473,19 @@ def _collect_references(reader: _Reader, ref_wire: array, ref_index: array, ref_
     wire = reader.body_start
     doc = 0
     for k, token in enumerate(reader.tokens):
-        if token is None:
-            continue
-        if k % 3 == 2:
-            if not canonical_index(token) or int(token) >= n:
+        if k % 2 and is_reference(token):
+            digits = token[1:]
+            if not canonical_index(digits) or int(digits) >= n:
                 return  # the decoder stopped here; nothing after it was read
-            i = int(token)
+            i = int(digits)
             ref_wire.append(wire)
             ref_index.append(i)
             ref_doc.append(doc)
             counts[i] += 1
-            wire += len(token) + 1
             doc += len(reader.entries[i])
         else:
-            wire += len(token)
             doc += len(token)
+        wire += len(token)
 
 
 # --- message helpers ----------------------------------------------------------------

@@ -67,6 +67,22 @@ def source_digest(selected: bytes) -> str:
     return "sha256:" + h.hexdigest()
 
 
+def check_digest(document: bytes, declared: str, offset: int) -> None:
+    """compact.digest unless ``document`` hashes to ``declared``; ``offset`` is
+    where the declared digest stands in the wire."""
+    actual = source_digest(document)
+    if actual != declared:
+        hint = ""
+        if document.endswith(b"\n"):
+            hint = " The document ends with LF: an editor or echo may have appended it; tools must not."
+        raise CompactError(
+            E.DIGEST,
+            f"the {len(document):,} reconstructed bytes have digest {actual}, "
+            f"but the wire declares {declared}.{hint}",
+            offset,
+        )
+
+
 def check_metadata(profile: str, root: str, source_revision: str) -> None:
     """Constructor-side rules for the metadata a producer chooses."""
     if profile not in PROFILES:

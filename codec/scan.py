@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Callable
 
 from . import errors as E
 from . import limits
@@ -21,15 +22,18 @@ from .errors import CompactError
 STRING = rb'"[^"\\]*(?:\\[\s\S][^"\\]*)*(?:"|\\?\Z)'
 
 _SPLIT_STRINGS = re.compile(b"(" + STRING + b")").split
-#: One pass over a v2 body: string tokens (group 1) and ``@`` references (group 2).
-_SPLIT_V2_BODY = re.compile(b"(" + STRING + rb")|@([0-9]*)").split
+#: One pass over a v2 body: each string token or ``@`` reference is one token.
+_SPLIT_V2_BODY = re.compile(b"(" + STRING + rb"|@[0-9]*)").split
 #: The same for a v1 text body, whose references are ``~k``.
-_SPLIT_V1_BODY = re.compile(b"(" + STRING + rb")|~([0-9]*)").split
+_SPLIT_V1_BODY = re.compile(b"(" + STRING + rb"|~[0-9]*)").split
 
 #: RFC 8259 string token (bytes level; UTF-8 validity is checked separately).
-_STRICT_STRING = re.compile(
-    rb'"(?:[^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9A-Fa-f]{4})*"'
-).fullmatch
+STRICT_STRING = (
+    rb'"[^"\\\x00-\x1f]*(?:(?:\\["\\/bfnrt]|\\u[0-9A-Fa-f]{4})[^"\\\x00-\x1f]*)*"'
+)
+_STRICT_STRING = re.compile(STRICT_STRING).fullmatch
+#: A run of dictionary lines, each one strict string literal and LF.
+_STRICT_LINES = re.compile(b"(?:" + STRICT_STRING + b"\n)*").match
 
 _DIGITS = re.compile(rb"[0-9]*")
 
@@ -51,15 +55,43 @@ def split_strings(data: bytes) -> list[bytes]:
     return _SPLIT_STRINGS(data)
 
 
-def split_body(body: bytes, marker: bytes) -> list[bytes | None]:
+def split_body(body: bytes, marker: bytes) -> list[bytes]:
     """Tokenize a reference-bearing body in one pass.
 
-    Returns ``[raw, string, digits, raw, string, digits, ..., raw]``: at each
-    match exactly one of ``string`` (a string token, copied as is) and ``digits``
-    (the digits after a ``marker`` outside strings, possibly empty) is not None.
-    """
+    Returns ``[raw, token, raw, token, ..., raw]``: each token is either a string
+    literal, copied as it is (it starts with ``"``), or a reference outside any
+    string (it starts with ``marker``, followed by its digits, possibly none).
+    Joining the list gives ``body`` back."""
     split = _SPLIT_V2_BODY if marker == b"@" else _SPLIT_V1_BODY
     return split(body)
+
+
+def quote_split(data: bytes) -> list[bytes] | None:
+    """``data.split(b'"')`` when that is exactly the string tokenization, as it
+    is for most documents: ``[outside, content, outside, ..., outside]`` with each
+    string's content (quotes removed) at odd indices. None when some quote is
+    escaped or a string is unterminated; use ``split_strings`` then. Three times
+    faster than the regular expression on 16 MiB."""
+    if b'\\"' in data:
+        return None
+    parts = data.split(b'"')
+    return parts if len(parts) % 2 else None
+
+
+_SPLIT_V2_REFERENCES = re.compile(rb"(@[0-9]*)").split
+
+
+def split_references(body: bytes) -> list[bytes]:
+    """``[raw, reference, raw, ...]`` splitting at every ``@`` run; equal to
+    ``split_body`` with the strings left in the raw parts, and so usable only for
+    a body none of whose string tokens contains ``@`` (fewer, larger parts make
+    the expansion several times cheaper)."""
+    return _SPLIT_V2_REFERENCES(body)
+
+
+def is_reference(token: bytes) -> bool:
+    """A token of ``split_body`` that is a reference rather than a string."""
+    return token[0] != 0x22
 
 
 def is_string_literal(token: bytes) -> bool:
@@ -71,6 +103,22 @@ def is_string_literal(token: bytes) -> bool:
     except UnicodeDecodeError:
         return False
     return True
+
+
+def string_lines(data: bytes, pos: int, count: int) -> list[bytes] | None:
+    """The fast path for a v2 dictionary: ``count`` lines from ``pos``, each
+    exactly one valid string literal and LF, read in bulk; None if any line is
+    not (the caller then reads them one by one to say which and where)."""
+    end = _STRICT_LINES(data, pos).end()
+    lines = data[pos:end].split(b"\n", count)
+    if len(lines) <= count:
+        return None
+    region_end = end - len(lines[count])
+    try:
+        data[pos:region_end].decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return lines[:count]
 
 
 def canonical_index(digits: bytes) -> bool:
@@ -215,28 +263,24 @@ def check_wire_size(wire: bytes) -> None:
 
 
 def trace_document_offset(
-    tokens: list[bytes | None], expansions: list[bytes], body_start: int, doc_offset: int
+    tokens: list[bytes], resolve: Callable[[bytes], bytes], body_start: int, doc_offset: int
 ) -> tuple[int, int, bytes | None]:
     """Where byte ``doc_offset`` of a reconstructed document came from in a body
-    tokenized by ``split_body``, whose j-th match expanded to ``expansions[j]``.
+    tokenized by ``split_body``, whose references expand to ``resolve(token)``.
 
-    Returns ``(wire_offset, delta, digits)``: for a byte copied from the body,
+    Returns ``(wire_offset, delta, reference)``: for a byte copied from the body,
     its wire offset, 0 and None; for a byte inside a reference's expansion, the
-    wire offset of the reference marker, the offset into the expansion, and the
-    reference's digits, so the caller can point into its dictionary instead."""
+    wire offset of the reference, the offset into the expansion, and the
+    reference token, so the caller can point into its dictionary instead."""
     doc = 0
     wire = body_start
-    for j, piece in enumerate(expansions):
-        raw = tokens[3 * j]
-        if doc_offset < doc + len(raw):
-            return wire + doc_offset - doc, 0, None
-        doc += len(raw)
-        wire += len(raw)
-        digits = tokens[3 * j + 2]
+    for k, token in enumerate(tokens):
+        reference = k % 2 == 1 and is_reference(token)
+        piece = resolve(token) if reference else token
         if doc_offset < doc + len(piece):
-            if digits is None:
-                return wire + doc_offset - doc, 0, None
-            return wire, doc_offset - doc, digits
+            if reference:
+                return wire, doc_offset - doc, token
+            return wire + doc_offset - doc, 0, None
         doc += len(piece)
-        wire += len(piece) if digits is None else len(digits) + 1
+        wire += len(token)
     return wire + doc_offset - doc, 0, None

@@ -7,12 +7,13 @@ from __future__ import annotations
 from . import errors as E
 from . import limits
 from .errors import CompactError
-from .projection import CompactProjection, metadata_values, normalize, source_digest
+from .projection import CompactProjection, check_digest, metadata_values, normalize
 from .scan import (
     check_wire_size,
     expect,
     frame_fields,
     read_fields,
+    is_reference,
     split_body,
     split_strings,
     trace_document_offset,
@@ -52,67 +53,56 @@ def decode_text(wire: bytes) -> CompactProjection:
     check_wire_size(wire)
     if not wire.startswith(HEADER):
         prefix = b"SEMAPRAX-TEXT "
-        if wire.startswith(prefix) and not HEADER.startswith(wire):
+        if wire.startswith(prefix) and not wire.startswith(prefix + b"1") and len(wire) > len(prefix):
             raise CompactError(E.ENVELOPE, "unsupported v1 text version; this decoder reads 1", len(prefix))
         expect(wire, 0, HEADER, "header")
     fields = read_fields(wire, len(HEADER))
     profile, root, revision, digest = metadata_values(fields)
     body_start = expect(wire, fields[-1].line.end, b"body\n", "the body line")
-    tokens = split_body(wire[body_start:], b"~")
-    expansions, first_problem = _expand(tokens, body_start)
-    pieces: list[bytes] = [b""] * (2 * len(expansions) + 1)
-    pieces[0::2] = tokens[0::3]
-    pieces[1::2] = expansions
-    document = b"".join(pieces)
-    actual = source_digest(document)
-    if actual != digest:
-        hint = " The body ends with LF, which an editor or echo may have appended." if document.endswith(b"\n") else ""
-        raise CompactError(
-            E.DIGEST,
-            f"the {len(document):,} reconstructed bytes have digest {actual}, but the wire declares {digest}.{hint}",
-            fields[3].value.start,
-        )
+    parts = split_body(wire[body_start:], b"~")
+    tokens = parts.copy()
+    table, first_problem = _expand(parts, body_start)
+    document = b"".join(parts)
+    check_digest(document, digest, fields[3].value.start)
 
     def locate(doc_offset: int) -> int:
-        return trace_document_offset(tokens, expansions, body_start, doc_offset)[0]
+        return trace_document_offset(tokens, lambda ref: table[int(ref[1:])], body_start, doc_offset)[0]
 
-    normalize(document, skeleton=b"".join(tokens[0::3]), locate=locate)
+    normalize(document, skeleton=b"".join(parts[0::2]), locate=locate)
     if first_problem is not None:
         raise first_problem
     return CompactProjection._checked(profile, root, revision, document, digest)
 
 
-def _expand(tokens: list[bytes | None], body_start: int) -> tuple[list[bytes], CompactError | None]:
-    """Rebuild the back-reference table while reading, as an encoder built it.
+def _expand(parts: list[bytes], body_start: int) -> tuple[list[bytes], CompactError | None]:
+    """Rebuild the back-reference table while reading, as an encoder built it,
+    replacing each ``~k`` in ``parts`` by its literal; returns the table.
 
     Reference errors stop at once (step 3); a spelling the encoder would not have
     written (a reference that saves nothing, a literal that should have been a
     reference) is kept and raised after normalization (step 6)."""
     table: list[bytes] = []
     index: dict[bytes, int] = {}
-    expansions: list[bytes] = []
     problem: CompactError | None = None
     size = 0
     at = body_start
-    for j in range(len(tokens) // 3):
-        raw, literal, digits = tokens[3 * j], tokens[3 * j + 1], tokens[3 * j + 2]
-        if size + len(raw) > limits.MAX_SELECTED_BYTES:
-            raise _too_large(at)
-        size += len(raw)
-        at += len(raw)
-        if literal is not None:
-            k = index.get(literal)
-            if k is None:
-                index[literal] = len(table)
-                table.append(literal)
-            elif problem is None and len(b"~%d" % k) < len(literal):
+    for k, token in enumerate(parts):
+        width = len(token)
+        if k % 2 == 0:
+            pass
+        elif not is_reference(token):
+            i = index.get(token)
+            if i is None:
+                index[token] = len(table)
+                table.append(token)
+            elif problem is None and len(b"~%d" % i) < width:
                 problem = CompactError(
                     E.NONCANONICAL,
-                    f"missing back-reference: this literal is table entry {k} and must be written ~{k}",
+                    f"missing back-reference: this literal is table entry {i} and must be written ~{i}",
                     at,
                 )
-            piece, width = literal, len(literal)
         else:
+            digits = token[1:]
             if not digits or (digits[0] == 0x30 and len(digits) > 1):
                 what = "'~' outside a string must be followed by a table index" if not digits else (
                     f"back-reference '~{digits[:12].decode()}' has a leading zero"
@@ -124,22 +114,18 @@ def _expand(tokens: list[bytes | None], body_start: int) -> tuple[list[bytes], C
                     f"back-reference '~{digits[:12].decode()}' is out of range: the table has {len(table)} literals here",
                     at,
                 )
-            piece = table[int(digits)]
-            width = len(digits) + 1
-            if problem is None and width >= len(piece):
+            token = parts[k] = table[int(digits)]
+            if problem is None and width >= len(token):
                 problem = CompactError(
                     E.NONCANONICAL,
                     f"unnecessary back-reference ~{digits.decode()}: it is not shorter than the literal it stands for",
                     at,
                 )
-        if size + len(piece) > limits.MAX_SELECTED_BYTES:
+        if size + len(token) > limits.MAX_SELECTED_BYTES:
             raise _too_large(at)
-        size += len(piece)
+        size += len(token)
         at += width
-        expansions.append(piece)
-    if size + len(tokens[-1]) > limits.MAX_SELECTED_BYTES:
-        raise _too_large(at)
-    return expansions, problem
+    return table, problem
 
 
 def _too_large(at: int) -> CompactError:
