@@ -1,0 +1,83 @@
+"""The semaprax command line as a user runs it: a real subprocess, exit codes,
+stdout bytes and the one-line diagnostic on stderr."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import codec
+from wirekit import v2
+
+ROOT = Path(__file__).resolve().parent.parent
+WIRES = ROOT / "examples" / "wires"
+
+
+def run(*args, stdin: bytes | None = None):
+    return subprocess.run(
+        [sys.executable, "-m", "workspace.cli", *args],
+        input=stdin, capture_output=True, cwd=ROOT, timeout=60,
+    )
+
+
+def test_verify_example_wire():
+    r = run("verify", str(WIRES / "sample-graph.model-text"))
+    assert r.returncode == 0, r.stderr
+    assert b"ok: model-text v2" in r.stdout and b"root codec/model_text.py" in r.stdout
+
+
+@pytest.mark.parametrize("to", ["json", "text", "model-text"])
+def test_decode_converts_between_forms(to, tmp_path):
+    out = tmp_path / "out"
+    r = run("decode", str(WIRES / "sample-graph.binary"), "--to", to, "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    suffix = {"json": "json", "text": "text", "model-text": "model-text"}[to]
+    assert out.read_bytes() == (WIRES / f"sample-graph.{suffix}").read_bytes()
+
+
+def test_decode_from_stdin_to_stdout():
+    wire = (WIRES / "sample-graph.text").read_bytes()
+    r = run("decode", "-", stdin=wire)
+    assert r.returncode == 0
+    assert r.stdout == (WIRES / "sample-graph.json").read_bytes()
+
+
+def test_rejected_wire_prints_code_and_byte_and_exits_1():
+    wire = v2(b'{"a":1}') + b"\n"
+    r = run("verify", "-", stdin=wire)
+    assert r.returncode == 1
+    line = r.stderr.decode().strip()
+    assert line.startswith("compact.digest at byte ")
+    assert "Traceback" not in r.stderr.decode()
+
+
+def test_binding_failure_exits_1():
+    r = run("verify", str(WIRES / "sample-graph.model-text"), "--root", "other.py")
+    assert r.returncode == 1
+    assert r.stderr.decode().startswith("compact.binding: root mismatch")
+
+
+def test_full_json_needs_metadata_to_become_a_wire():
+    r = run("decode", str(WIRES / "sample-graph.json"), "--to", "model-text")
+    assert r.returncode == 2
+    assert b"--profile" in r.stderr
+    r = run("decode", str(WIRES / "sample-graph.json"), "--to", "model-text", "--profile", "graph",
+            "--root", "codec/model_text.py", "--source-revision", "sha256:" + "5a" * 32)
+    assert r.returncode == 0
+    assert r.stdout == (WIRES / "sample-graph.model-text").read_bytes()
+
+
+def test_usage_errors_exit_2_and_help_explains():
+    assert run("decode").returncode == 2
+    assert run("decode", "x", "--to", "yaml").returncode == 2
+    r = run("--help")
+    assert r.returncode == 0 and b"decode" in r.stdout and b"verify" in r.stdout
+    r = run("verify", "--help")
+    assert r.returncode == 0 and b"compact.binding" in r.stdout
+
+
+def test_missing_file_is_a_clear_error():
+    r = run("verify", "no/such/file")
+    assert r.returncode == 1
+    assert b"no/such/file" in r.stderr and b"Traceback" not in r.stderr
