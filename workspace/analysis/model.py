@@ -1,0 +1,91 @@
+"""What analysis finds in one module: plain frozen values, no ast nodes, so the
+profiles can be pure functions of them and a whole workspace fits in memory."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+#: Marks a target that static analysis could not resolve; what follows is the
+#: expression as written, so a reader sees what was called without a guess.
+UNRESOLVED = "?"
+
+# Edge kinds, in the order a view lists them.
+CALLS = "calls"
+REFERENCES = "references"
+IMPORTS = "imports"
+INHERITS = "inherits"
+EDGE_KINDS = (CALLS, REFERENCES, IMPORTS, INHERITS)
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A module, class, function, method, or module/class-level name."""
+
+    qualname: str
+    kind: str  # module | class | function | method | variable | attribute
+    start: int
+    end: int
+    signature: str = ""
+    doc: str = ""
+    decorators: tuple[str, ...] = ()
+
+    @property
+    def doc_line(self) -> str:
+        return self.doc.split("\n", 1)[0].strip()
+
+
+@dataclass(frozen=True)
+class Use:
+    """One use of a name: ``source`` (the innermost enclosing definition) uses
+    ``target`` (a qualified name, or UNRESOLVED + the text) as ``kind`` at ``line``."""
+
+    source: str
+    target: str
+    kind: str
+    line: int
+
+    @property
+    def resolved(self) -> bool:
+        return not self.target.startswith(UNRESOLVED)
+
+
+@dataclass(frozen=True)
+class Import:
+    """``import``/``from`` binding: ``local`` name bound to module or symbol ``target``."""
+
+    local: str
+    target: str
+    line: int
+    module: str  # the module the import reads from (for project graphs)
+    scope: str  # qualified name of the scope that binds it
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A diagnostic found while analysing (spec section 8, diagnostics view)."""
+
+    kind: str  # syntax-error | unresolved-import | unresolved-name | unused-import | redefinition
+    line: int
+    column: int
+    message: str
+    symbol: str = ""
+
+
+@dataclass(frozen=True)
+class ModuleAnalysis:
+    module: str
+    path: str
+    definitions: tuple[Definition, ...]
+    uses: tuple[Use, ...]
+    imports: tuple[Import, ...]
+    problems: tuple[Problem, ...]
+    has_main: bool = False
+    lines: int = 0
+    by_name: dict[str, Definition] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.by_name.update((d.qualname, d) for d in self.definitions)
+
+    @property
+    def syntax_error(self) -> Problem | None:
+        return next((p for p in self.problems if p.kind == "syntax-error"), None)

@@ -1,0 +1,766 @@
+"""Name resolution for one Python module, the way Python scopes names.
+
+``ast`` gives the structure and ``symtable`` says which names are local to which
+function (comprehensions, ``global`` and ``nonlocal`` included), so the only
+rules written here are the ones Python leaves to run time: imports, ``self``,
+inheritance, and the types of locals that annotations or ``x = Cls()`` make
+sound to know. What cannot be known statically becomes an UNRESOLVED target
+with the expression as written, never a guess.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import symtable
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from .model import (
+    CALLS,
+    IMPORTS,
+    INHERITS,
+    REFERENCES,
+    UNRESOLVED,
+    Definition,
+    Import,
+    ModuleAnalysis,
+    Problem,
+    Use,
+)
+
+BUILTINS = frozenset(dir(builtins))
+#: Names every module, class or method has without binding them.
+IMPLICIT_MODULE = frozenset(
+    {"__name__", "__file__", "__doc__", "__spec__", "__loader__", "__package__", "__path__",
+     "__builtins__", "__annotations__", "__dict__"}
+)
+IMPLICIT_CLASS = frozenset({"__qualname__", "__module__"})
+
+
+@dataclass(frozen=True)
+class ClassInfo:
+    """What resolution needs to know of a class defined elsewhere: its bases
+    (qualified names) and the names it defines."""
+
+    bases: tuple[str, ...]
+    members: frozenset[str]
+
+
+ClassLookup = Callable[[str], "ClassInfo | None"]
+
+
+class _Scope:
+    __slots__ = ("kind", "qualname", "parent", "bindings", "types", "table", "cls", "self_name", "node")
+
+    def __init__(self, kind: str, qualname: str, parent: "_Scope | None", table: symtable.SymbolTable | None,
+                 node: ast.AST | None = None) -> None:
+        self.kind = kind
+        self.qualname = qualname
+        self.parent = parent
+        self.bindings: dict[str, str] = {}
+        self.types: dict[str, str] = {}
+        self.table = table
+        self.cls: str | None = None
+        self.self_name: str | None = None
+        self.node = node
+
+    def is_local(self, name: str) -> bool:
+        if self.table is None:
+            return name in self.bindings
+        try:
+            sym = self.table.lookup(name)
+        except KeyError:
+            return False
+        if self.kind == "function":
+            return sym.is_local() or sym.is_parameter()
+        return sym.is_assigned() or sym.is_imported() or name in self.bindings
+
+
+def module_name_of(path: str) -> str:
+    """The fallback module name of a file not in a package: its stem."""
+    name = path.rsplit("/", 1)[-1]
+    return name[:-3] if name.endswith(".py") else name
+
+
+def analyse_module(
+    source: bytes,
+    path: str,
+    module: str,
+    *,
+    is_package: bool = False,
+    classes: ClassLookup | None = None,
+) -> ModuleAnalysis:
+    """Analyse one module's source. ``classes`` answers for classes defined in
+    other modules (the workspace index passes it); without it, only this
+    module's classes are known, which keeps a one-file view a function of that
+    one file."""
+    return _Analyser(source, path, module, is_package, classes).run()
+
+
+class _Analyser:
+    def __init__(self, source: bytes, path: str, module: str, is_package: bool,
+                 classes: ClassLookup | None) -> None:
+        self.source = source
+        self.path = path
+        self.module = module
+        self.package = module if is_package else module.rpartition(".")[0]
+        self.external_classes = classes
+        self.definitions: list[Definition] = []
+        self.uses: list[Use] = []
+        self.imports: list[Import] = []
+        self.problems: list[Problem] = []
+        self.local_classes: dict[str, ClassInfo] = {}
+        self.class_bases: dict[str, list[ast.expr]] = {}
+        self.star_import = False
+        self.loaded_names: set[tuple[str, str]] = set()  # (scope qualname, name)
+        self.has_main = False
+        self.scopes: list[tuple[_Scope, list[ast.stmt]]] = []
+        self.defined_here: set[str] = set()
+        self.attribute_types: dict[str, str] = {}  # qualname of an attribute -> its class
+
+    # --- driver ----------------------------------------------------------------
+
+    def run(self) -> ModuleAnalysis:
+        text = self.source.decode("utf-8", errors="replace")
+        lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+        module_def = Definition(self.module, "module", 1, max(lines, 1))
+        try:
+            tree = ast.parse(self.source, filename=self.path)
+            table = symtable.symtable(text, self.path, "exec")
+        except (SyntaxError, ValueError) as exc:
+            line = getattr(exc, "lineno", None) or 1
+            col = getattr(exc, "offset", None) or 1
+            msg = getattr(exc, "msg", None) or str(exc)
+            self.problems.append(Problem("syntax-error", line, col, f"syntax error: {msg}"))
+            return self._result([module_def], lines)
+        doc = ast.get_docstring(tree) or ""
+        module_def = Definition(self.module, "module", 1, max(lines, 1), doc=doc)
+        root = _Scope("module", self.module, None, table, tree)
+        self.definitions.append(module_def)
+        self._declare(tree.body, root)
+        self._class_infos()
+        for scope, body in self.scopes:
+            self._prepare_types(scope, body)
+        for scope, body in self.scopes:
+            self._visit_body(body, scope)
+        self._find_unused_imports()
+        return self._result(self.definitions, lines)
+
+    def _result(self, definitions: list[Definition], lines: int) -> ModuleAnalysis:
+        return ModuleAnalysis(
+            module=self.module,
+            path=self.path,
+            definitions=tuple(sorted(definitions, key=lambda d: (d.start, d.end != d.start, d.qualname))),
+            uses=tuple(self.uses),
+            imports=tuple(self.imports),
+            problems=tuple(sorted(self.problems, key=lambda p: (p.line, p.column, p.kind, p.message))),
+            has_main=self.has_main,
+            lines=lines,
+        )
+
+    # --- pass 1: definitions and bindings ----------------------------------------
+
+    def _declare(self, body: list[ast.stmt], scope: _Scope) -> None:
+        self.scopes.append((scope, body))
+        seen: dict[str, int] = {}
+        for stmt in body:
+            self._declare_stmt(stmt, scope, seen)
+        if scope.table is not None and scope.kind in ("module", "class"):
+            for sym in scope.table.get_symbols():
+                name = sym.get_name()
+                if name not in scope.bindings and (sym.is_assigned() or sym.is_imported()):
+                    scope.bindings[name] = f"{scope.qualname}.{name}"
+
+    def _declare_stmt(self, stmt: ast.stmt, scope: _Scope, seen: dict[str, int]) -> None:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            self._check_redefinition(stmt, scope, seen)
+            self._declare_def(stmt, scope)
+        elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            self._declare_import(stmt, scope)
+        elif isinstance(stmt, (ast.Assign, ast.AnnAssign)) and scope.kind in ("module", "class"):
+            self._declare_variable(stmt, scope)
+        elif isinstance(stmt, ast.If) and scope.kind == "module" and _is_main_guard(stmt.test):
+            self.has_main = True
+        for child in _nested_statements(stmt):
+            self._declare_stmt(child, scope, {})
+
+    def _declare_def(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, scope: _Scope) -> None:
+        qual = f"{scope.qualname}.{node.name}"
+        scope.bindings[node.name] = qual
+        self.defined_here.add(qual)
+        table = _child_table(scope.table, node)
+        if isinstance(node, ast.ClassDef):
+            kind = "class"
+            signature = "(" + ", ".join(ast.unparse(b) for b in node.bases + [k for k in node.keywords]) + ")" \
+                if node.bases or node.keywords else ""
+            child = _Scope("class", qual, scope, table, node)
+            self.class_bases[qual] = list(node.bases)
+        else:
+            kind = "method" if scope.kind == "class" else "function"
+            prefix = "async " if isinstance(node, ast.AsyncFunctionDef) else ""
+            signature = f"{prefix}({ast.unparse(node.args)})"
+            if node.returns is not None:
+                signature += f" -> {ast.unparse(node.returns)}"
+            child = _Scope("function", qual, scope, table, node)
+            if scope.kind == "class":
+                child.cls = scope.qualname
+                decorators = {ast.unparse(d) for d in node.decorator_list}
+                positional = node.args.posonlyargs + node.args.args
+                if "staticmethod" not in decorators and positional:
+                    child.self_name = positional[0].arg
+        decorators = tuple(ast.unparse(d) for d in node.decorator_list)
+        self.definitions.append(
+            Definition(qual, kind, node.lineno, node.end_lineno or node.lineno, signature,
+                       ast.get_docstring(node) or "", decorators)
+        )
+        self._declare(node.body, child)
+
+    def _declare_import(self, node: ast.Import | ast.ImportFrom, scope: _Scope) -> None:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    local, target = alias.asname, alias.name
+                else:
+                    local = target = alias.name.split(".")[0]
+                scope.bindings[local] = target
+                self.imports.append(Import(local, target, node.lineno, alias.name, scope.qualname))
+            return
+        base = self._import_base(node)
+        if base is None:
+            self.problems.append(Problem(
+                "unresolved-import", node.lineno, node.col_offset + 1,
+                f"relative import beyond the top-level package: {'.' * node.level}{node.module or ''}",
+            ))
+            return
+        if base == "__future__":
+            return
+        for alias in node.names:
+            if alias.name == "*":
+                self.star_import = True
+                self.imports.append(Import("*", base, node.lineno, base, scope.qualname))
+                continue
+            local = alias.asname or alias.name
+            target = f"{base}.{alias.name}" if base else alias.name
+            scope.bindings[local] = target
+            self.imports.append(Import(local, target, node.lineno, base, scope.qualname))
+
+    def _import_base(self, node: ast.ImportFrom) -> str | None:
+        if not node.level:
+            return node.module or ""
+        parts = self.package.split(".") if self.package else []
+        if node.level - 1 > len(parts) or (node.level > 1 and not parts):
+            return None
+        keep = parts[: len(parts) - (node.level - 1)]
+        if node.module:
+            keep.append(node.module)
+        return ".".join(keep)
+
+    def _declare_variable(self, node: ast.Assign | ast.AnnAssign, scope: _Scope) -> None:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        kind = "variable" if scope.kind == "module" else "attribute"
+        for target in targets:
+            for name_node in _target_names(target):
+                qual = f"{scope.qualname}.{name_node.id}"
+                if qual in self.defined_here:
+                    continue
+                self.defined_here.add(qual)
+                signature = f": {ast.unparse(node.annotation)}" if isinstance(node, ast.AnnAssign) else ""
+                self.definitions.append(Definition(qual, kind, node.lineno, node.end_lineno or node.lineno,
+                                                   signature))
+                scope.bindings[name_node.id] = qual
+
+    def _check_redefinition(self, node: ast.stmt, scope: _Scope, seen: dict[str, int]) -> None:
+        name = node.name  # type: ignore[attr-defined]
+        decorators = [ast.unparse(d) for d in getattr(node, "decorator_list", [])]
+        if any(d.endswith((".setter", ".getter", ".deleter", ".register")) or d in ("overload", "typing.overload")
+               for d in decorators):
+            return
+        if name in seen:
+            self.problems.append(Problem(
+                "redefinition", node.lineno, node.col_offset + 1,
+                f"{name!r} redefines the definition at line {seen[name]}", f"{scope.qualname}.{name}",
+            ))
+        seen[name] = node.lineno
+
+    def _class_infos(self) -> None:
+        members: dict[str, set[str]] = {q: set() for q in self.class_bases}
+        for d in self.definitions:
+            parent, _, name = d.qualname.rpartition(".")
+            if parent in members:
+                members[parent].add(name)
+        scopes = {s.qualname: s for s, _ in self.scopes}
+        for qual, bases in self.class_bases.items():
+            parent = scopes[qual].parent
+            resolved = tuple(self._resolve_expr(b, parent) or "" for b in bases)
+            self.local_classes[qual] = ClassInfo(tuple(r for r in resolved if r), frozenset(members[qual]))
+        # instance attributes assigned through self in methods
+        for scope, body in self.scopes:
+            if scope.kind == "function" and scope.cls and scope.self_name:
+                for node in _walk_body(body):
+                    if isinstance(node, (ast.Assign, ast.AnnAssign)):
+                        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                        for t in targets:
+                            if (isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
+                                    and t.value.id == scope.self_name):
+                                self._add_instance_attribute(scope.cls, t.attr, node, scope)
+
+    def _add_instance_attribute(self, cls: str, attr: str, node: ast.Assign | ast.AnnAssign, scope: _Scope) -> None:
+        qual = f"{cls}.{attr}"
+        info = self.local_classes[cls]
+        if qual not in self.attribute_types:
+            if isinstance(node, ast.AnnAssign):
+                kind = self._class_of_annotation(node.annotation, scope)
+            else:
+                kind = self._constructed_class(node.value, scope)
+            if kind:
+                self.attribute_types[qual] = kind
+        if attr in info.members:
+            return
+        self.local_classes[cls] = ClassInfo(info.bases, info.members | {attr})
+        signature = f": {ast.unparse(node.annotation)}" if isinstance(node, ast.AnnAssign) else ""
+        self.defined_here.add(qual)
+        self.definitions.append(Definition(qual, "attribute", node.lineno, node.end_lineno or node.lineno,
+                                           signature))
+
+    # --- types of locals -----------------------------------------------------------
+
+    def _prepare_types(self, scope: _Scope, body: list[ast.stmt]) -> None:
+        node = scope.node
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            args = node.args
+            for arg in args.posonlyargs + args.args + args.kwonlyargs:
+                if arg.annotation is not None:
+                    cls = self._class_of_annotation(arg.annotation, scope.parent)
+                    if cls:
+                        scope.types[arg.arg] = cls
+        for stmt in _walk_body(body):
+            if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                cls = self._class_of_annotation(stmt.annotation, scope)
+                if cls:
+                    scope.types[stmt.target.id] = cls
+            elif isinstance(stmt, ast.Assign):
+                cls = self._constructed_class(stmt.value, scope)
+                if cls:
+                    for t in stmt.targets:
+                        if isinstance(t, ast.Name):
+                            scope.types.setdefault(t.id, cls)
+
+    def _class_of_annotation(self, ann: ast.expr, scope: _Scope | None) -> str | None:
+        if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+            try:
+                ann = ast.parse(ann.value, mode="eval").body
+            except SyntaxError:
+                return None
+        if isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):  # X | None
+            sides = [s for s in (ann.left, ann.right) if not (isinstance(s, ast.Constant) and s.value is None)]
+            return self._class_of_annotation(sides[0], scope) if len(sides) == 1 else None
+        if isinstance(ann, ast.Subscript) and ast.unparse(ann.value) in ("Optional", "typing.Optional"):
+            return self._class_of_annotation(ann.slice, scope)
+        if isinstance(ann, (ast.Name, ast.Attribute)):
+            target = self._resolve_expr(ann, scope)
+            if target and self._class_info(target) is not None:
+                return target
+        return None
+
+    def _constructed_class(self, call: ast.expr, scope: _Scope) -> str | None:
+        """The class of ``x`` in ``x = <call>`` when that is sound: a call of a
+        known class, or a literal of a built-in type."""
+        literal = _LITERAL_TYPES.get(type(call))
+        if literal is not None:
+            return literal
+        if isinstance(call, ast.Constant) and isinstance(call.value, (str, bytes, int, float)):
+            return f"builtins.{type(call.value).__name__}"
+        if not isinstance(call, ast.Call):
+            return None
+        if isinstance(call.func, (ast.Name, ast.Attribute)):
+            target = self._resolve_expr(call.func, scope)
+            if target and self._class_info(target) is not None:
+                return target
+        return None
+
+    def _class_info(self, qualname: str) -> ClassInfo | None:
+        info = self.local_classes.get(qualname)
+        if info is None and self.external_classes is not None:
+            info = self.external_classes(qualname)
+        if info is None and qualname.startswith("builtins."):
+            info = _builtin_class(qualname[len("builtins."):])
+        return info
+
+    def _member_owner(self, cls: str, attr: str) -> str | None:
+        """The class in ``cls``'s MRO that defines ``attr`` (depth-first, left to
+        right over known classes); None when it cannot be known."""
+        seen: set[str] = set()
+        stack = [cls]
+        unknown = []
+        while stack:
+            current = stack.pop(0)
+            if current in seen:
+                continue
+            seen.add(current)
+            info = self._class_info(current)
+            if info is None:
+                unknown.append(current)
+                continue
+            if attr in info.members:
+                return current
+            stack = list(info.bases) + stack
+        if len(unknown) == 1:
+            return unknown[0]
+        return None
+
+    # --- pass 2: uses ----------------------------------------------------------------
+
+    def _visit_body(self, body: list[ast.stmt], scope: _Scope) -> None:
+        for stmt in body:
+            self._visit_stmt(stmt, scope)
+
+    def _visit_stmt(self, stmt: ast.stmt, scope: _Scope) -> None:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            qual = f"{scope.qualname}.{stmt.name}"
+            for d in stmt.decorator_list:
+                self._visit_expr(d, scope, qual)
+            if isinstance(stmt, ast.ClassDef):
+                for b in stmt.bases:
+                    target = self._resolve_expr(b, scope)
+                    self._record(qual, target, INHERITS, b, scope, b)
+                    self._visit_expr(b, scope, qual, skip_self=True)
+                for k in stmt.keywords:
+                    self._visit_expr(k.value, scope, qual)
+            else:
+                args = stmt.args
+                for a in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]:
+                    if a is not None and a.annotation is not None:
+                        self._visit_expr(a.annotation, scope, qual)
+                for default in args.defaults + [d for d in args.kw_defaults if d is not None]:
+                    self._visit_expr(default, scope, qual)
+                if stmt.returns is not None:
+                    self._visit_expr(stmt.returns, scope, qual)
+            return  # the body is visited as its own scope
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            for imp in self.imports:
+                if imp.line == stmt.lineno and imp.scope == scope.qualname and imp.local != "*":
+                    self.uses.append(Use(self._source(scope), imp.target, IMPORTS, stmt.lineno))
+            return
+        for child in ast.iter_child_nodes(stmt):
+            if isinstance(child, ast.expr):
+                self._visit_expr(child, scope, self._source(scope))
+            elif isinstance(child, ast.stmt):
+                self._visit_stmt(child, scope)
+            else:
+                for sub in ast.iter_child_nodes(child):  # handlers, match cases, withitems, ...
+                    if isinstance(sub, ast.expr):
+                        self._visit_expr(sub, scope, self._source(scope))
+                    elif isinstance(sub, ast.stmt):
+                        self._visit_stmt(sub, scope)
+                    else:
+                        for leaf in ast.walk(sub):
+                            if isinstance(leaf, ast.expr):
+                                self._visit_expr(leaf, scope, self._source(scope))
+                                break
+
+    def _source(self, scope: _Scope) -> str:
+        return scope.qualname
+
+    def _visit_expr(self, expr: ast.expr, scope: _Scope, source: str, skip_self: bool = False) -> None:
+        """Record every call and every non-local name this expression uses."""
+        stack: list[ast.AST] = [expr]
+        callee_ids: set[int] = set()
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ast.Call):
+                func = node.func
+                if isinstance(func, (ast.Name, ast.Attribute)):
+                    callee_ids.add(id(func))
+                    target = self._resolve_expr(func, scope)
+                    self._record(source, target, CALLS, func, scope, func)
+                    base = _chain_base(func)
+                    if not isinstance(base, ast.Name):
+                        stack.append(base)
+                else:
+                    stack.append(func)
+                stack.extend(node.args)
+                stack.extend(k.value for k in node.keywords)
+                continue
+            if isinstance(node, (ast.Name, ast.Attribute)) and id(node) not in callee_ids:
+                if isinstance(node.ctx, ast.Load):
+                    if not skip_self:
+                        target = self._resolve_expr(node, scope)
+                        if isinstance(node, ast.Attribute) and target and target.startswith(UNRESOLVED):
+                            target = None  # an attribute of an unknown value: not an edge
+                        self._record(source, target, REFERENCES, node, scope, node)
+                    base = _chain_base(node)
+                    if not isinstance(base, ast.Name):
+                        stack.append(base)
+                    continue
+            if isinstance(node, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+                inner = _child_scope_for(scope, node)
+                for child in ast.iter_child_nodes(node):
+                    if isinstance(child, ast.arguments):
+                        continue
+                    self._visit_expr_in(child, inner, source)
+                continue
+            stack.extend(ast.iter_child_nodes(node))
+
+    def _visit_expr_in(self, node: ast.AST, scope: _Scope, source: str) -> None:
+        if isinstance(node, ast.comprehension):
+            for part in (node.iter, *node.ifs):
+                self._visit_expr(part, scope, source)
+        elif isinstance(node, ast.expr):
+            self._visit_expr(node, scope, source)
+
+    def _record(self, source: str, target: str | None, kind: str, node: ast.expr, scope: _Scope,
+                expr: ast.expr) -> None:
+        if target is None:  # a local variable or parameter: not an edge
+            base = _chain_base(expr)
+            if isinstance(base, ast.Name):
+                self.loaded_names.add((scope.qualname, base.id))
+            return
+        base = _chain_base(expr)
+        if isinstance(base, ast.Name):
+            self._mark_loaded(base.id, scope)
+        if target.startswith(UNRESOLVED) and isinstance(expr, ast.Name) and not self.star_import:
+            self.problems.append(Problem(
+                "unresolved-name", expr.lineno, expr.col_offset + 1,
+                f"name {expr.id!r} is not defined", source,
+            ))
+        self.uses.append(Use(source, target, kind, node.lineno))
+
+    def _mark_loaded(self, name: str, scope: _Scope) -> None:
+        s: _Scope | None = scope
+        while s is not None:
+            self.loaded_names.add((s.qualname, name))
+            s = s.parent
+
+    # --- resolving names and attribute chains --------------------------------------------
+
+    def _resolve_expr(self, expr: ast.expr, scope: _Scope | None) -> str | None:
+        """Qualified target of a Name or Attribute chain; None for a local
+        variable (no edge); UNRESOLVED + text when it cannot be known."""
+        if scope is None:
+            return None
+        if isinstance(expr, ast.Name):
+            return self._resolve_name(expr.id, scope)
+        if isinstance(expr, ast.Attribute):
+            chain: list[str] = []
+            node: ast.expr = expr
+            while isinstance(node, ast.Attribute):
+                chain.append(node.attr)
+                node = node.value
+            chain.reverse()
+            if _is_bare_super(node):
+                owner_scope = _function_scope(scope)
+                info = self._class_info(owner_scope.cls) if owner_scope and owner_scope.cls else None
+                if info is None:
+                    return UNRESOLVED + ast.unparse(expr)
+                for base_class in info.bases:
+                    owner = self._member_owner(base_class, chain[0])
+                    if owner is not None:
+                        return f"{owner}.{chain[0]}" if len(chain) == 1 else UNRESOLVED + ast.unparse(expr)
+                return UNRESOLVED + ast.unparse(expr)
+            if not isinstance(node, ast.Name):
+                return UNRESOLVED + ast.unparse(expr)
+            base_name = node.id
+            owner_scope = _function_scope(scope)
+            if owner_scope is not None and owner_scope.self_name == base_name and owner_scope.cls \
+                    and owner_scope.is_local(base_name):
+                base: str | None = owner_scope.cls
+                is_instance = True
+            elif _local_type(scope, base_name) is not None:
+                base = _local_type(scope, base_name)
+                is_instance = True
+            else:
+                base = self._resolve_name(base_name, scope)
+                is_instance = False
+                if base is None:
+                    return UNRESOLVED + ast.unparse(expr)
+            if base.startswith(UNRESOLVED):
+                return UNRESOLVED + ast.unparse(expr)
+            return self._walk_members(base, chain, ast.unparse(expr), is_instance)
+        return UNRESOLVED + ast.unparse(expr)
+
+    def _walk_members(self, base: str, chain: list[str], text: str, is_instance: bool) -> str:
+        current = base
+        for i, attr in enumerate(chain):
+            if i > 0 and current in self.attribute_types:
+                current, is_instance = self.attribute_types[current], True
+            info = self._class_info(current)
+            if info is not None:
+                owner = self._member_owner(current, attr)
+                if owner is None:
+                    return UNRESOLVED + text
+                current = f"{owner}.{attr}"
+                continue
+            if is_instance:
+                return UNRESOLVED + text
+            if current in self.defined_here and i > 0:
+                # an attribute of a function or variable defined here: no static type
+                return UNRESOLVED + text
+            current = f"{current}.{attr}"
+        return current
+
+    def _resolve_name(self, name: str, scope: _Scope) -> str | None:
+        s: _Scope | None = scope
+        first = True
+        while s is not None:
+            if s.kind == "class" and not first:
+                s = s.parent  # class scopes are invisible to nested functions
+                continue
+            if s.kind == "function":
+                if s.is_local(name):
+                    return s.bindings.get(name)  # a local def/class/import, or a plain local
+            elif name in s.bindings:
+                return s.bindings[name]
+            elif s.kind == "class" and name in IMPLICIT_CLASS:
+                return None
+            first = False
+            s = s.parent
+        if name in IMPLICIT_MODULE:
+            return None
+        if name in BUILTINS:
+            return f"builtins.{name}"
+        return UNRESOLVED + name
+
+    # --- unused imports ----------------------------------------------------------------
+
+    def _find_unused_imports(self) -> None:
+        if self.path.endswith("__init__.py"):
+            return  # package re-exports
+        exported = self._dunder_all()
+        for imp in self.imports:
+            if imp.local == "*" or imp.local in exported:
+                continue
+            if (imp.scope, imp.local) not in self.loaded_names:
+                self.problems.append(Problem(
+                    "unused-import", imp.line, 1, f"{imp.target!r} imported as {imp.local!r} is never used",
+                    f"{imp.scope}.{imp.local}",
+                ))
+
+    def _dunder_all(self) -> set[str]:
+        try:
+            tree = ast.parse(self.source)
+        except SyntaxError:
+            return set()
+        names: set[str] = set()
+        for stmt in tree.body:
+            if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+                if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets) and stmt.value is not None:
+                    for node in ast.walk(stmt.value):
+                        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                            names.add(node.value)
+        return names
+
+
+# --- small helpers -------------------------------------------------------------------------
+
+_LITERAL_TYPES = {
+    ast.List: "builtins.list", ast.ListComp: "builtins.list", ast.Dict: "builtins.dict",
+    ast.DictComp: "builtins.dict", ast.Set: "builtins.set", ast.SetComp: "builtins.set",
+    ast.Tuple: "builtins.tuple", ast.JoinedStr: "builtins.str",
+}
+
+
+def _builtin_class(name: str) -> ClassInfo | None:
+    obj = getattr(builtins, name, None)
+    if not isinstance(obj, type):
+        return None
+    return ClassInfo((), frozenset(n for n in dir(obj) if not n.startswith("__") or n == "__init__"))
+
+
+def _is_bare_super(node: ast.expr) -> bool:
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
+            and not node.args and not node.keywords)
+
+
+
+def _is_main_guard(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__"
+            and len(test.comparators) == 1 and isinstance(test.comparators[0], ast.Constant)
+            and test.comparators[0].value == "__main__")
+
+
+def _nested_statements(stmt: ast.stmt) -> Iterable[ast.stmt]:
+    """Statements inside compound statements that still belong to the same scope."""
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return ()
+    out: list[ast.stmt] = []
+    for name in ("body", "orelse", "finalbody"):
+        out.extend(getattr(stmt, name, None) or [])
+    for handler in getattr(stmt, "handlers", None) or []:
+        out.extend(handler.body)
+    for case in getattr(stmt, "cases", None) or []:
+        out.extend(case.body)
+    return out
+
+
+def _walk_body(body: list[ast.stmt]) -> Iterable[ast.stmt]:
+    for stmt in body:
+        yield stmt
+        yield from _walk_body(list(_nested_statements(stmt)))
+
+
+def _target_names(target: ast.expr) -> Iterable[ast.Name]:
+    if isinstance(target, ast.Name):
+        yield target
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        for elt in target.elts:
+            yield from _target_names(elt)
+    elif isinstance(target, ast.Starred):
+        yield from _target_names(target.value)
+
+
+def _chain_base(expr: ast.expr) -> ast.expr:
+    while isinstance(expr, ast.Attribute):
+        expr = expr.value
+    return expr
+
+
+def _child_table(table: symtable.SymbolTable | None, node: ast.AST) -> symtable.SymbolTable | None:
+    if table is None:
+        return None
+    name = getattr(node, "name", None)
+    lineno = getattr(node, "lineno", None)
+    for child in table.get_children():
+        if child.get_name() == name and child.get_lineno() == lineno:
+            return child
+    for child in table.get_children():  # decorated definitions may report another line
+        if child.get_name() == name:
+            return child
+    return None
+
+
+def _child_scope_for(scope: _Scope, node: ast.AST) -> _Scope:
+    """Comprehensions and lambdas: their own locals (from symtable), the rest
+    resolved through the enclosing scope."""
+    names = {ast.Lambda: "lambda", ast.ListComp: "listcomp", ast.SetComp: "setcomp",
+             ast.DictComp: "dictcomp", ast.GeneratorExp: "genexpr"}
+    table = None
+    if scope.table is not None:
+        for child in scope.table.get_children():
+            if child.get_name() == names[type(node)] and child.get_lineno() == node.lineno:
+                table = child
+                break
+    inner = _Scope("function", scope.qualname, scope, table, None)
+    if table is None:
+        inner.table = None
+    inner.cls = None
+    return inner
+
+
+def _function_scope(scope: _Scope) -> _Scope | None:
+    s: _Scope | None = scope
+    while s is not None and s.kind == "function" and s.node is None:
+        s = s.parent  # comprehension or lambda: look at the enclosing function
+    return s if s is not None and s.kind == "function" else None
+
+
+def _local_type(scope: _Scope, name: str) -> str | None:
+    s: _Scope | None = scope
+    while s is not None:
+        if name in s.types:
+            return s.types[name]
+        if s.kind != "function" or s.node is not None and s.is_local(name):
+            return None
+        s = s.parent
+    return None
