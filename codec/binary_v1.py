@@ -128,7 +128,9 @@ def decode_binary(wire: bytes) -> CompactProjection:
         check_cbor(body)
     except CompactError as exc:
         raise exc.shifted(start) from None
-    value = cbor2.loads(body)
+    # check_cbor enforced the profile and the depth limit; let cbor2 build the
+    # value past its own default depth cap of 400.
+    value = cbor2.loads(body, max_depth=limits.MAX_DEPTH + 1)
     selected = canonical_json(value)
     if len(selected) > limits.MAX_SELECTED_BYTES:
         raise CompactError(
@@ -189,6 +191,8 @@ def check_cbor(body: bytes) -> None:
                 )
             elif ai in (20, 21, 22):
                 pass
+            elif ai == 24 and pos >= n:
+                raise CompactError(E.ENVELOPE, "wire ends inside a simple value", n)
             elif ai == 31:
                 raise CompactError(E.NONCANONICAL, "stray 'break' byte (0xff) outside an indefinite item", start)
             elif ai in (28, 29, 30):

@@ -225,9 +225,11 @@ class _Reader:
         if quoted is not None:
             # Contents of strings, and what lies outside them (refs included).
             self.string_counts = Counter(quoted[1::2])
-            outside = b"".join(quoted[0::2])
+            # NUL (never valid outside a string) keeps the parts apart, so an '@'
+            # before a string and digits after it do not join into a reference.
+            outside = b"\x00".join(quoted[0::2])
             self.ref_counts = Counter(_REFERENCE_RUN(outside)) if b"@" in outside else Counter()
-            self._skeleton = outside  # '@N' holds no bracket, and no digit run of 4,301
+            self._skeleton = outside  # '@N' and NUL hold no bracket and break digit runs
         else:
             tokens = self.tokens
             counts = Counter(tokens[1::2])

@@ -54,7 +54,15 @@ def canonical_json(value: Any) -> bytes:
             value, ensure_ascii=False, separators=(",", ":"), allow_nan=False
         )
         return text.encode("utf-8")
-    except (ValueError, TypeError, UnicodeEncodeError, RecursionError) as exc:
+    except RecursionError:
+        raise CompactError(E.LIMIT, f"value nests deeper than {limits.MAX_DEPTH} levels") from None
+    except ValueError as exc:
+        if "integer string conversion" in str(exc):
+            raise CompactError(
+                E.LIMIT, f"value holds an integer of more than {limits.MAX_INTEGER_DIGITS:,} digits"
+            ) from None
+        raise CompactError(E.JSON, f"value cannot be a projection document: {exc}") from None
+    except (TypeError, UnicodeEncodeError) as exc:
         raise CompactError(E.JSON, f"value cannot be a projection document: {exc}") from None
 
 
@@ -105,7 +113,7 @@ def metadata_values(fields: "tuple[Field, ...]") -> tuple[str, str, str, str]:
     """Decoder-side value checks (spec section 4, step 1), after the framing of all
     four fields was read: UTF-8, non-empty, a known profile, a digest spelling."""
     values = []
-    for f in fields:
+    for i, f in enumerate(fields):  # in wire order: the first bad field is reported
         try:
             text = f.raw.decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -114,20 +122,20 @@ def metadata_values(fields: "tuple[Field, ...]") -> tuple[str, str, str, str]:
             ) from None
         if not text:
             raise CompactError(E.METADATA, f"{f.name} is empty", f.value.start)
+        if i == 0 and text not in PROFILES:
+            raise CompactError(
+                E.METADATA,
+                f"unknown profile {text!r}; expected one of {', '.join(PROFILES)}",
+                f.value.start,
+            )
+        if i == 3 and DIGEST_PATTERN.match(f.raw) is None:
+            raise CompactError(
+                E.METADATA,
+                f"source_digest {text[:80]!r} is not 'sha256:' and 64 lowercase hex digits",
+                f.value.start,
+            )
         values.append(text)
     profile, root, revision, digest = values
-    if profile not in PROFILES:
-        raise CompactError(
-            E.METADATA,
-            f"unknown profile {profile!r}; expected one of {', '.join(PROFILES)}",
-            fields[0].value.start,
-        )
-    if DIGEST_PATTERN.match(fields[3].raw) is None:
-        raise CompactError(
-            E.METADATA,
-            f"source_digest {digest[:80]!r} is not 'sha256:' and 64 lowercase hex digits",
-            fields[3].value.start,
-        )
     return profile, root, revision, digest
 
 
@@ -268,7 +276,12 @@ def _json_fault(text: str) -> CompactError | None:
         if m is None:
             return None
         kind = m.lastgroup if m.lastgroup not in ("frac", "exp") else "number"
-        if kind == "number" and m.group("frac") is None and m.group("exp") is None:
+        if kind == "number" and (m.group("frac") or m.group("exp")):
+            if float(m.group("number")) in (float("inf"), float("-inf")):
+                return CompactError(
+                    E.JSON, f"number {m.group()[:40]} is out of the range of a float", _byte_offset(text, m.start())
+                )
+        elif kind == "number":
             digits = len(m.group("number").lstrip("-"))
             if digits > limits.MAX_INTEGER_DIGITS:
                 return CompactError(
