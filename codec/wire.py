@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from . import errors as E
 from .binary_v1 import MAGIC, decode_binary
 from .errors import CompactError
-from .model_text import HEADER as MODEL_TEXT_HEADER, decode_model_text
+from .model_text import decode_model_text
 from .projection import CompactProjection, normalize
 from .scan import check_wire_size
-from .text_v1 import HEADER as TEXT_HEADER, decode_text
+from .text_v1 import decode_text
 
 #: Form names, which are also the CLI's encoding names.
 JSON_FORM = "json"

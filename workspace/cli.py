@@ -10,6 +10,10 @@ from typing import BinaryIO, Sequence
 
 import codec
 from codec import CompactError, CompactProjection
+from codec import errors as E
+from codec.projection import excerpt, first_difference
+
+from .sources import WorkspaceError
 
 EXIT_FAILURE = 1
 EXIT_USAGE = 2
@@ -75,10 +79,59 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_project(args: argparse.Namespace) -> int:
+    from .route import make_projection
+
+    p = make_projection(args.profile, args.root, args.workspace)
+    _write(codec.ENCODERS[args.encoding](p), args.output, binary=args.encoding == "binary")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from .route import make_projection
+
+    found = codec.decode_wire(_read(args.wire))
+    if found.projection is None:
+        raise _Usage("a full JSON wire has no profile or root to replay; replay a wire with metadata")
+    p = found.projection
+    again = make_projection(p.profile, p.root, args.workspace)
+    if again.selected != p.selected:
+        at = first_difference(p.selected, again.selected)
+        line = p.selected.count(b"\n", 0, at) + 1
+        raise CompactError(
+            E.REPLAY,
+            f"regenerated {p.profile} view of {p.root!r} differs from the wire's at byte {at} of the "
+            f"selected document (line {line}): wire has {excerpt(p.selected, at)}, "
+            f"the workspace now gives {excerpt(again.selected, at)}",
+            at,
+        )
+    print(f"ok: replayed {p.profile} view of {p.root}: {len(p.selected):,} selected bytes match")
+    if again.source_revision != p.source_revision:
+        print(
+            f"note: source_revision differs ({p.source_revision} in the wire, {again.source_revision} now) "
+            "but the content is equal"
+        )
+    return 0
+
+
+def cmd_tokens(args: argparse.Namespace) -> int:
+    from . import tokens
+
+    data = _read(args.file)
+    counts = tokens.count_tokens(data)
+    print(f"bytes {len(data):,}")
+    for name, n in counts.items():
+        print(f"{name} {n:,}")
+    for info in tokens.tokenizer_info():
+        print(f"# {info.name}: tiktoken {info.tiktoken_version}, vocabulary sha256:{info.vocabulary_sha256}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="semaprax",
-        description="Compact semantic projections of Python code: decode and verify wires.",
+        description="Compact semantic projections of Python code: make views, and decode, "
+        "verify, replay and weigh their wires.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -109,6 +162,41 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("wire", metavar="WIRE", help="wire file, or - for standard input")
     metadata_options(v, "expected")
     v.set_defaults(run=cmd_verify)
+
+    pr = sub.add_parser(
+        "project",
+        help="make a view of Python code and write its wire",
+        description="Make the PROFILE view of ROOT (a .py file, package folder, manifest, or "
+        "qualified symbol, depending on the profile) in the workspace, and write its wire.",
+    )
+    pr.add_argument("root", metavar="ROOT", help="workspace-relative path or qualified symbol")
+    pr.add_argument("--profile", required=True, choices=codec.PROFILES, help="which view to make")
+    pr.add_argument("--encoding", choices=codec.FORMS, default="json", help="wire form (default: json)")
+    pr.add_argument("--workspace", default=".", metavar="DIR", help="workspace folder (default: .)")
+    pr.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
+    pr.set_defaults(run=cmd_project)
+
+    r = sub.add_parser(
+        "replay",
+        help="regenerate a wire's view from the workspace and require the same content",
+        description="Decode and verify WIRE, regenerate its profile's view of its root from the "
+        "workspace's current sources, and require exactly the same selected bytes "
+        "(compact.replay naming the first differing byte otherwise). A different "
+        "source_revision with equal content is reported, not failed.",
+    )
+    r.add_argument("wire", metavar="WIRE", help="wire file, or - for standard input")
+    r.add_argument("--workspace", default=".", metavar="DIR", help="workspace folder (default: .)")
+    r.set_defaults(run=cmd_replay)
+
+    t = sub.add_parser(
+        "tokens",
+        help="count bytes and cl100k_base/o200k_base tokens of a file",
+        description="Count the bytes of FILE (any wire or JSON) and its tokens with the real "
+        "cl100k_base and o200k_base encodings, loaded offline. Special-token text counts as "
+        "ordinary text.",
+    )
+    t.add_argument("file", metavar="WIRE_OR_JSON", help="file, or - for standard input")
+    t.set_defaults(run=cmd_tokens)
     return parser
 
 
@@ -122,6 +210,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_FAILURE
     except _Usage as exc:
         parser.error(str(exc))
+    except WorkspaceError as exc:
+        print(f"semaprax: {exc}", file=sys.stderr)
+        return EXIT_FAILURE
     except BrokenPipeError:  # pragma: no cover - e.g. `| head`
         return 0
     except OSError as exc:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import os
+import posixpath
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -73,10 +74,12 @@ class Workspace:
                 path = path.resolve().relative_to(self.folder.resolve())
             except ValueError:
                 raise WorkspaceError(f"{root!r} is outside the workspace {str(self.folder)!r}") from None
-        parts = [p for p in path.as_posix().split("/") if p not in ("", ".")]
-        if ".." in parts:
+        normal = posixpath.normpath(path.as_posix())
+        if normal == ".":
+            return ""
+        if normal == ".." or normal.startswith("../"):
             raise WorkspaceError(f"{root!r} leaves the workspace")
-        return "/".join(parts)
+        return normal
 
     def exists(self, rel: str) -> bool:
         return (self.folder / rel).exists()

@@ -192,8 +192,8 @@ class _Analyser:
         table = _child_table(scope.table, node)
         if isinstance(node, ast.ClassDef):
             kind = "class"
-            signature = "(" + ", ".join(ast.unparse(b) for b in node.bases + [k for k in node.keywords]) + ")" \
-                if node.bases or node.keywords else ""
+            parts = [ast.unparse(b) for b in node.bases] + [ast.unparse(k) for k in node.keywords]
+            signature = f"({', '.join(parts)})" if parts else ""
             child = _Scope("class", qual, scope, table, node)
             self.class_bases[qual] = list(node.bases)
         else:
@@ -431,16 +431,22 @@ class _Analyser:
                 args = stmt.args
                 for a in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]:
                     if a is not None and a.annotation is not None:
-                        self._visit_expr(a.annotation, scope, qual)
+                        self._visit_annotation(a.annotation, scope, qual)
                 for default in args.defaults + [d for d in args.kw_defaults if d is not None]:
                     self._visit_expr(default, scope, qual)
                 if stmt.returns is not None:
-                    self._visit_expr(stmt.returns, scope, qual)
+                    self._visit_annotation(stmt.returns, scope, qual)
             return  # the body is visited as its own scope
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
             for imp in self.imports:
                 if imp.line == stmt.lineno and imp.scope == scope.qualname and imp.local != "*":
                     self.uses.append(Use(self._source(scope), imp.target, IMPORTS, stmt.lineno))
+            return
+        if isinstance(stmt, ast.AnnAssign):
+            self._visit_annotation(stmt.annotation, scope, self._source(scope))
+            for part in (stmt.target, stmt.value):
+                if part is not None:
+                    self._visit_expr(part, scope, self._source(scope))
             return
         for child in ast.iter_child_nodes(stmt):
             if isinstance(child, ast.expr):
@@ -461,6 +467,19 @@ class _Analyser:
 
     def _source(self, scope: _Scope) -> str:
         return scope.qualname
+
+    def _visit_annotation(self, expr: ast.expr, scope: _Scope, source: str) -> None:
+        """Annotations may be strings ("Ledger", "list[Posting]"): read them as
+        the expressions they spell, placed at the string's line."""
+        if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
+            try:
+                parsed = ast.parse(expr.value.strip(), mode="eval").body
+            except SyntaxError:
+                return
+            for node in ast.walk(parsed):
+                node.lineno, node.col_offset = expr.lineno, expr.col_offset  # type: ignore[attr-defined]
+            expr = parsed
+        self._visit_expr(expr, scope, source)
 
     def _visit_expr(self, expr: ast.expr, scope: _Scope, source: str, skip_self: bool = False) -> None:
         """Record every call and every non-local name this expression uses."""
@@ -495,16 +514,20 @@ class _Analyser:
                     continue
             if isinstance(node, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
                 inner = _child_scope_for(scope, node)
+                generators = getattr(node, "generators", [])
+                if generators:  # the first iterable is evaluated in the enclosing scope
+                    self._visit_expr(generators[0].iter, scope, source)
                 for child in ast.iter_child_nodes(node):
                     if isinstance(child, ast.arguments):
                         continue
-                    self._visit_expr_in(child, inner, source)
+                    self._visit_expr_in(child, inner, source, first=generators[0] if generators else None)
                 continue
             stack.extend(ast.iter_child_nodes(node))
 
-    def _visit_expr_in(self, node: ast.AST, scope: _Scope, source: str) -> None:
+    def _visit_expr_in(self, node: ast.AST, scope: _Scope, source: str, first: ast.AST | None = None) -> None:
         if isinstance(node, ast.comprehension):
-            for part in (node.iter, *node.ifs):
+            parts = node.ifs if node is first else [node.iter, *node.ifs]
+            for part in parts:
                 self._visit_expr(part, scope, source)
         elif isinstance(node, ast.expr):
             self._visit_expr(node, scope, source)
@@ -737,10 +760,15 @@ def _child_scope_for(scope: _Scope, node: ast.AST) -> _Scope:
              ast.DictComp: "dictcomp", ast.GeneratorExp: "genexpr"}
     table = None
     if scope.table is not None:
-        for child in scope.table.get_children():
-            if child.get_name() == names[type(node)] and child.get_lineno() == node.lineno:
-                table = child
-                break
+        candidates = [c for c in scope.table.get_children()
+                      if c.get_name() == names[type(node)] and c.get_lineno() == node.lineno]
+        if len(candidates) > 1:  # several on one line: match by the names they bind
+            if isinstance(node, ast.Lambda):
+                bound = {a.arg for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs}
+            else:
+                bound = {n.id for g in node.generators for n in ast.walk(g.target) if isinstance(n, ast.Name)}
+            candidates = [c for c in candidates if bound <= set(c.get_identifiers())] or candidates
+        table = candidates[0] if candidates else None
     inner = _Scope("function", scope.qualname, scope, table, None)
     if table is None:
         inner.table = None

@@ -4,10 +4,11 @@ can be anywhere."""
 
 from __future__ import annotations
 
+import builtins
 from typing import Any
 
 from ..analysis.index import WorkspaceIndex
-from ..analysis.model import CALLS, INHERITS, REFERENCES, UNRESOLVED
+from ..analysis.model import CALLS, UNRESOLVED
 from ..sources import Workspace
 from .common import workspace_sources
 
@@ -67,18 +68,22 @@ def produce(ws: Workspace, root: str) -> tuple[str, Any]:
 
     types: dict[str, str] = {}
     for u in own_uses:
-        if u.kind in (REFERENCES, INHERITS, CALLS) and not u.target.startswith(UNRESOLVED):
-            found = index.definitions.get(u.target)
-            if found is not None and found.definition.kind == "class":
-                types[u.target] = found.definition.signature or "class"
-            elif u.kind == REFERENCES and u.target.startswith("builtins.") and u.target[9:10].isupper() is False:
-                continue
+        if u.kind == CALLS or not u.resolved:
+            continue
+        found = index.definitions.get(u.target)
+        if found is not None and found.definition.kind == "class":
+            types[u.target] = found.definition.signature or "class"
+        elif u.target.startswith("builtins.") and isinstance(getattr(builtins, u.target[9:], None), type):
+            types[u.target] = "builtin"
     value["types"] = dict(sorted(types.items()))
 
-    used_targets = {u.target for u in own_uses}
-    relied = {
-        i.local: i.target for i in a.imports
-        if i.scope == a.module and any(t == i.target or t.startswith(i.target + ".") for t in used_targets)
-    }
+    # The import each used target came through: the longest import target it lies in.
+    module_imports = [i for i in a.imports if i.scope == a.module and i.local != "*"]
+    relied: dict[str, str] = {}
+    for target in sorted({u.target for u in own_uses if u.resolved}):
+        matches = [i for i in module_imports if target == i.target or target.startswith(i.target + ".")]
+        if matches:
+            best = max(matches, key=lambda i: len(i.target))
+            relied[best.local] = best.target
     value["imports"] = dict(sorted(relied.items()))
     return d.qualname, value
