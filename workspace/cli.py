@@ -97,11 +97,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
     again = make_projection(p.profile, p.root, args.workspace)
     if again.selected != p.selected:
         at = first_difference(p.selected, again.selected)
-        line = p.selected.count(b"\n", 0, at) + 1
         raise CompactError(
             E.REPLAY,
             f"regenerated {p.profile} view of {p.root!r} differs from the wire's at byte {at} of the "
-            f"selected document (line {line}): wire has {excerpt(p.selected, at)}, "
+            f"selected document: wire has {excerpt(p.selected, at)}, "
             f"the workspace now gives {excerpt(again.selected, at)}",
             at,
         )
