@@ -14,8 +14,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 inspect: $(STAMP)
-	$(VENV)/bin/semaprax verify examples/wires/sample-graph.model-text
-	$(VENV)/bin/semaprax decode examples/wires/sample-graph.model-text --to json | head -c 600; echo
+	$(VENV)/bin/semaprax-inspect
 
 test: $(STAMP)
 	$(PY) -m pytest -q

@@ -12,6 +12,7 @@ from wirekit import v2
 
 ROOT = Path(__file__).resolve().parent.parent
 WIRES = ROOT / "examples" / "wires"
+REVISION = codec.decode_wire((WIRES / "banking_ledger.graph.model-text").read_bytes()).projection.source_revision
 
 
 def run(*args, stdin: bytes | None = None):
@@ -22,25 +23,25 @@ def run(*args, stdin: bytes | None = None):
 
 
 def test_verify_example_wire():
-    r = run("verify", str(WIRES / "sample-graph.model-text"))
+    r = run("verify", str(WIRES / "banking_ledger.graph.model-text"))
     assert r.returncode == 0, r.stderr
-    assert b"ok: model-text v2" in r.stdout and b"root codec/model_text.py" in r.stdout
+    assert b"ok: model-text v2" in r.stdout and b"root banking_ledger.py" in r.stdout
 
 
 @pytest.mark.parametrize("to", ["json", "text", "model-text"])
 def test_decode_converts_between_forms(to, tmp_path):
     out = tmp_path / "out"
-    r = run("decode", str(WIRES / "sample-graph.binary"), "--to", to, "-o", str(out))
+    r = run("decode", str(WIRES / "banking_ledger.graph.binary"), "--to", to, "-o", str(out))
     assert r.returncode == 0, r.stderr
     suffix = {"json": "json", "text": "text", "model-text": "model-text"}[to]
-    assert out.read_bytes() == (WIRES / f"sample-graph.{suffix}").read_bytes()
+    assert out.read_bytes() == (WIRES / f"banking_ledger.graph.{suffix}").read_bytes()
 
 
 def test_decode_from_stdin_to_stdout():
-    wire = (WIRES / "sample-graph.text").read_bytes()
+    wire = (WIRES / "banking_ledger.graph.text").read_bytes()
     r = run("decode", "-", stdin=wire)
     assert r.returncode == 0
-    assert r.stdout == (WIRES / "sample-graph.json").read_bytes()
+    assert r.stdout == (WIRES / "banking_ledger.graph.json").read_bytes()
 
 
 def test_rejected_wire_prints_code_and_byte_and_exits_1():
@@ -53,19 +54,19 @@ def test_rejected_wire_prints_code_and_byte_and_exits_1():
 
 
 def test_binding_failure_exits_1():
-    r = run("verify", str(WIRES / "sample-graph.model-text"), "--root", "other.py")
+    r = run("verify", str(WIRES / "banking_ledger.graph.model-text"), "--root", "other.py")
     assert r.returncode == 1
     assert r.stderr.decode().startswith("compact.binding: root mismatch")
 
 
 def test_full_json_needs_metadata_to_become_a_wire():
-    r = run("decode", str(WIRES / "sample-graph.json"), "--to", "model-text")
+    r = run("decode", str(WIRES / "banking_ledger.graph.json"), "--to", "model-text")
     assert r.returncode == 2
     assert b"--profile" in r.stderr
-    r = run("decode", str(WIRES / "sample-graph.json"), "--to", "model-text", "--profile", "graph",
-            "--root", "codec/model_text.py", "--source-revision", "sha256:" + "5a" * 32)
+    r = run("decode", str(WIRES / "banking_ledger.graph.json"), "--to", "model-text", "--profile", "graph",
+            "--root", "banking_ledger.py", "--source-revision", REVISION)
     assert r.returncode == 0
-    assert r.stdout == (WIRES / "sample-graph.model-text").read_bytes()
+    assert r.stdout == (WIRES / "banking_ledger.graph.model-text").read_bytes()
 
 
 def test_usage_errors_exit_2_and_help_explains():

@@ -212,5 +212,22 @@ def test_example_wires_are_up_to_date():
     spec = importlib.util.spec_from_file_location("write_example_wires", script)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    for path, data in module.expected_files().items():
-        assert path.read_bytes() == data, f"{path} is stale: run scripts/write_example_wires.py"
+    expected = module.expected_files()
+    for path, data in expected.items():
+        assert path.exists() and path.read_bytes() == data, f"{path} is stale: run scripts/write_example_wires.py"
+    on_disk = set(module.WIRES.iterdir()) | set(module.REJECTED.iterdir())
+    assert on_disk == set(expected), "examples/ holds wires the script no longer writes"
+
+
+def test_each_rejected_example_gives_its_code():
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parent.parent / "examples" / "rejected"
+    files = sorted(folder.glob("compact.*.model-text"))
+    assert len(files) == 8
+    for path in files:
+        code = path.name.removesuffix(".model-text")
+        with pytest.raises(codec.CompactError) as info:
+            codec.decode_wire(path.read_bytes())
+        assert info.value.code == code, path.name
+        assert info.value.offset is not None

@@ -1,0 +1,323 @@
+"""What the inspector has loaded: a plain object built from codec's own parse,
+with no Textual in it, so every fact the screens show is testable without a UI.
+
+A wire that fails to decode still yields a ``Loaded``: whatever the decoder read
+before it stopped, and the diagnostic."""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import codec
+from codec import CompactError, CompactProjection
+from codec.binary_v1 import read_binary_fields
+from codec.scan import FIELD_NAMES, Field, Span, read_fields
+from codec.wire import detect_form
+
+FORM_TITLES = {
+    "model-text": "v2 model-text",
+    "text": "v1 text",
+    "binary": "v1 binary (CBOR)",
+    "json": "full JSON",
+}
+
+
+@dataclass(frozen=True)
+class Region:
+    """A named byte range of the wire, for the byte view and for 'where am I'."""
+
+    start: int
+    end: int
+    kind: str  # header | field | dict | entry | marker | body | reference | error
+    label: str
+
+
+@dataclass
+class Loaded:
+    name: str  # what the user opened, for titles
+    wire: bytes
+    form: str
+    projection: CompactProjection | None = None
+    error: CompactError | None = None
+    fields: tuple[Field, ...] = ()
+    metadata: tuple[str, ...] | None = None
+    entries: tuple[bytes, ...] = ()
+    entry_spans: tuple[Span, ...] = ()
+    reference_counts: tuple[int, ...] = ()
+    ref_wire: list[int] = field(default_factory=list)  # wire offset of each @N, body order
+    ref_index: list[int] = field(default_factory=list)
+    ref_doc: list[int] = field(default_factory=list)  # where its expansion starts in the document
+    body_start: int | None = None
+    document: bytes | None = None  # the reconstructed selected bytes, when they could be built
+    digest_ok: bool | None = None
+    path: str | None = None  # the file on disk, for reload and watch
+    produced_from: tuple[str, str] | None = None  # (profile, root) when made live from sources
+
+    # --- derived views ---------------------------------------------------------------
+
+    @property
+    def title(self) -> str:
+        return FORM_TITLES.get(self.form, self.form)
+
+    @property
+    def version(self) -> int:
+        return codec.wire.FORMAT_VERSIONS.get(self.form, 1)
+
+    @property
+    def body(self) -> bytes:
+        """The compact body: after ``body\\n`` for text forms, the CBOR item for
+        binary, the whole wire for full JSON."""
+        return b"" if self.body_start is None else self.wire[self.body_start :]
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    def entry_token(self, index: int) -> bytes:
+        return b"@%d" % index
+
+    def references_of(self, index: int) -> list[int]:
+        """Positions (in body order) of every reference to entry ``index``."""
+        return [k for k, i in enumerate(self.ref_index) if i == index]
+
+    def bytes_saved(self, index: int) -> int:
+        """What entry ``index`` saves: each reference is shorter than its literal,
+        minus the entry's own line in the dictionary."""
+        literal = len(self.entries[index])
+        token = len(self.entry_token(index))
+        return self.reference_counts[index] * (literal - token) - (literal + 1)
+
+    def body_to_doc(self, body_offset: int) -> int:
+        """Map an offset in the compact body to the same place in the document."""
+        if not self.ref_wire or self.body_start is None:
+            return body_offset
+        wire = self.body_start + body_offset
+        k = bisect.bisect_right(self.ref_wire, wire) - 1
+        if k < 0:
+            return body_offset
+        i = self.ref_index[k]
+        token_end = self.ref_wire[k] + len(self.entry_token(i))
+        if wire < token_end:
+            return self.ref_doc[k]
+        return self.ref_doc[k] + len(self.entries[i]) + (wire - token_end)
+
+    def doc_to_body(self, doc_offset: int) -> int:
+        """Map an offset in the document back to the compact body."""
+        if not self.ref_doc or self.body_start is None:
+            return doc_offset
+        k = bisect.bisect_right(self.ref_doc, doc_offset) - 1
+        if k < 0:
+            return doc_offset
+        i = self.ref_index[k]
+        body_ref = self.ref_wire[k] - self.body_start
+        end = self.ref_doc[k] + len(self.entries[i])
+        if doc_offset < end:
+            return body_ref
+        return body_ref + len(self.entry_token(i)) + (doc_offset - end)
+
+    def regions(self) -> list[Region]:
+        """The wire's parts in order, for the byte view."""
+        out: list[Region] = []
+        if self.form == "model-text":
+            out.append(Region(0, min(22, len(self.wire)), "header", "header"))
+        elif self.form == "text":
+            out.append(Region(0, min(16, len(self.wire)), "header", "header"))
+        elif self.form == "binary":
+            out.append(Region(0, min(5, len(self.wire)), "header", "magic"))
+        for f in self.fields:
+            out.append(Region(f.line.start, f.line.end, "field", f.name))
+        if self.entry_spans:
+            for i, span in enumerate(self.entry_spans):
+                out.append(Region(span.start, span.end + 1, "entry", f"entry {i}"))
+        if self.body_start is not None:
+            out.append(Region(self.body_start, len(self.wire), "body", "body"))
+        return out
+
+    def region_at(self, offset: int) -> Region | None:
+        """The innermost named part of the wire at ``offset``: a reference, an
+        entry, a field, the header or the body."""
+        if self.body_start is not None and offset >= self.body_start and self.ref_wire:
+            k = bisect.bisect_right(self.ref_wire, offset) - 1
+            if k >= 0:
+                i = self.ref_index[k]
+                if offset < self.ref_wire[k] + len(self.entry_token(i)):
+                    return Region(self.ref_wire[k], self.ref_wire[k] + len(self.entry_token(i)), "reference",
+                                  f"reference @{i} ({k + 1} of {len(self.ref_wire)})")
+        best = None
+        for r in self.regions():
+            if r.start <= offset < r.end:
+                best = r
+        return best
+
+    def content_hash(self) -> str:
+        return hashlib.sha256(self.wire).hexdigest()
+
+
+def display_value(raw: bytes) -> str:
+    """A metadata value with control and non-printing characters made visible."""
+    text = raw.decode("utf-8", errors="backslashreplace")
+    out = []
+    for ch in text:
+        code = ord(ch)
+        if ch == "\n":
+            out.append("⏎")
+        elif code < 0x20 or code == 0x7F:
+            out.append(chr(0x2400 + code) if code < 0x20 else "␡")
+        elif ch in "\u2028\u2029\u200b\ufeff":
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+# --- loading --------------------------------------------------------------------------
+
+
+def load_bytes(data: bytes, name: str, *, path: str | None = None) -> Loaded:
+    """Build the inspector's model of any wire, valid or not."""
+    data = bytes(data)
+    try:
+        form = detect_form(data)
+    except CompactError as exc:
+        return Loaded(name, data, "unknown", error=exc, path=path)
+    if form == "model-text":
+        return _load_model_text(data, name, path)
+    loaded = Loaded(name, data, form, path=path)
+    try:
+        found = codec.decode_wire(data)
+        loaded.projection = found.projection
+        loaded.document = found.selected
+        loaded.digest_ok = True if found.projection is not None else None
+    except CompactError as exc:
+        loaded.error = exc
+        loaded.digest_ok = False if exc.code == "compact.digest" else None
+    _frame(loaded)
+    return loaded
+
+
+def _load_model_text(data: bytes, name: str, path: str | None) -> Loaded:
+    layout = codec.layout_model_text(data)
+    loaded = Loaded(
+        name, data, "model-text",
+        error=layout.error,
+        fields=layout.fields,
+        metadata=layout.metadata,
+        entries=layout.entries,
+        entry_spans=layout.entry_spans,
+        reference_counts=layout.reference_counts,
+        ref_wire=list(layout.ref_wire),
+        ref_index=list(layout.ref_index),
+        ref_doc=list(layout.ref_doc),
+        body_start=layout.body.start if layout.body else None,
+        document=layout.document,
+        path=path,
+    )
+    if layout.error is None:
+        profile, root, revision, digest = layout.metadata
+        loaded.projection = CompactProjection._checked(profile, root, revision, layout.document, digest)
+        loaded.digest_ok = True
+    elif layout.error.code == "compact.digest":
+        loaded.digest_ok = False
+    elif layout.document is not None and layout.error.code in ("compact.json", "compact.noncanonical", "compact.limit"):
+        loaded.digest_ok = True  # the digest step came before and passed
+    return loaded
+
+
+def _frame(loaded: Loaded) -> None:
+    """Envelope spans for v1 text and binary (the decoders do not keep them)."""
+    data = loaded.wire
+    try:
+        if loaded.form == "text":
+            loaded.fields = read_fields(data, 16)
+            end = loaded.fields[-1].line.end
+            if data.startswith(b"body\n", end):
+                loaded.body_start = end + 5
+        elif loaded.form == "binary":
+            loaded.fields = read_binary_fields(data)
+            loaded.body_start = loaded.fields[-1].value.end
+        elif loaded.form == "json":
+            loaded.body_start = 0
+    except CompactError:
+        pass
+    if loaded.fields:
+        loaded.metadata = tuple(f.raw.decode("utf-8", "replace") for f in loaded.fields)
+    if loaded.document is None and loaded.form == "json":
+        loaded.document = data
+
+
+def load_path(path: str, *, profile: str | None = None, workspace: str | None = None) -> Loaded:
+    """Open a file: a wire of any form, or (with ``profile``) a Python source
+    file, package or manifest whose view is produced live."""
+    if profile is not None:
+        from workspace.route import make_projection
+
+        ws = workspace or "."
+        root = path
+        if workspace is None:
+            p = Path(path)
+            ws = str(p.parent) if p.parent != Path("") else "."
+            root = p.name
+        projection = make_projection(profile, root, ws)
+        wire = codec.encode_model_text(projection)
+        loaded = load_bytes(wire, f"{path} ({profile}, produced)")
+        loaded.produced_from = (profile, path)
+        loaded.path = path
+        return loaded
+    data = Path(path).read_bytes()
+    return load_bytes(data, path, path=path)
+
+
+def encodings_of(loaded: Loaded) -> dict[str, bytes]:
+    """Every wire form of the loaded projection (full JSON alone when it has no
+    metadata); empty when nothing could be decoded."""
+    if loaded.projection is not None:
+        out = {}
+        for form, encode in codec.ENCODERS.items():
+            try:
+                out[form] = encode(loaded.projection)
+            except CompactError:
+                continue
+        return out
+    if loaded.form == "json" and loaded.ok:
+        return {"json": loaded.wire}
+    return {}
+
+
+def canonical_comparison(loaded: Loaded) -> tuple[bytes, bytes, int] | None:
+    """For a compact.noncanonical wire: (given bytes, canonical bytes, offset of
+    the first difference), so a person sees what the producer should have
+    written. The JSON is compared when the JSON spelling was wrong; the whole
+    wire when the dictionary or references were."""
+    error = loaded.error
+    if error is None or error.code != "compact.noncanonical" or loaded.document is None:
+        return None
+    doc = loaded.document
+    try:
+        canonical_doc = json.dumps(json.loads(doc), ensure_ascii=False, separators=(",", ":"),
+                                   allow_nan=False).encode()
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None
+    from codec.projection import first_difference
+
+    if canonical_doc != doc:
+        return doc, canonical_doc, first_difference(doc, canonical_doc)
+    if loaded.metadata is None:
+        return None
+    profile, root, revision, _ = loaded.metadata
+    try:
+        p = CompactProjection(profile, root, revision, doc)
+    except CompactError:
+        return None
+    encoder = codec.ENCODERS.get(loaded.form)
+    if encoder is None:
+        return None
+    canonical = encoder(p)
+    return loaded.wire, canonical, first_difference(loaded.wire, canonical)
+
+
+__all__ = ["Loaded", "Region", "load_bytes", "load_path", "encodings_of", "canonical_comparison",
+           "display_value", "FIELD_NAMES"]

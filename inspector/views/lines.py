@@ -1,0 +1,384 @@
+"""A Line-API view of large byte content (the technique of Textualize's toolong):
+lines are byte ranges of the content computed up front (wrapped to a width, or
+indented for reading), only visible lines are rendered, and rendered strips are
+kept in an LRU cache. A 16 MiB single-line JSON body paints as fast as a small one.
+
+Positions are byte offsets into the content everywhere, so highlights, the
+cursor and the other pane's position map without re-reading anything."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from array import array
+from dataclasses import dataclass
+
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding
+from textual.cache import LRUCache
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from codec.scan import STRING
+
+_STRUCTURE = re.compile(b"(" + STRING + rb")|([\[\]{},])")
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Line ``i`` shows ``content[starts[i]:ends[i]]`` after ``indents[i]`` spaces."""
+
+    starts: array
+    ends: array
+    indents: array
+    width: int  # widest line, for the horizontal scrollbar
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def line_of(self, offset: int) -> int:
+        i = bisect.bisect_right(self.starts, offset) - 1
+        return max(0, min(i, len(self.starts) - 1))
+
+
+def wrapped_layout(data: bytes, width: int) -> Layout:
+    """Fixed-width lines, never splitting a UTF-8 character, breaking at LF."""
+    width = max(width, 8)
+    starts, ends = array("q"), array("q")
+    n = len(data)
+    pos = 0
+    while pos < n or not starts:
+        nl = data.find(b"\n", pos, pos + width)
+        if nl >= 0:
+            end, nxt = nl, nl + 1
+        else:
+            end = min(pos + width, n)
+            while end < n and (data[end] & 0xC0) == 0x80:
+                end += 1
+            nxt = end
+        starts.append(pos)
+        ends.append(end)
+        pos = nxt
+        if pos >= n:
+            break
+    return Layout(starts, ends, array("q", bytes(8 * len(starts))), width)
+
+
+def reading_layout(data: bytes, indent: int = 2) -> Layout:
+    """An indented reading view of JSON-like bytes (references and all): a line
+    break after ``{``, ``[`` and ``,`` and before ``}`` and ``]``, outside
+    strings; each line is still one contiguous byte range of the content."""
+    starts, ends, indents = array("q"), array("q"), array("q")
+    depth = 0
+    line_start = 0
+    widest = 0
+
+    def emit(end: int, next_start: int, level: int) -> None:
+        nonlocal line_start, widest
+        if end > line_start:
+            starts.append(line_start)
+            ends.append(end)
+            indents.append(level * indent)
+            widest = max(widest, level * indent + end - line_start)
+        line_start = next_start
+
+    level_of_line = 0
+    for m in _STRUCTURE.finditer(data):
+        if m.group(1) is not None:
+            continue
+        c = data[m.start()]
+        p = m.start()
+        if c in b"[{":
+            if p + 1 < len(data) and data[p + 1] in b"]}":
+                continue  # an empty container stays on its line
+            emit(p + 1, p + 1, level_of_line)
+            depth += 1
+            level_of_line = depth
+        elif c in b"]}":
+            if p > 0 and data[p - 1] in b"[{":
+                continue
+            emit(p, p, level_of_line)
+            depth = max(depth - 1, 0)
+            level_of_line = depth
+        else:  # comma
+            emit(p + 1, p + 1, level_of_line)
+    emit(len(data), len(data), level_of_line)
+    if not starts:
+        starts.append(0)
+        ends.append(0)
+        indents.append(0)
+    return Layout(starts, ends, indents, widest)
+
+
+@dataclass(frozen=True)
+class Mark:
+    start: int
+    end: int
+    style: str  # a component class name suffix: "ref", "current", "match", "error", "entry"
+
+
+class LineView(ScrollView, can_focus=True):
+    """Scrollable, virtualised view of bytes with marked spans and a line cursor."""
+
+    COMPONENT_CLASSES = {
+        "lineview--ref",
+        "lineview--current",
+        "lineview--match",
+        "lineview--error",
+        "lineview--cursor",
+        "lineview--dim",
+    }
+
+    DEFAULT_CSS = """
+    LineView { background: $surface; }
+    LineView > .lineview--ref { color: $accent; text-style: bold; }
+    LineView > .lineview--current { background: $warning; color: $background; text-style: bold; }
+    LineView > .lineview--match { background: $success; color: $background; }
+    LineView > .lineview--error { background: $error; color: $background; text-style: bold; }
+    LineView > .lineview--cursor { background: $primary-muted; }
+    LineView > .lineview--dim { color: $text-muted; }
+    """
+
+    BINDINGS = [
+        Binding("up,k", "cursor(-1)", "Up", show=False),
+        Binding("down,j", "cursor(1)", "Down", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("pagedown,space", "page(1)", "Page down", show=False),
+        Binding("home", "edge(0)", "Top", show=False),
+        Binding("end", "edge(1)", "Bottom", show=False),
+        Binding("enter", "activate", "Follow @N", show=False),
+    ]
+
+    cursor_line = reactive(0, always_update=True)
+
+    class CursorMoved(Message):
+        """The cursor moved to the line starting at ``offset`` (a content offset)."""
+
+        def __init__(self, view: "LineView", offset: int) -> None:
+            super().__init__()
+            self.view = view
+            self.offset = offset
+
+        @property
+        def control(self) -> "LineView":
+            return self.view
+
+    class Activated(Message):
+        """Enter was pressed with the cursor on the line spanning these offsets."""
+
+        def __init__(self, view: "LineView", start: int, end: int) -> None:
+            super().__init__()
+            self.view = view
+            self.start = start
+            self.end = end
+
+        @property
+        def control(self) -> "LineView":
+            return self.view
+
+    def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.data = b""
+        self.layout_mode = "wrap"
+        self.lines: Layout = wrapped_layout(b"", 80)
+        self.marks: list[Mark] = []
+        self._mark_starts: list[int] = []
+        self._max_mark = 0
+        self.focus_marks: list[Mark] = []  # current reference, search hit, error
+        self._cache: LRUCache[tuple, Strip] = LRUCache(1024)
+        self._version = 0
+        self._wrap_width = 0
+
+    # --- content --------------------------------------------------------------------
+
+    def set_content(self, data: bytes, marks: list[Mark] | None = None, layout: Layout | None = None,
+                    mode: str = "wrap") -> None:
+        self.data = data
+        self.layout_mode = mode
+        self.set_marks(marks or [])
+        self.focus_marks = []
+        self._wrap_width = self._content_width()
+        self.lines = layout or wrapped_layout(data, self._wrap_width)
+        self._changed()
+        self.cursor_line = 0
+        self.scroll_to(0, 0, animate=False)
+
+    def set_layout(self, layout: Layout, mode: str) -> None:
+        offset = self.cursor_offset
+        self.layout_mode = mode
+        self.lines = layout
+        self._changed()
+        self.go_to_offset(offset)
+
+    def set_marks(self, marks: list[Mark]) -> None:
+        self.marks = sorted(marks, key=lambda m: m.start)
+        self._mark_starts = [m.start for m in self.marks]
+        self._max_mark = max((m.end - m.start for m in self.marks), default=0)
+        self._changed()
+
+    def set_focus_marks(self, marks: list[Mark]) -> None:
+        self.focus_marks = marks
+        self._changed()
+
+    def _changed(self) -> None:
+        self._version += 1
+        self._cache.clear()
+        self.virtual_size = Size(self.lines.width + 1, len(self.lines))
+        self.refresh()
+
+    def _content_width(self) -> int:
+        width = self.scrollable_content_region.width if self.is_mounted else 0
+        return max((width or 80) - 1, 16)
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self.layout_mode == "wrap" and self.data is not None:
+            width = self._content_width()
+            if width != self._wrap_width:
+                offset = self.cursor_offset
+                self._wrap_width = width
+                self.lines = wrapped_layout(self.data, width)
+                self._changed()
+                self.go_to_offset(offset)
+
+    # --- positions ------------------------------------------------------------------
+
+    @property
+    def cursor_offset(self) -> int:
+        if not len(self.lines):
+            return 0
+        return self.lines.starts[min(self.cursor_line, len(self.lines) - 1)]
+
+    def go_to_offset(self, offset: int, *, center: bool = True) -> None:
+        line = self.lines.line_of(offset)
+        self.cursor_line = line
+        self.scroll_to_line(line, center=center)
+
+    def scroll_to_line(self, line: int, *, center: bool = True) -> None:
+        height = max(self.scrollable_content_region.height, 1)
+        top = line - height // 2 if center else line
+        if not center and self.scroll_offset.y <= line < self.scroll_offset.y + height:
+            return
+        self.scroll_to(y=max(top, 0), animate=False)
+
+    def top_offset(self) -> int:
+        """Content offset of the first visible line, for syncing another pane."""
+        if not len(self.lines):
+            return 0
+        return self.lines.starts[min(int(self.scroll_offset.y), len(self.lines) - 1)]
+
+    def watch_cursor_line(self, old: int, new: int) -> None:
+        self._cache.clear()
+        self.refresh()
+
+    def _moved_by_user(self) -> None:
+        """Only moves the user makes are announced, so a pane that follows another
+        never echoes back a stale position."""
+        if len(self.lines):
+            self.post_message(self.CursorMoved(self, self.cursor_offset))
+
+    # --- actions --------------------------------------------------------------------
+
+    def action_cursor(self, delta: int) -> None:
+        self.cursor_line = max(0, min(self.cursor_line + delta, len(self.lines) - 1))
+        self.scroll_to_line(self.cursor_line, center=False)
+        self._moved_by_user()
+
+    def action_page(self, direction: int) -> None:
+        height = max(self.scrollable_content_region.height - 1, 1)
+        self.action_cursor(direction * height)
+
+    def action_edge(self, end: int) -> None:
+        self.cursor_line = len(self.lines) - 1 if end else 0
+        self.scroll_to_line(self.cursor_line, center=False)
+        self._moved_by_user()
+
+    def action_activate(self) -> None:
+        line = min(self.cursor_line, len(self.lines) - 1)
+        self.post_message(self.Activated(self, self.lines.starts[line], self.lines.ends[line]))
+
+    def on_click(self, event: events.Click) -> None:
+        line = int(self.scroll_offset.y) + event.y
+        if 0 <= line < len(self.lines):
+            self.cursor_line = line
+            self._moved_by_user()
+            if event.chain >= 2:
+                self.action_activate()
+
+    # --- rendering ------------------------------------------------------------------
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        line = scroll_y + y
+        width = self.scrollable_content_region.width
+        if line >= len(self.lines):
+            return Strip.blank(width, self.rich_style)
+        key = (line, self._version, self.cursor_line == line)
+        strip = self._cache.get(key)
+        if strip is None:
+            strip = self._render_full_line(line)
+            self._cache[key] = strip
+        return strip.crop_extend(scroll_x, scroll_x + width, self.rich_style)
+
+    def _style(self, name: str) -> Style:
+        return self.get_component_rich_style(f"lineview--{name}", partial=True)
+
+    def _render_full_line(self, line: int) -> Strip:
+        start, end = self.lines.starts[line], self.lines.ends[line]
+        indent = self.lines.indents[line]
+        base = self.rich_style
+        if line == self.cursor_line and self.has_focus:
+            base = base + self._style("cursor")
+        elif line == self.cursor_line:
+            base = base + self._style("dim") + self._style("cursor")
+        segments: list[Segment] = []
+        if indent:
+            segments.append(Segment(" " * indent, base))
+        # boundaries where the style changes
+        spans = self._spans(start, end)
+        pos = start
+        for s, e, style in spans:
+            if s > pos:
+                segments.append(Segment(_visible(self.data[pos:s]), base))
+            segments.append(Segment(_visible(self.data[max(s, start):e]), base + style))
+            pos = e
+        if pos < end:
+            segments.append(Segment(_visible(self.data[pos:end]), base))
+        return Strip(segments).simplify()
+
+    def _spans(self, start: int, end: int) -> list[tuple[int, int, Style]]:
+        """Non-overlapping styled spans within [start, end); focus marks win."""
+        found: list[tuple[int, int, Style]] = []
+        i = bisect.bisect_left(self._mark_starts, start - self._max_mark)
+        while i < len(self.marks) and self.marks[i].start < end:
+            m = self.marks[i]
+            if m.end > start:
+                found.append((max(m.start, start), min(m.end, end), self._style(m.style)))
+            i += 1
+        for m in self.focus_marks:
+            if m.start < end and m.end > start:
+                s, e = max(m.start, start), min(m.end, end)
+                found = [f for f in found if f[1] <= s or f[0] >= e] + [(s, e, self._style(m.style))]
+        found.sort(key=lambda f: f[0])
+        out: list[tuple[int, int, Style]] = []
+        last = start
+        for s, e, style in found:
+            if s < last:
+                s = last
+            if e > s:
+                out.append((s, e, style))
+                last = e
+        return out
+
+
+def _visible(data: bytes) -> str:
+    """Bytes as text with control characters shown, never breaking the screen."""
+    text = data.decode("utf-8", errors="replace")
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ("⏎" if ch == "\n" else "\N{REPLACEMENT CHARACTER}" if ch == "\ufffd"
+                                                   else f"\\x{ord(ch):02x}") for ch in text)
