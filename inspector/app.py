@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from rich.text import Text
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -243,7 +244,7 @@ class InspectorApp(App[None]):
             elif event.state == WorkerState.ERROR:
                 self._show_failure(f"could not open {self._path}: {worker.error}")
         elif worker.group == "tokens" and event.state == WorkerState.ERROR:
-            self.query_one("#token-info", Static).update(f"[b red]token counting failed:[/] {worker.error}")
+            self.query_one("#token-info", Static).update(_rich(f"[b red]token counting failed:[/] {_escape(str(worker.error))}"))
         elif worker.group == "layout" and event.state == WorkerState.SUCCESS and worker.result is not None:
             name, layout, offset = worker.result
             view = self.query_one(f"#{name}", LineView)
@@ -252,7 +253,7 @@ class InspectorApp(App[None]):
 
     def _show_failure(self, message: str) -> None:
         banner = self.query_one("#diagnostic", Static)
-        banner.update(message)
+        banner.update(Text(message))
         banner.add_class("shown")
         self.notify(message, severity="error", timeout=8)
 
@@ -303,7 +304,7 @@ class InspectorApp(App[None]):
             bad = display_value(loaded.wire[e.offset:e.offset + 1]) or "(end)"
             after = display_value(loaded.wire[e.offset + 1:e.offset + 24])
             context = f"\n  …{_escape(before)}[reverse b]{_escape(bad)}[/]{_escape(after)}…   (press ! to jump there)"
-        banner.update(f"[b]REJECTED[/] [b]{e.code}[/]{where}: {_escape(e.message)}{context}")
+        banner.update(_rich(f"[b]REJECTED[/] [b]{e.code}[/]{where}: {_escape(e.message)}{context}"))
         banner.add_class("shown")
 
     def _fill_overview(self, loaded: Loaded) -> None:
@@ -321,11 +322,11 @@ class InspectorApp(App[None]):
             lines.append(f"digest: {digest}")
         status = "[green b]valid[/]" if loaded.ok else f"[red b]rejected: {loaded.error.code}[/]"
         lines.append(f"status: {status}")
-        self.query_one("#summary", Static).update("\n".join(lines))
+        self.query_one("#summary", Static).update(_rich("\n".join(lines)))
         table = self.query_one("#fields", DataTable)
         table.clear()
         for f in loaded.fields:
-            table.add_row(f.name, f"{len(f.raw):,}", display_value(f.raw), key=f.name)
+            table.add_row(f.name, f"{len(f.raw):,}", Text(display_value(f.raw)), key=f.name)
 
     def _fill_dictionary(self, loaded: Loaded) -> None:
         view = self.query_one("#dict", DictionaryView)
@@ -334,8 +335,8 @@ class InspectorApp(App[None]):
         self._update_dict_header()
         empty = "no dictionary: " + ("the document is under 16,384 bytes" if loaded.form == "model-text"
                                      else f"{loaded.title} has none")
-        self.query_one("#dict-detail", Static).update(empty if not loaded.entries else
-                                                      "select an entry: Enter shows its uses, ] steps through them")
+        self.query_one("#dict-detail", Static).update(Text(
+            empty if not loaded.entries else "select an entry: Enter shows its uses, ] steps through them"))
 
     def _update_dict_header(self) -> None:
         view = self.query_one("#dict", DictionaryView)
@@ -441,7 +442,7 @@ class InspectorApp(App[None]):
         info += [f"{i.name} vocabulary sha256:{i.vocabulary_sha256}" for i in infos]
         if not wires:
             info.insert(0, "nothing to count: the wire could not be decoded")
-        self.query_one("#token-info", Static).update("\n".join(info))
+        self.query_one("#token-info", Static).update(Text("\n".join(info)))
 
     # --- dictionary and body navigation ------------------------------------------------------
 
@@ -474,9 +475,9 @@ class InspectorApp(App[None]):
         self.selected_entry = index
         literal = loaded.entries[index].decode("utf-8", "replace")
         uses = loaded.reference_counts[index]
-        self.query_one("#dict-detail", Static).update(
+        self.query_one("#dict-detail", Static).update(_rich(
             f"[b]@{index}[/] = {_escape(literal)}\n{len(loaded.entries[index]):,} bytes, {uses:,} uses, "
-            f"saves {loaded.bytes_saved(index):,} bytes — Enter or ] steps through its uses in the body")
+            f"saves {loaded.bytes_saved(index):,} bytes — Enter or \\] steps through its uses in the body"))
 
     def _uses(self) -> list[int]:
         if self.loaded is None or self.selected_entry is None:
@@ -554,7 +555,7 @@ class InspectorApp(App[None]):
             return
         region = loaded.region_at(event.offset)
         where = region.label if region else "outside any part"
-        self.query_one("#hex-status", Static).update(f"byte {event.offset:,} (0x{event.offset:x}): {where}")
+        self.query_one("#hex-status", Static).update(Text(f"byte {event.offset:,} (0x{event.offset:x}): {where}"))
 
     def _update_body_status(self) -> None:
         loaded = self.loaded
@@ -567,7 +568,7 @@ class InspectorApp(App[None]):
                  "panes synced" if self.sync_panes else "panes independent"]
         if self.status_message:
             parts.append(self.status_message)
-        self.query_one("#body-status", Static).update(" · ".join(parts))
+        self.query_one("#body-status", Static).update(Text(" · ".join(parts)))
 
     # --- history -----------------------------------------------------------------------------
 
@@ -690,7 +691,7 @@ class InspectorApp(App[None]):
                 raise CompactError("compact.binding", "full JSON carries no metadata to compare with", None)
         except CompactError as exc:
             where = "" if exc.offset is None else f" at byte {exc.offset:,}"
-            result.update(f"[b red]FAIL[/] [b]{exc.code}[/]{where}: {_escape(exc.message)}")
+            result.update(_rich(f"[b red]FAIL[/] [b]{exc.code}[/]{where}: {_escape(exc.message)}"))
             comparison = canonical_comparison(loaded) if exc.code == "compact.noncanonical" else None
             if comparison is not None:
                 given, canonical, at = comparison
@@ -701,11 +702,11 @@ class InspectorApp(App[None]):
                     view.set_content(data[lo:at + 2000], [])
                     view.set_focus_marks([Mark(at - lo, at - lo + 1, "error")])
                     view.go_to_offset(at - lo)
-                result.update(f"[b red]FAIL[/] [b]{exc.code}[/]{where}: {_escape(exc.message)}\n"
-                              f"first difference at byte {at:,} of the compared bytes, marked below")
+                result.update(_rich(f"[b red]FAIL[/] [b]{exc.code}[/]{where}: {_escape(exc.message)}\n"
+                                    f"first difference at byte {at:,} of the compared bytes, marked below"))
             return
         bound = ", ".join(f"{k} = {v!r}" for k, v in expected.items() if v) or "no expectations given"
-        result.update(f"[b green]PASS[/]: {loaded.title} decodes and verifies ({bound})")
+        result.update(_rich(f"[b green]PASS[/]: {loaded.title} decodes and verifies ({_escape(bound)})"))
 
     def action_toggle_reading(self) -> None:
         loaded = self.loaded
@@ -855,9 +856,15 @@ class InspectorApp(App[None]):
 
 
 def _escape(text: str) -> str:
+    """Escape user data for Rich markup (Rich's escape also covers '[@')."""
     from rich.markup import escape
 
     return escape(text)
+
+
+def _rich(markup: str) -> Text:
+    """Rich markup to a Text, so Textual never parses user data as its markup."""
+    return Text.from_markup(markup)
 
 
 def _change(new: int, old: int, unit: str = "") -> str:

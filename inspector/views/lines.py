@@ -193,6 +193,7 @@ class LineView(ScrollView, can_focus=True):
         self._cache: LRUCache[tuple, Strip] = LRUCache(1024)
         self._version = 0
         self._wrap_width = 0
+        self._anchor = 0
 
     # --- content --------------------------------------------------------------------
 
@@ -209,7 +210,7 @@ class LineView(ScrollView, can_focus=True):
         self.scroll_to(0, 0, animate=False)
 
     def set_layout(self, layout: Layout, mode: str) -> None:
-        offset = self.cursor_offset
+        offset = self.anchor
         self.layout_mode = mode
         self.lines = layout
         self._changed()
@@ -239,7 +240,7 @@ class LineView(ScrollView, can_focus=True):
         if self.layout_mode == "wrap" and self.data is not None:
             width = self._content_width()
             if width != self._wrap_width:
-                offset = self.cursor_offset
+                offset = self.anchor
                 self._wrap_width = width
                 self.lines = wrapped_layout(self.data, width)
                 self._changed()
@@ -253,9 +254,19 @@ class LineView(ScrollView, can_focus=True):
             return 0
         return self.lines.starts[min(self.cursor_line, len(self.lines) - 1)]
 
+    @property
+    def anchor(self) -> int:
+        """The exact offset the cursor was last sent to, while it is still on
+        that line; re-wrapping keeps it in view rather than the line's start."""
+        line = min(self.cursor_line, len(self.lines) - 1)
+        if len(self.lines) and self.lines.starts[line] <= self._anchor < max(self.lines.ends[line], self.lines.starts[line] + 1):
+            return self._anchor
+        return self.cursor_offset
+
     def go_to_offset(self, offset: int, *, center: bool = True) -> None:
         line = self.lines.line_of(offset)
         self.cursor_line = line
+        self._anchor = offset
         self.scroll_to_line(line, center=center)
 
     def scroll_to_line(self, line: int, *, center: bool = True) -> None:
