@@ -94,6 +94,9 @@ class InspectorApp(App[None]):
     TITLE = "semaprax inspector"
     COMMANDS = App.COMMANDS | {InspectorCommands}
     CSS = """
+    #tabs { height: 1fr; }
+    #tabs > ContentSwitcher { height: 1fr; }
+    #tabs TabPane { height: 1fr; padding: 0; }
     #diagnostic { background: $error 30%; color: $text; padding: 0 1; height: auto; max-height: 6; display: none; }
     #diagnostic.shown { display: block; }
     #summary { padding: 0 1; height: auto; }
@@ -297,14 +300,13 @@ class InspectorApp(App[None]):
             return
         e = loaded.error
         where = "" if e.offset is None else f" at byte {e.offset:,}"
-        context = ""
+        text = Text.assemble(("REJECTED ", "bold"), (e.code, "bold"), f"{where}: {e.message}")
         if e.offset is not None:
             lo = max(e.offset - 24, 0)
-            before = display_value(loaded.wire[lo:e.offset])
-            bad = display_value(loaded.wire[e.offset:e.offset + 1]) or "(end)"
-            after = display_value(loaded.wire[e.offset + 1:e.offset + 24])
-            context = f"\n  …{_escape(before)}[reverse b]{_escape(bad)}[/]{_escape(after)}…   (press ! to jump there)"
-        banner.update(_rich(f"[b]REJECTED[/] [b]{e.code}[/]{where}: {_escape(e.message)}{context}"))
+            text.append("\n  …" + display_value(loaded.wire[lo:e.offset]))
+            text.append(display_value(loaded.wire[e.offset:e.offset + 1]) or "(end)", "reverse bold")
+            text.append(display_value(loaded.wire[e.offset + 1:e.offset + 24]) + "…   (press ! to jump there)")
+        banner.update(text)
         banner.add_class("shown")
 
     def _fill_overview(self, loaded: Loaded) -> None:
@@ -477,7 +479,7 @@ class InspectorApp(App[None]):
         uses = loaded.reference_counts[index]
         self.query_one("#dict-detail", Static).update(_rich(
             f"[b]@{index}[/] = {_escape(literal)}\n{len(loaded.entries[index]):,} bytes, {uses:,} uses, "
-            f"saves {loaded.bytes_saved(index):,} bytes — Enter or \\] steps through its uses in the body"))
+            f"saves {loaded.bytes_saved(index):,} bytes — Enter or ] steps through its uses in the body"))
 
     def _uses(self) -> list[int]:
         if self.loaded is None or self.selected_entry is None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from pathlib import Path
 
@@ -23,7 +24,7 @@ OUT = ROOT / "screenshots"
 
 
 async def shoot(name: str, path: Path, keys: list[str], size: tuple[int, int], tab: str | None = None) -> Path:
-    app = InspectorApp(load_path(str(path)))
+    app = InspectorApp(load_path(str(path.relative_to(ROOT))))
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         await app.workers.wait_for_complete()
@@ -57,6 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     cols, rows = (int(x) for x in args.size.split("x"))
     OUT.mkdir(exist_ok=True)
+    os.chdir(ROOT)  # paths in titles are relative, as a user would type them
     for name, path, keys, tab in SHOTS:
         target = asyncio.run(shoot(name, path, keys, (cols, rows), tab))
         print(f"{target.relative_to(ROOT)}")

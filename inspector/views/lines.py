@@ -275,6 +275,16 @@ class LineView(ScrollView, can_focus=True):
         if not center and self.scroll_offset.y <= line < self.scroll_offset.y + height:
             return
         self.scroll_to(y=max(top, 0), animate=False)
+        # A view just shown or re-sized has not been laid out yet, and its old
+        # size would clamp the scroll: scroll again once the layout is done.
+        self.call_after_refresh(self._scroll_after_layout, line, center)
+
+    def _scroll_after_layout(self, line: int, center: bool) -> None:
+        height = max(self.scrollable_content_region.height, 1)
+        if self.scroll_offset.y <= line < self.scroll_offset.y + height:
+            return
+        top = line - height // 2 if center else line
+        self.scroll_to(y=max(top, 0), animate=False)
 
     def top_offset(self) -> int:
         """Content offset of the first visible line, for syncing another pane."""

@@ -1,0 +1,65 @@
+"""SVG snapshot tests of the inspector's main screens at a fixed size, with the
+cursor blink off and workers finished, so they are stable across runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import Input
+
+from inspector.app import InspectorApp
+from inspector.model import load_bytes
+
+ROOT = Path(__file__).resolve().parent.parent
+SIZE = (120, 36)
+
+
+def app_for(relative: str, count_tokens: bool = False) -> InspectorApp:
+    data = (ROOT / relative).read_bytes()
+    return InspectorApp(load_bytes(data, relative), count_tokens=count_tokens)
+
+
+def steady(*keys: str, tab: str | None = None):
+    async def run_before(pilot) -> None:
+        app = pilot.app
+        for widget in app.query(Input):
+            widget.cursor_blink = False
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        if tab:
+            app.action_tab(tab)
+        for key in keys:
+            await pilot.press(key)
+            await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+    return run_before
+
+
+LEDGER = "examples/wires/banking_ledger.graph.model-text"
+
+
+CASES = {
+    "overview": (LEDGER, (), None, False),
+    "dictionary": ("examples/wires/http_app_routing.graph.model-text", ("down", "down"), "dictionary", False),
+    "body": (LEDGER, ("d", "down", "down", "enter", "right_square_bracket"), None, False),
+    "rejected": ("examples/rejected/compact.reference.model-text", (), None, False),
+    "tokens": (LEDGER, (), "tokens", True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_screen_snapshot(snap_compare, name):
+    wire, keys, tab, tokens = CASES[name]
+    assert snap_compare(app_for(wire, count_tokens=tokens), terminal_size=SIZE, run_before=steady(*keys, tab=tab))
+
+
+def test_verify_noncanonical_snapshot(snap_compare):
+    async def before(pilot):
+        await steady()(pilot)
+        pilot.app.action_verify()
+        await pilot.pause()
+
+    app = app_for("examples/rejected/compact.noncanonical.model-text")
+    assert snap_compare(app, terminal_size=SIZE, run_before=before)
