@@ -471,7 +471,25 @@ def layout_model_text(wire: bytes) -> ModelTextLayout:
 
 
 def _collect_references(reader: _Reader, ref_wire: array, ref_index: array, ref_doc: array, counts: list[int]) -> None:
+    """Every reference's wire offset, entry index and document offset. When no
+    string holds '@' (the decoder's own fast-path condition) every '@' run is a
+    reference, and the positions come from cumulative part lengths in C; else
+    the tokens are walked one by one, stopping where the decoder stopped."""
     n = len(reader.entries)
+    if reader.document is not None and not any(b"@" in c for c in reader.string_counts):
+        parts = split_references(reader.body)
+        ends = list(accumulate(map(len, parts), initial=reader.body_start))
+        index_of = {b"@%d" % i: i for i in range(n)}
+        indices = list(map(index_of.__getitem__, parts[1::2]))
+        wires = ends[1::2][: len(indices)]
+        growth = [len(reader.entries[i]) - len(t) for i, t in zip(indices, parts[1::2])]
+        docs = [w - reader.body_start + g for w, g in zip(wires, accumulate(growth, initial=0))]
+        ref_wire.extend(wires)
+        ref_index.extend(indices)
+        ref_doc.extend(docs)
+        for i, c in Counter(indices).items():
+            counts[i] = c
+        return
     wire = reader.body_start
     doc = 0
     for k, token in enumerate(reader.tokens):

@@ -40,7 +40,7 @@ from .model import Loaded, canonical_comparison, display_value, encodings_of, lo
 from .screens import ConfirmScreen, ExportScreen, HelpScreen, OpenScreen, PromptScreen
 from .views.dictionary import DictionaryView, header_text
 from .views.hexview import HexView
-from .views.lines import LineView, Mark, reading_layout, wrapped_layout
+from .views.lines import LineView, Mark, MarkSet, reading_layout, wrapped_layout
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 DEFAULT_EXAMPLE = EXAMPLES / "wires" / "banking_ledger.graph.model-text"
@@ -349,13 +349,12 @@ class InspectorApp(App[None]):
         compact = self.query_one("#compact", LineView)
         expanded = self.query_one("#expanded", LineView)
         body = loaded.body
-        marks = [Mark(w - loaded.body_start, w - loaded.body_start + len(loaded.entry_token(i)), "ref")
-                 for w, i in zip(loaded.ref_wire, loaded.ref_index)] if loaded.body_start is not None else []
+        marks = MarkSet(*loaded.body_marks())
         doc = loaded.document or b""
-        doc_marks = [Mark(d, d + len(loaded.entries[i]), "ref") for d, i in zip(loaded.ref_doc, loaded.ref_index)]
+        doc_marks = MarkSet(*loaded.document_marks())
         if loaded.form == "binary":
             body = _hex_lines(body)
-            marks = []
+            marks = MarkSet((), ())
         self.reading = False
         compact.set_content(body, marks)
         expanded.set_content(doc, doc_marks)

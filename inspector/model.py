@@ -56,6 +56,8 @@ class Loaded:
     digest_ok: bool | None = None
     path: str | None = None  # the file on disk, for reload and watch
     produced_from: tuple[str, str] | None = None  # (profile, root) when made live from sources
+    _regions: list[Region] | None = field(default=None, repr=False, compare=False)
+    _region_starts: list[int] = field(default_factory=list, repr=False, compare=False)
 
     # --- derived views ---------------------------------------------------------------
 
@@ -76,6 +78,19 @@ class Loaded:
     @property
     def ok(self) -> bool:
         return self.error is None
+
+    def body_marks(self) -> tuple[list[int], list[int]]:
+        """Where every reference stands in the compact body: (starts, ends)."""
+        if self.body_start is None or not self.ref_wire:
+            return [], []
+        widths = [len(self.entry_token(i)) for i in range(len(self.entries))]
+        starts = [w - self.body_start for w in self.ref_wire]
+        return starts, list(map(int.__add__, starts, map(widths.__getitem__, self.ref_index)))
+
+    def document_marks(self) -> tuple[list[int], list[int]]:
+        """Where every substituted literal stands in the document: (starts, ends)."""
+        lengths = [len(e) for e in self.entries]
+        return list(self.ref_doc), list(map(int.__add__, self.ref_doc, map(lengths.__getitem__, self.ref_index)))
 
     def entry_token(self, index: int) -> bytes:
         return b"@%d" % index
@@ -120,7 +135,13 @@ class Loaded:
         return body_ref + len(self.entry_token(i)) + (doc_offset - end)
 
     def regions(self) -> list[Region]:
-        """The wire's parts in order, for the byte view."""
+        """The wire's parts in order, for the byte view (built once)."""
+        if self._regions is None:
+            self._regions = self._build_regions()
+            self._region_starts = [r.start for r in self._regions]
+        return self._regions
+
+    def _build_regions(self) -> list[Region]:
         out: list[Region] = []
         if self.form == "model-text":
             out.append(Region(0, min(22, len(self.wire)), "header", "header"))
@@ -147,11 +168,13 @@ class Loaded:
                 if offset < self.ref_wire[k] + len(self.entry_token(i)):
                     return Region(self.ref_wire[k], self.ref_wire[k] + len(self.entry_token(i)), "reference",
                                   f"reference @{i} ({k + 1} of {len(self.ref_wire)})")
-        best = None
-        for r in self.regions():
-            if r.start <= offset < r.end:
-                best = r
-        return best
+        regions = self.regions()
+        i = bisect.bisect_right(self._region_starts, offset) - 1
+        while i >= 0:
+            if regions[i].start <= offset < regions[i].end:
+                return regions[i]
+            i -= 1
+        return None
 
     def content_hash(self) -> str:
         return hashlib.sha256(self.wire).hexdigest()

@@ -59,7 +59,7 @@ import time
 import typing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, NamedTuple, Sequence
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -304,17 +304,28 @@ def check_producer(case: Case, p: codec.CompactProjection, workspace: Path) -> s
 # --- measurement -----------------------------------------------------------------------------
 
 
-def load_toon() -> tuple[Callable[[Any], str] | None, Callable[[str], Any] | None, str | None, str]:
-    """``(encode, decode, version, note)`` of the official TOON encoder, or
-    ``(None, None, None, why)`` when ``toon-format`` is not importable."""
+class Toon(NamedTuple):
+    """The official TOON encoder (``toon-format`` on PyPI), or its absence.
+
+    ``encode``/``decode`` are None when the package is not importable; ``note``
+    then says why, and the report prints it instead of a TOON column."""
+
+    encode: Callable[[Any], str] | None
+    decode: Callable[[str], Any] | None
+    version: str | None
+    note: str
+
+
+def load_toon() -> Toon:
+    """Import ``toon_format`` if it is installed; never fake the column without it."""
     try:
         import toon_format
     except ImportError as exc:
-        return None, None, None, f"toon-format is not installed ({exc}); the TOON column is left out"
+        return Toon(None, None, None, f"toon-format is not installed ({exc}); the TOON column is left out")
     version = distribution_version("toon-format") or getattr(toon_format, "__version__", "unknown")
     spec = getattr(toon_format, "__toon_spec__", None)
     note = f"toon-format {version}" + (f" (TOON specification {spec})" if spec else "")
-    return toon_format.encode, toon_format.decode, version, note
+    return Toon(toon_format.encode, toon_format.decode, version, note)
 
 
 def sha256(data: bytes) -> str:
@@ -335,7 +346,7 @@ def text_body_start(wire: bytes) -> int:
     return fields[-1].line.end + len(b"body\n")
 
 
-def measure_case(case: Case, toon: tuple[Any, ...]) -> dict[str, Any]:
+def measure_case(case: Case, toon: Toon) -> dict[str, Any]:
     """Produce, encode, replay, cross-check and count one case."""
     with prepared_workspace(case) as workspace:
         try:
@@ -362,18 +373,18 @@ def measure_case(case: Case, toon: tuple[Any, ...]) -> dict[str, Any]:
     for form, body_start in (("text", text_body_start(wires["text"])), ("model-text", layout.body.start)):
         wire = wires[form]
         forms[form]["head"] = {"bytes": body_start, "tokens": tokens.count_tokens(wire[:body_start])}
-        forms[form]["body"] = {"bytes": len(wire) - body_start, "tokens": tokens.count_tokens(wire[body_start:])}
+        forms[form]["body"] = {"bytes": len(wire) - body_start,
+                               "tokens": tokens.count_tokens(wire[body_start:])}
     hash_lines = [f for f in layout.fields if f.name in ("source_revision", "source_digest")]
     hash_tokens = [tokens.count_tokens(wires["model-text"][f.line.start:f.line.end]) for f in hash_lines]
 
     value = p.value()
     pretty = json.dumps(value, indent=2, ensure_ascii=False).encode("utf-8")
     references: dict[str, Any] = {"pretty_json": measure_bytes(pretty)}
-    toon_encode, toon_decode = toon[0], toon[1]
-    if toon_encode is not None:
-        toon_text = toon_encode(value)
+    if toon.encode is not None and toon.decode is not None:
+        toon_text = toon.encode(value)
         references["toon"] = measure_bytes(toon_text.encode("utf-8"))
-        references["toon"]["decodes_to_same_value"] = bool(toon_decode(toon_text) == value)
+        references["toon"]["decodes_to_same_value"] = bool(toon.decode(toon_text) == value)
 
     return {
         "id": case.id,
@@ -389,7 +400,6 @@ def measure_case(case: Case, toon: tuple[Any, ...]) -> dict[str, Any]:
         "model_text": {
             "dictionary_entries": len(layout.entries),
             "references": len(layout.ref_index),
-            "envelope_bytes": layout.body.start,
             "dictionary_bytes": sum(len(e) + 1 for e in layout.entries),
             "hash_lines_tokens": {n: sum(t[n] for t in hash_tokens) for n in tokens.ENCODING_NAMES},
         },
@@ -465,28 +475,26 @@ def summarize(cases: list[dict[str, Any]]) -> dict[str, Any]:
                                     "loses" if len(loses) == len(names) else "mixed")
         row["text_costs_more_tokens_than_json"] = [n for n in names if text[n] > full[n]]
         row["text_costs_fewer_tokens_than_model_text"] = [n for n in names if text[n] < mt[n]]
+        refs = [ref for ref in ("pretty_json", "toon") if ref in r]
         row["references_beating_model_text"] = {
-            ref: [n for n in names if r[ref]["tokens"][n] < mt[n]] for ref in ("pretty_json", "toon") if ref in r
-        }
+            ref: [n for n in names if r[ref]["tokens"][n] < mt[n]] for ref in refs}
         row["references_beating_json"] = {
-            ref: [n for n in names if r[ref]["tokens"][n] < full[n]] for ref in ("pretty_json", "toon") if ref in r
-        }
+            ref: [n for n in names if r[ref]["tokens"][n] < full[n]] for ref in refs}
         per_case.append(row)
     empty_dict = [c for c in cases if c["model_text"]["dictionary_entries"] == 0]
-    heads = {form: {n: _span([c["wires"][form]["head"]["tokens"][n] for c in cases]) for n in names}
-             for form in ("text", "model-text")}
     return {
         "cases": per_case,
         "model_text_wins": [r["id"] for r in per_case if r["model_text_result"] == "wins"],
         "model_text_loses": [r["id"] for r in per_case if r["model_text_result"] == "loses"],
         "model_text_mixed": [r["id"] for r in per_case if r["model_text_result"] == "mixed"],
         "empty_dictionary_overhead": {
-            "bytes": _span([c["wires"]["model-text"]["bytes"] - c["wires"]["json"]["bytes"] for c in empty_dict]),
+            "bytes": _span([c["wires"]["model-text"]["bytes"] - c["wires"]["json"]["bytes"]
+                            for c in empty_dict]),
             **{n: _span([c["wires"]["model-text"]["tokens"][n] - c["wires"]["json"]["tokens"][n]
                          for c in empty_dict]) for n in names},
+            "hash_lines_tokens": {n: _span([c["model_text"]["hash_lines_tokens"][n] for c in empty_dict])
+                                  for n in names},
         },
-        "hash_lines_tokens": {n: _span([c["model_text"]["hash_lines_tokens"][n] for c in cases]) for n in names},
-        "text_head_tokens": heads["text"],
         "dictionary_threshold_bytes": DICTIONARY_THRESHOLD,
     }
 
@@ -497,10 +505,10 @@ def run_benchmark(cases: Sequence[Case], progress: Callable[[str], None] | None 
     Raises :class:`BenchmarkError` on the first untrustworthy measurement."""
     say = progress or (lambda line: None)
     toon = load_toon()
-    if toon[0] is None:
-        say(f"note: {toon[3]}")
+    if toon.encode is None:
+        say(f"note: {toon.note}")
     try:
-        env = environment(toon[2], toon[3], cases)
+        env = environment(toon.version, toon.note, cases)
     except tokens.VocabularyError as exc:
         raise BenchmarkError(f"cannot load the tokenizers: {exc}") from None
     results = []
@@ -662,8 +670,10 @@ def render_markdown(report: dict[str, Any]) -> str:
         header += ["TOON bytes", f"TOON {c1} / {c2}"]
     rows = []
     for c in cases:
-        full, mt, pj = c["wires"]["json"]["tokens"], c["wires"]["model-text"]["tokens"], c["references"]["pretty_json"]
-        row = [c["label"], f"{_n(full[c1])} / {_n(full[c2])}", f"{_n(mt[c1])} / {_n(mt[c2])}", _n(pj["bytes"]),
+        full, mt = c["wires"]["json"]["tokens"], c["wires"]["model-text"]["tokens"]
+        pj = c["references"]["pretty_json"]
+        row = [c["label"], f"{_n(full[c1])} / {_n(full[c2])}", f"{_n(mt[c1])} / {_n(mt[c2])}",
+               _n(pj["bytes"]),
                f"{_n(pj['tokens'][c1])} / {_n(pj['tokens'][c2])}"]
         if has_toon:
             tn = c["references"]["toon"]
@@ -671,7 +681,7 @@ def render_markdown(report: dict[str, Any]) -> str:
         rows.append(row)
     lines += _table(header, rows)
     if not has_toon:
-        lines += ["", f"The TOON column is missing: {env['toon_note']}."]
+        lines += ["", f"No TOON column: {env['toon_note']}."]
     lines += ["", "## What the numbers say", ""]
     lines += findings(report)
     lines += ["", "## Wire hashes", "",
@@ -706,12 +716,15 @@ def findings(report: dict[str, Any]) -> list[str]:
         return ", ".join(f"{_arrow(w[before]['tokens'][n], w[after]['tokens'][n])} {n}" for n in names)
 
     def span(pair: list[int] | None) -> str:
-        return "n/a" if pair is None else (_n(pair[0]) if pair[0] == pair[1] else f"{_n(pair[0])}–{_n(pair[1])}")
+        if pair is None:
+            return "n/a"
+        return _n(pair[0]) if pair[0] == pair[1] else f"{_n(pair[0])}–{_n(pair[1])}"
 
     wins = summary["model_text_wins"]
     if wins:
-        out.append(f"- **Model-text costs fewer tokens than full JSON** on {len(wins)} of {total} cases: " + "; ".join(
-            f"{labels[i]} ({pcts(rows[i], 'model_text_tokens_change_percent')})" for i in wins) + ".")
+        out.append(f"- **Model-text costs fewer tokens than full JSON** on {len(wins)} of {total} cases: "
+                   + "; ".join(f"{labels[i]} ({pcts(rows[i], 'model_text_tokens_change_percent')})"
+                               for i in wins) + ".")
     else:
         out.append("- **Model-text costs fewer tokens than full JSON on no case** of this run.")
     no_dict_wins = [i for i in wins if by_id[i]["model_text"]["dictionary_entries"] == 0]
@@ -727,12 +740,12 @@ def findings(report: dict[str, Any]) -> list[str]:
         if small:
             out.append(
                 f"  {'All' if len(small) == len(loses) else len(small)} of these are under "
-                f"{_n(summary['dictionary_threshold_bytes'])} selected bytes, where the dictionary is empty by "
-                "rule and the model-text wire is the full JSON plus the envelope. The envelope's measured fixed "
-                f"cost on such views is {span(ov['bytes'])} bytes, "
+                f"{_n(summary['dictionary_threshold_bytes'])} selected bytes, where the dictionary is "
+                "empty by rule and the model-text wire is the full JSON plus the envelope. The envelope's "
+                f"measured fixed cost on such views is {span(ov['bytes'])} bytes, "
                 + ", ".join(f"{span(ov[n])} {n} tokens" for n in names)
                 + "; of it, the two SHA-256 lines (`source_revision`, `source_digest`) alone cost "
-                + ", ".join(f"{span(summary['hash_lines_tokens'][n])} {n} tokens" for n in names)
+                + ", ".join(f"{span(ov['hash_lines_tokens'][n])} {n} tokens" for n in names)
                 + ". **Use full JSON for these small views when token cost is the priority**; model-text "
                 "then adds only the metadata and digest that full JSON leaves out.")
         if big:
@@ -742,9 +755,11 @@ def findings(report: dict[str, Any]) -> list[str]:
     if mixed:
         out.append("- Model-text wins in one vocabulary and loses or ties in the other on: " + "; ".join(
             f"{labels[i]} ({pcts(rows[i], 'model_text_tokens_change_percent')})" for i in mixed) + ".")
-    bytes_not_tokens = [i for i in loses if by_id[i]["wires"]["model-text"]["bytes"] < by_id[i]["wires"]["json"]["bytes"]]
+    bytes_not_tokens = [i for i in loses
+                        if by_id[i]["wires"]["model-text"]["bytes"] < by_id[i]["wires"]["json"]["bytes"]]
     if bytes_not_tokens:
-        out.append("- Model-text is smaller in bytes but costs more tokens on: " + _names(bytes_not_tokens, labels) + ".")
+        out.append("- Model-text is smaller in bytes but costs more tokens on: "
+                   + _names(bytes_not_tokens, labels) + ".")
 
     text_worse = [r for r in summary["cases"] if r["text_costs_more_tokens_than_json"]]
     if text_worse:
@@ -753,7 +768,8 @@ def findings(report: dict[str, Any]) -> list[str]:
             + "; ".join(f"{labels[r['id']]} ({arrows(r['id'], 'json', 'text')}; bytes "
                         f"{_pct(r['text_bytes_change_percent'])})" for r in text_worse) + ".")
         body = {n: _span([r["text_body_tokens_change"][n] for r in text_worse]) for n in names}
-        head = {n: _span([by_id[r["id"]]["wires"]["text"]["head"]["tokens"][n] for r in text_worse]) for n in names}
+        head = {n: _span([by_id[r["id"]]["wires"]["text"]["head"]["tokens"][n] for r in text_worse])
+                for n in names}
         out.append(
             "  On these views v1 text's envelope costs "
             + ", ".join(f"{span(head[n])} {n} tokens" for n in names)
@@ -765,9 +781,11 @@ def findings(report: dict[str, Any]) -> list[str]:
         out.append("- v1 text costs no more tokens than full JSON on any case of this run.")
     text_better = [r for r in summary["cases"] if not r["text_costs_more_tokens_than_json"]]
     if text_better:
-        out.append(f"- v1 text costs fewer tokens than full JSON on {len(text_better)} of {total} cases: " + "; ".join(
-            f"{labels[r['id']]} ({pcts(r, 'text_tokens_change_percent')})" for r in text_better) + ".")
-    text_beats_mt = [r for r in summary["cases"] if len(r["text_costs_fewer_tokens_than_model_text"]) == len(names)]
+        out.append(f"- v1 text costs fewer tokens than full JSON on {len(text_better)} of {total} cases: "
+                   + "; ".join(f"{labels[r['id']]} ({pcts(r, 'text_tokens_change_percent')})"
+                               for r in text_better) + ".")
+    text_beats_mt = [r for r in summary["cases"]
+                     if len(r["text_costs_fewer_tokens_than_model_text"]) == len(names)]
     if text_beats_mt:
         with_dict = [r for r in text_beats_mt if r["dictionary_entries"] > 0]
         out.append(
@@ -786,11 +804,13 @@ def findings(report: dict[str, Any]) -> list[str]:
                     f"{_n(by_id[r['id']]['wires']['model-text']['body']['tokens'][n])} vs "
                     f"{_n(by_id[r['id']]['wires']['text']['body']['tokens'][n])} {n}" for n in names)
                     for r in with_dict)
-                + " (model-text vs v1 text). v1 text writes each string's first occurrence inline and refers back to every later "
-                "one that `~k` shortens, short ones included; model-text spells each entry once more in its "
-                "dictionary and only takes strings of 16 bytes or more (docs/wire-format.md 5.1 and 6).")
+                + " (model-text vs v1 text). v1 text writes each string's first occurrence inline and "
+                "refers back to every later one that `~k` shortens, short ones included; model-text "
+                "spells each entry once more in its dictionary and only takes strings of 16 bytes or more "
+                "(docs/wire-format.md 5.1 and 6).")
 
-    for ref, title, name in (("pretty_json", "Pretty-printed JSON", "pretty-printed JSON"), ("toon", "TOON", "TOON")):
+    for ref, title, name in (("pretty_json", "Pretty-printed JSON", "pretty-printed JSON"),
+                             ("toon", "TOON", "TOON")):
         if not all(ref in c["references"] for c in cases):
             continue
         beat = [r for r in summary["cases"] if r["references_beating_model_text"].get(ref)]
@@ -807,8 +827,8 @@ def findings(report: dict[str, Any]) -> list[str]:
                             if all(by_id[r["id"]]["wires"]["json"]["tokens"][n]
                                    <= by_id[r["id"]]["references"][ref]["tokens"][n] for n in names)]
             if len(json_cheaper) == len(beat):
-                out.append(f"  On each of these, compact full JSON costs no more tokens than {name} in either "
-                           "vocabulary: what model-text loses there is its envelope.")
+                out.append(f"  On each of these, compact full JSON costs no more tokens than {name} in "
+                           "either vocabulary: what model-text loses there is its envelope.")
             elif json_cheaper:
                 out.append(f"  Compact full JSON costs no more tokens than {name} on: "
                            + _names(json_cheaper, labels) + ".")
@@ -819,7 +839,8 @@ def findings(report: dict[str, Any]) -> list[str]:
         if json_beat:
             out.append(f"  {title} costs fewer tokens than compact full JSON on: " + "; ".join(
                 f"{labels[i]} (" + ", ".join(
-                    f"{_n(by_id[i]['references'][ref]['tokens'][n])} vs {_n(by_id[i]['wires']['json']['tokens'][n])} {n}"
+                    f"{_n(by_id[i]['references'][ref]['tokens'][n])} vs "
+                    f"{_n(by_id[i]['wires']['json']['tokens'][n])} {n}"
                     for n in rows[i]["references_beating_json"][ref]) + ")" for i in json_beat) + ".")
         else:
             out.append(f"  {title} costs more tokens than compact full JSON on every case.")
@@ -856,9 +877,9 @@ def build_parser() -> argparse.ArgumentParser:
         "no billing authority.",
     )
     parser.add_argument("--quick", action="store_true",
-                        help="run only the small machine-independent cases (the two example project graphs "
-                        "and the banking-ledger graph); files are written only with an explicit --output-dir, "
-                        "so a quick run never replaces the committed full report")
+                        help="run only the small machine-independent cases (the two example project "
+                        "graphs and the banking-ledger graph); files are written only with an explicit "
+                        "--output-dir, so a quick run never replaces the committed full report")
     parser.add_argument("--output-dir", type=Path, default=None, metavar="DIR",
                         help="where to write measurements.md and measurements.json (default: docs/ of this "
                         "repository)")

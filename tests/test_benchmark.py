@@ -10,6 +10,7 @@ instead of letting them drift; and they prove the benchmark's own checks bite.""
 from __future__ import annotations
 
 import copy
+import hashlib
 import importlib.util
 import json
 import sys
@@ -69,7 +70,9 @@ def test_quick_subset_is_small_and_machine_independent(bench: ModuleType) -> Non
     assert {c.id for c in quick} < {c.id for c in bench.select_cases()}
 
 
-def test_quick_cases_equal_the_committed_report(quick_report: dict[str, Any], committed: dict[str, Any]) -> None:
+def test_quick_cases_equal_the_committed_report(
+    quick_report: dict[str, Any], committed: dict[str, Any]
+) -> None:
     assert quick_report["schema"] == committed["schema"]
     assert [t["vocabulary_sha256"] for t in quick_report["environment"]["tokenizers"]] == [
         t["vocabulary_sha256"] for t in committed["environment"]["tokenizers"]]
@@ -107,7 +110,9 @@ def test_committed_markdown_is_rendered_from_the_committed_json(
     assert "no billing authority" in md.lower() or "not a billing authority" in md.lower()
 
 
-def test_report_files_are_deterministic(bench: ModuleType, quick_report: dict[str, Any], tmp_path: Path) -> None:
+def test_report_files_are_deterministic(
+    bench: ModuleType, quick_report: dict[str, Any], tmp_path: Path
+) -> None:
     first = bench.write_report(quick_report, tmp_path / "a")
     second = bench.write_report(copy.deepcopy(quick_report), tmp_path / "b")
     for a, b in zip(first, second):
@@ -168,3 +173,17 @@ def test_help(bench: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
     assert exc.value.code == 0
     out = capsys.readouterr().out
     assert "--quick" in out and "--output-dir" in out
+
+
+def test_example_cases_match_the_committed_example_wires(committed: dict[str, Any]) -> None:
+    """The report's example rows describe the very wires committed in examples/wires/."""
+    checked = 0
+    for case in committed["cases"]:
+        for form, wire in case["wires"].items():
+            path = ROOT / "examples" / "wires" / f"{case['id']}.{form}"
+            if path.exists():
+                data = path.read_bytes()
+                found = (len(data), "sha256:" + hashlib.sha256(data).hexdigest())
+                assert found == (wire["bytes"], wire["sha256"]), path
+                checked += 1
+    assert checked == 24  # six example cases, four forms each

@@ -196,10 +196,24 @@ def build_parser() -> argparse.ArgumentParser:
     )
     t.add_argument("file", metavar="WIRE_OR_JSON", help="file, or - for standard input")
     t.set_defaults(run=cmd_tokens)
+
+    i = sub.add_parser(
+        "inspect",
+        help="open the Textual inspector (same as semaprax-inspect)",
+        description="Open the inspector; every argument is passed to semaprax-inspect "
+        "(see semaprax-inspect --help).",
+        add_help=False,
+    )
+    i.add_argument("rest", nargs=argparse.REMAINDER)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["inspect"]:  # every option belongs to semaprax-inspect
+        from inspector.__main__ import main as inspect_main
+
+        return inspect_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

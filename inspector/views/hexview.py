@@ -16,7 +16,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ..model import Loaded, Region
+from ..model import Loaded
 
 ROW = 16
 
@@ -56,15 +56,11 @@ class HexView(ScrollView, can_focus=True):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.loaded: Loaded | None = None
-        self.regions: list[Region] = []
-        self._starts: list[int] = []
         self._cache: LRUCache[tuple, Strip] = LRUCache(512)
         self._version = 0
 
     def set_loaded(self, loaded: Loaded) -> None:
         self.loaded = loaded
-        self.regions = loaded.regions()
-        self._starts = [r.start for r in self.regions]
         rows = (len(loaded.wire) + ROW - 1) // ROW or 1
         self.virtual_size = Size(10 + ROW * 3 + 2 + ROW, rows)
         self._version += 1
@@ -115,13 +111,8 @@ class HexView(ScrollView, can_focus=True):
             k = bisect.bisect_right(loaded.ref_wire, offset) - 1
             if k >= 0 and offset < loaded.ref_wire[k] + len(loaded.entry_token(loaded.ref_index[k])):
                 return "reference"
-        i = bisect.bisect_right(self._starts, offset) - 1
-        while i >= 0:
-            r = self.regions[i]
-            if r.start <= offset < r.end:
-                return r.kind
-            i -= 1
-        return "body"
+        region = self.loaded.region_at(offset) if self.loaded is not None else None
+        return region.kind if region is not None else "body"
 
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset

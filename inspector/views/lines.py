@@ -12,6 +12,7 @@ import bisect
 import re
 from array import array
 from dataclasses import dataclass
+from typing import Sequence
 
 from rich.segment import Segment
 from rich.style import Style
@@ -49,8 +50,13 @@ class Layout:
 def wrapped_layout(data: bytes, width: int) -> Layout:
     """Fixed-width lines, never splitting a UTF-8 character, breaking at LF."""
     width = max(width, 8)
-    starts, ends = array("q"), array("q")
     n = len(data)
+    if data.isascii() and b"\n" not in data:  # the common case, computed in C
+        starts = array("q", range(0, max(n, 1), width))
+        ends = array("q", range(width, n + width, width)) if n else array("q", [0])
+        ends[-1] = n
+        return Layout(starts, ends, array("q", bytes(8 * len(starts))), width)
+    starts, ends = array("q"), array("q")
     pos = 0
     while pos < n or not starts:
         nl = data.find(b"\n", pos, pos + width)
@@ -117,9 +123,24 @@ def reading_layout(data: bytes, indent: int = 2) -> Layout:
 
 @dataclass(frozen=True)
 class Mark:
+    """One highlighted span (a search hit, the current reference, an error)."""
+
     start: int
     end: int
-    style: str  # a component class name suffix: "ref", "current", "match", "error", "entry"
+    style: str  # a component class name suffix: "ref", "current", "match", "error"
+
+
+@dataclass(frozen=True)
+class MarkSet:
+    """Many spans of one style, as parallel sorted sequences, so 260,000
+    references cost two arrays instead of 260,000 objects."""
+
+    starts: Sequence[int]
+    ends: Sequence[int]
+    style: str = "ref"
+
+
+NO_MARKS = MarkSet((), ())
 
 
 class LineView(ScrollView, can_focus=True):
@@ -186,8 +207,7 @@ class LineView(ScrollView, can_focus=True):
         self.data = b""
         self.layout_mode = "wrap"
         self.lines: Layout = wrapped_layout(b"", 80)
-        self.marks: list[Mark] = []
-        self._mark_starts: list[int] = []
+        self.marks: MarkSet = NO_MARKS
         self._max_mark = 0
         self.focus_marks: list[Mark] = []  # current reference, search hit, error
         self._cache: LRUCache[tuple, Strip] = LRUCache(1024)
@@ -197,11 +217,11 @@ class LineView(ScrollView, can_focus=True):
 
     # --- content --------------------------------------------------------------------
 
-    def set_content(self, data: bytes, marks: list[Mark] | None = None, layout: Layout | None = None,
+    def set_content(self, data: bytes, marks: MarkSet | None = None, layout: Layout | None = None,
                     mode: str = "wrap") -> None:
         self.data = data
         self.layout_mode = mode
-        self.set_marks(marks or [])
+        self.set_marks(marks or NO_MARKS)
         self.focus_marks = []
         self._wrap_width = self._content_width()
         self.lines = layout or wrapped_layout(data, self._wrap_width)
@@ -216,10 +236,9 @@ class LineView(ScrollView, can_focus=True):
         self._changed()
         self.go_to_offset(offset)
 
-    def set_marks(self, marks: list[Mark]) -> None:
-        self.marks = sorted(marks, key=lambda m: m.start)
-        self._mark_starts = [m.start for m in self.marks]
-        self._max_mark = max((m.end - m.start for m in self.marks), default=0)
+    def set_marks(self, marks: MarkSet) -> None:
+        self.marks = marks
+        self._max_mark = max(map(int.__sub__, marks.ends, marks.starts), default=0)
         self._changed()
 
     def set_focus_marks(self, marks: list[Mark]) -> None:
@@ -293,8 +312,7 @@ class LineView(ScrollView, can_focus=True):
         return self.lines.starts[min(int(self.scroll_offset.y), len(self.lines) - 1)]
 
     def watch_cursor_line(self, old: int, new: int) -> None:
-        self._cache.clear()
-        self.refresh()
+        self.refresh()  # cached strips are keyed by whether they hold the cursor
 
     def _moved_by_user(self) -> None:
         """Only moves the user makes are announced, so a pane that follows another
@@ -338,7 +356,7 @@ class LineView(ScrollView, can_focus=True):
         width = self.scrollable_content_region.width
         if line >= len(self.lines):
             return Strip.blank(width, self.rich_style)
-        key = (line, self._version, self.cursor_line == line)
+        key = (line, self._version, self.cursor_line == line and (1 + self.has_focus))
         strip = self._cache.get(key)
         if strip is None:
             strip = self._render_full_line(line)
@@ -374,11 +392,12 @@ class LineView(ScrollView, can_focus=True):
     def _spans(self, start: int, end: int) -> list[tuple[int, int, Style]]:
         """Non-overlapping styled spans within [start, end); focus marks win."""
         found: list[tuple[int, int, Style]] = []
-        i = bisect.bisect_left(self._mark_starts, start - self._max_mark)
-        while i < len(self.marks) and self.marks[i].start < end:
-            m = self.marks[i]
-            if m.end > start:
-                found.append((max(m.start, start), min(m.end, end), self._style(m.style)))
+        starts, ends = self.marks.starts, self.marks.ends
+        style = self._style(self.marks.style)
+        i = bisect.bisect_left(starts, start - self._max_mark)
+        while i < len(starts) and starts[i] < end:
+            if ends[i] > start:
+                found.append((max(starts[i], start), min(ends[i], end), style))
             i += 1
         for m in self.focus_marks:
             if m.start < end and m.end > start:
