@@ -1,0 +1,78 @@
+"""Token cost of candidate shapes for the graph view, on the examples and the
+standard library, to justify the shape docs/profiles.md documents.
+
+Every candidate holds the same facts; only the arrangement differs:
+
+- flat: definitions as one object per definition, edges as one
+  {"from", "to", "kind"} object per edge (the obvious first shape);
+- rows: definitions as columns and rows, edges still flat objects;
+- grouped: definitions as rows, edges grouped under their source and kind
+  (the shape the graph profile writes).
+
+    python scripts/compare_shapes.py
+"""
+
+from __future__ import annotations
+
+import sys
+import typing
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import codec  # noqa: E402
+from workspace import tokens  # noqa: E402
+from workspace.analysis.resolver import analyse_module  # noqa: E402
+from workspace.profiles.common import grouped_edges  # noqa: E402
+from workspace.profiles.graph import produce  # noqa: E402
+from workspace.sources import Workspace  # noqa: E402
+
+CASES = [
+    (ROOT / "examples", "banking_ledger.py"),
+    (ROOT / "examples", "http_app_routing.py"),
+    (Path(typing.__file__).parent, "typing.py"),
+]
+
+
+def candidates(folder: Path, root: str) -> dict[str, object]:
+    ws = Workspace(folder)
+    _, grouped = produce(ws, root)
+    mf = ws.module_of(root)
+    a = analyse_module(ws.read(root), root, mf.module, is_package=mf.is_package)
+    defs = [d for d in a.definitions if d.kind != "module"]
+    flat_defs = [
+        {"name": d.qualname, "kind": d.kind, "lines": [d.start, d.end], "signature": d.signature, "doc": d.doc_line}
+        for d in defs
+    ]
+    edges = grouped_edges(a.uses, [a.module] + [d.qualname for d in defs])
+    flat_edges = [
+        {"from": source, "to": target, "kind": kind}
+        for source, kinds in edges.items() for kind, targets in kinds.items() for target in targets
+    ]
+    base = {k: v for k, v in grouped.items() if k not in ("definitions", "edges")}
+    return {
+        "flat": {**base, "definitions": flat_defs, "edges": flat_edges},
+        "rows": {**base, "definitions": grouped["definitions"], "edges": flat_edges},
+        "grouped": grouped,
+    }
+
+
+def main() -> int:
+    print("| graph of | shape | bytes | cl100k | o200k | cl100k vs flat |")
+    print("|---|---|---:|---:|---:|---:|")
+    for folder, root in CASES:
+        shapes = candidates(folder, root)
+        base = None
+        for name, value in shapes.items():
+            data = codec.canonical_json(value)
+            counts = tokens.count_tokens(data)
+            base = base or counts["cl100k_base"]
+            change = (counts["cl100k_base"] - base) * 100 / base
+            print(f"| {root} | {name} | {len(data):,} | {counts['cl100k_base']:,} | {counts['o200k_base']:,} "
+                  f"| {change:+.1f}% |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
