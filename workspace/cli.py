@@ -79,8 +79,19 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 0
 
 
+def _progress(done: int, total: int) -> None:
+    """A progress line on stderr for long analyses, when a person is watching."""
+    if sys.stderr.isatty():
+        end = "\n" if done >= total else ""
+        print(f"\ranalysing the workspace: {done * 100 // max(total, 1)}% ({done // 2:,} of {total // 2:,} files)",
+              end=end, file=sys.stderr, flush=True)
+
+
 def cmd_project(args: argparse.Namespace) -> int:
+    from .analysis import index
     from .route import make_projection
+
+    index.progress_hook = _progress
 
     p = make_projection(args.profile, args.root, args.workspace)
     _write(codec.ENCODERS[args.encoding](p), args.output, binary=args.encoding == "binary")
@@ -88,7 +99,10 @@ def cmd_project(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from .analysis import index
     from .route import make_projection
+
+    index.progress_hook = _progress
 
     found = codec.decode_wire(_read(args.wire))
     if found.projection is None:

@@ -5,6 +5,7 @@ import), and symbols can be looked up by qualified name."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from ..sources import Workspace, WorkspaceError, suggest
 from .model import INHERITS, Definition, ModuleAnalysis, Use
@@ -17,25 +18,39 @@ class Located:
     definition: Definition
 
 
+#: Called as progress(done, total) while a large workspace is analysed.
+Progress = Callable[[int, int], None]
+progress_hook: Progress | None = None
+
+
 class WorkspaceIndex:
     def __init__(self, ws: Workspace, files: list[str]) -> None:
         self.ws = ws
         modules = [ws.module_of(f) for f in files]
         sources = {m.path: ws.read(m.path) for m in modules}
+        total = 2 * len(modules)
+        report = progress_hook if progress_hook is not None and len(modules) > 50 else None
         # Pass 1: each module alone, to learn every class's bases and members.
-        first = [analyse_module(sources[m.path], m.path, m.module, is_package=m.is_package) for m in modules]
+        first = []
+        for n, m in enumerate(modules):
+            first.append(analyse_module(sources[m.path], m.path, m.module, is_package=m.is_package))
+            if report and n % 25 == 0:
+                report(n, total)
         self.classes: dict[str, ClassInfo] = {}
         for a in first:
             self.classes.update(_class_infos(a))
         # Pass 2: again, with every class known.
         if self.classes:
-            self.modules = [
-                analyse_module(sources[m.path], m.path, m.module, is_package=m.is_package,
-                               classes=self.classes.get)
-                for m in modules
-            ]
+            self.modules = []
+            for n, m in enumerate(modules):
+                self.modules.append(analyse_module(sources[m.path], m.path, m.module, is_package=m.is_package,
+                                                   classes=self.classes.get))
+                if report and n % 25 == 0:
+                    report(len(modules) + n, total)
         else:
             self.modules = first
+        if report:
+            report(total, total)
         self.by_module = {a.module: a for a in self.modules}
         self.definitions: dict[str, Located] = {}
         for a in self.modules:
