@@ -184,6 +184,10 @@ class DictionaryView(ScrollView, can_focus=True):
             self.sort_by(int(event.character) - 1)
             event.stop()
 
+    def on_resize(self, event: events.Resize) -> None:
+        self._refresh_all()
+        self.post_message(self.Sorted())  # the header above follows the new width
+
     def on_click(self, event: events.Click) -> None:
         row = int(self.scroll_offset.y) + event.y
         if 0 <= row < len(self.order):
