@@ -201,22 +201,7 @@ def check_cbor(body: bytes) -> None:
                 what = "undefined" if ai == 23 else "a simple value"
                 raise CompactError(E.JSON, f"{what} is not a JSON value", start)
         else:
-            if ai < 24:
-                arg = ai
-            elif ai in _WIDTH:
-                width = _WIDTH[ai]
-                if pos + width > n:
-                    raise CompactError(E.ENVELOPE, "wire ends inside a CBOR head", n)
-                arg = body[pos] if width == 1 else _UNPACK[width](body, pos)[0]
-                pos += width
-                if arg < _MINIMUM[ai]:
-                    raise CompactError(
-                        E.NONCANONICAL, f"CBOR head 0x{ib:02x} is wider than its argument {arg} needs", start
-                    )
-            elif ai == 31:
-                raise CompactError(E.NONCANONICAL, "indefinite-length item; only definite lengths are allowed", start)
-            else:
-                raise CompactError(E.NONCANONICAL, f"malformed CBOR head 0x{ib:02x} (reserved)", start)
+            arg, pos = _argument(body, start)
             if major in (0, 1):
                 pass
             elif major == 3:
@@ -261,6 +246,28 @@ def check_cbor(body: bytes) -> None:
         raise CompactError(E.NONCANONICAL, f"{n - pos} trailing byte(s) after the CBOR item", pos)
 
 
+def _argument(body: bytes, start: int) -> tuple[int, int]:
+    """The argument of the head at ``start`` (major types 0 to 6) and where its
+    content begins; a wider head than the argument needs, an indefinite length
+    or a reserved value is a departure from the profile."""
+    ib = body[start]
+    ai = ib & 31
+    pos = start + 1
+    if ai < 24:
+        return ai, pos
+    if ai in _WIDTH:
+        width = _WIDTH[ai]
+        if pos + width > len(body):
+            raise CompactError(E.ENVELOPE, "wire ends inside a CBOR head", len(body))
+        arg = body[pos] if width == 1 else _UNPACK[width](body, pos)[0]
+        if arg < _MINIMUM[ai]:
+            raise CompactError(E.NONCANONICAL, f"CBOR head 0x{ib:02x} is wider than its argument {arg} needs", start)
+        return arg, pos + width
+    if ai == 31:
+        raise CompactError(E.NONCANONICAL, "indefinite-length item; only definite lengths are allowed", start)
+    raise CompactError(E.NONCANONICAL, f"malformed CBOR head 0x{ib:02x} (reserved)", start)
+
+
 def _check_bignum(body: bytes, start: int, pos: int, tag: int) -> int:
     if tag not in (2, 3):
         raise CompactError(E.JSON, f"CBOR tag {tag} is not a JSON value", start)
@@ -270,21 +277,7 @@ def _check_bignum(body: bytes, start: int, pos: int, tag: int) -> int:
     ib = body[pos]
     if ib >> 5 != 2:
         raise CompactError(E.JSON, f"tag {tag} must hold a byte string", pos)
-    ai = ib & 31
-    head = pos
-    pos += 1
-    if ai < 24:
-        length = ai
-    elif ai in _WIDTH:
-        width = _WIDTH[ai]
-        if pos + width > n:
-            raise CompactError(E.ENVELOPE, "wire ends inside a CBOR head", n)
-        length = body[pos] if width == 1 else _UNPACK[width](body, pos)[0]
-        pos += width
-        if length < _MINIMUM[ai]:
-            raise CompactError(E.NONCANONICAL, "bignum length head is wider than needed", head)
-    else:
-        raise CompactError(E.NONCANONICAL, "bignum byte string must have a definite length", head)
+    length, pos = _argument(body, pos)
     if length > n - pos:
         raise CompactError(E.ENVELOPE, "wire ends inside a bignum", n)
     if length > _MAX_BIGNUM_BYTES:

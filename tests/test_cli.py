@@ -82,3 +82,22 @@ def test_missing_file_is_a_clear_error():
     r = run("verify", "no/such/file")
     assert r.returncode == 1
     assert b"no/such/file" in r.stderr and b"Traceback" not in r.stderr
+
+
+def test_tokens_command_counts_both_encodings_offline():
+    from workspace import tokens
+
+    path = WIRES / "banking_ledger.graph.model-text"
+    r = run("tokens", str(path))
+    assert r.returncode == 0, r.stderr
+    out = r.stdout.decode()
+    counts = tokens.count_tokens(path.read_bytes())
+    assert f"bytes {path.stat().st_size:,}" in out
+    assert f"cl100k_base {counts['cl100k_base']:,}" in out and f"o200k_base {counts['o200k_base']:,}" in out
+    for info in tokens.tokenizer_info():
+        assert f"tiktoken {info.tiktoken_version}, vocabulary sha256:{info.vocabulary_sha256}" in out
+
+
+def test_inspect_subcommand_passes_its_options():
+    r = run("inspect", "--help")
+    assert r.returncode == 0 and b"usage: semaprax-inspect" in r.stdout

@@ -401,3 +401,23 @@ def test_produced_live_from_source():
             assert app.loaded.projection == codec.decode_wire(LEDGER.read_bytes()).projection
             assert "produced live" in text_of(app, "#summary")
     run(scenario())
+
+
+def test_watch_reloads_when_the_file_changes(tmp_path):
+    async def scenario():
+        import os
+
+        wire = tmp_path / "w.model-text"
+        wire.write_bytes(LEDGER.read_bytes())
+        app = InspectorApp(path=str(wire), watch=True, count_tokens=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            assert app.loaded.ok
+            app._check_file()  # remember the current modification time
+            wire.write_bytes((REJECTED / "compact.digest.model-text").read_bytes())
+            stat = wire.stat()
+            os.utime(wire, (stat.st_atime + 5, stat.st_mtime + 5))
+            app._check_file()
+            await settle(app, pilot)
+            assert app.loaded.error is not None and app.loaded.error.code == "compact.digest"
+    run(scenario())
