@@ -140,6 +140,18 @@ def cmd_tokens(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    from .service import serve
+
+    return serve(args.workspace)
+
+
+def cmd_mcp(args: argparse.Namespace) -> int:
+    from .mcp_server import run
+
+    return run(args.workspace)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="semaprax",
@@ -210,6 +222,25 @@ def build_parser() -> argparse.ArgumentParser:
     )
     t.add_argument("file", metavar="WIRE_OR_JSON", help="file, or - for standard input")
     t.set_defaults(run=cmd_tokens)
+
+    sv = sub.add_parser(
+        "serve",
+        help="answer workspace/compact-projection requests (JSON-RPC 2.0 on stdio)",
+        description="Answer JSON-RPC 2.0 requests framed with Content-Length headers on standard "
+        "input (the Language Server Protocol's framing). Method workspace/compact-projection takes "
+        "profile, root, and either encoding (with optional format_version) or accept offers.",
+    )
+    sv.add_argument("--workspace", default=".", metavar="DIR", help="workspace folder (default: .)")
+    sv.set_defaults(run=cmd_serve)
+
+    m = sub.add_parser(
+        "mcp",
+        help="run an MCP server (stdio) with the compact_projection tool",
+        description="Run a Model Context Protocol server on standard input/output whose "
+        "compact_projection tool forwards to the same route as serve.",
+    )
+    m.add_argument("--workspace", default=".", metavar="DIR", help="workspace folder (default: .)")
+    m.set_defaults(run=cmd_mcp)
 
     i = sub.add_parser(
         "inspect",
