@@ -236,8 +236,8 @@ class InspectorApp(App[None]):
         if path == "-":
             import sys
 
-            return load_bytes(sys.stdin.buffer.read(), "<stdin>")
-        return load_path(path, profile=self._profile, workspace=self._workspace)
+            return load_bytes(sys.stdin.buffer.read(), "<stdin>").prepare()
+        return load_path(path, profile=self._profile, workspace=self._workspace).prepare()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         worker = event.worker
@@ -287,8 +287,8 @@ class InspectorApp(App[None]):
         self._fill_verify(loaded)
         if loaded.path and os.path.exists(loaded.path):
             self._mtime = os.path.getmtime(loaded.path)
-        if self.count_tokens_enabled:
-            self.count_tokens(loaded)
+        if self.count_tokens_enabled:  # after the first paint, so drawing comes first
+            self.call_after_refresh(self.count_tokens, loaded)
         if loaded.error is not None and loaded.error.offset is not None:
             self.call_after_refresh(self._position_at_error)
 

@@ -57,6 +57,8 @@ class Loaded:
     path: str | None = None  # the file on disk, for reload and watch
     produced_from: tuple[str, str] | None = None  # (profile, root) when made live from sources
     _regions: list[Region] | None = field(default=None, repr=False, compare=False)
+    _marks: tuple[list[int], list[int]] | None = field(default=None, repr=False, compare=False)
+    _doc_marks: tuple[list[int], list[int]] | None = field(default=None, repr=False, compare=False)
     _region_starts: list[int] = field(default_factory=list, repr=False, compare=False)
 
     # --- derived views ---------------------------------------------------------------
@@ -80,17 +82,32 @@ class Loaded:
         return self.error is None
 
     def body_marks(self) -> tuple[list[int], list[int]]:
-        """Where every reference stands in the compact body: (starts, ends)."""
+        """Where every reference stands in the compact body: (starts, ends).
+        Computed once (the loader calls it in its worker thread)."""
+        if self._marks is not None:
+            return self._marks
         if self.body_start is None or not self.ref_wire:
             return [], []
         widths = [len(self.entry_token(i)) for i in range(len(self.entries))]
         starts = [w - self.body_start for w in self.ref_wire]
-        return starts, list(map(int.__add__, starts, map(widths.__getitem__, self.ref_index)))
+        self._marks = starts, list(map(int.__add__, starts, map(widths.__getitem__, self.ref_index)))
+        return self._marks
 
     def document_marks(self) -> tuple[list[int], list[int]]:
         """Where every substituted literal stands in the document: (starts, ends)."""
-        lengths = [len(e) for e in self.entries]
-        return list(self.ref_doc), list(map(int.__add__, self.ref_doc, map(lengths.__getitem__, self.ref_index)))
+        if self._doc_marks is None:
+            lengths = [len(e) for e in self.entries]
+            ends = list(map(int.__add__, self.ref_doc, map(lengths.__getitem__, self.ref_index)))
+            self._doc_marks = self.ref_doc, ends
+        return self._doc_marks
+
+    def prepare(self) -> "Loaded":
+        """Do the derived work a screen needs up front, in the caller's thread
+        (the loader's worker), so the interface thread only draws."""
+        self.regions()
+        self.body_marks()
+        self.document_marks()
+        return self
 
     def entry_token(self, index: int) -> bytes:
         return b"@%d" % index
