@@ -70,22 +70,25 @@ def encode_model_text(p: CompactProjection) -> bytes:
         quoted = quote_split(selected)
         if quoted is not None:  # parts are [outside, content, outside, ...]
             contents = quoted[1::2]
-            counts = Counter(contents)
-            entries = select_entries(counts, len(selected))
-            spelling = {c: b'"%s"' % c for c in counts}
-            keys = [e[1:-1] for e in entries]
+            entries = select_entries(Counter(contents), len(selected))
+            _check_entry_limits(entries)
+            if entries:
+                # NUL never stands raw in canonical JSON: mark each entry's content,
+                # join with the quotes, then turn each marked pair of quotes into @N.
+                marks = [b"\x00%d\x00" % i for i in range(len(entries))]
+                marked = dict(zip([e[1:-1] for e in entries], marks))
+                quoted[1::2] = map(marked.get, contents, contents)
+                body = b'"'.join(quoted).replace(b'"\x00', b"@").replace(b'\x00"', b"")
         else:  # parts are [outside, string token, outside, ...]
-            quoted = split_strings(selected)
-            contents = quoted[1::2]
-            counts = Counter(contents)
+            tokens = split_strings(selected)
+            literals = tokens[1::2]
+            counts = Counter(literals)
             entries = select_entries(Counter({t[1:-1]: n for t, n in counts.items()}), len(selected))
-            spelling = {t: t for t in counts}
-            keys = entries
-        _check_entry_limits(entries)
-        if entries:
-            spelling.update(zip(keys, [b"@%d" % i for i in range(len(entries))]))
-            quoted[1::2] = map(spelling.__getitem__, contents)
-            body = b"".join(quoted)
+            _check_entry_limits(entries)
+            if entries:
+                refs = dict(zip(entries, [b"@%d" % i for i in range(len(entries))]))
+                tokens[1::2] = map(refs.get, literals, literals)
+                body = b"".join(tokens)
     dictionary = b"".join([b"dict %d\n" % len(entries), *[e + b"\n" for e in entries], b"body\n"])
     wire = b"".join([HEADER, fields, dictionary, body])
     if len(wire) > limits.MAX_WIRE_BYTES:

@@ -7,9 +7,9 @@ of ``codec.CODES`` and whose ``offset`` is None or a byte position within the wi
 (spec section 11). Where the design of record (docs: shared spec
 ``wire-format.md``, sections 1-7 and 11) names the code, the code is asserted too.
 
-Wires that must get past the digest step (spec 4 step 4) are framed by hand here,
-with ``codec.source_digest`` of the document they reconstruct to, so the failure
-under test is the one reported.
+Wires that must get past the digest step (spec 4 step 4) are framed by hand
+(``tests/wirekit.py``), with the digest of the document they reconstruct to
+computed independently of the codec, so the failure under test is the one reported.
 """
 
 from __future__ import annotations
@@ -26,25 +26,22 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import codec
+import wirekit
 from codec import CODES, CompactError
+from wirekit import FIELD_NAMES, MAGIC, V1_HEADER, V2_HEADER, as_bytes, field_line
 
-ENVELOPE = "compact.envelope"
-METADATA = "compact.metadata"
-LIMIT = "compact.limit"
-DICTIONARY = "compact.dictionary"
-REFERENCE = "compact.reference"
-DIGEST = "compact.digest"
-JSON = "compact.json"
-NONCANONICAL = "compact.noncanonical"
+# The codes spec section 11 names, taken from codec.CODES by their last word (a
+# KeyError here means the codec lost or renamed one).
+_CODE = {code.removeprefix("compact."): code for code in CODES}
+ENVELOPE, METADATA, LIMIT, DICTIONARY, REFERENCE, DIGEST, JSON, NONCANONICAL = (
+    _CODE[name]
+    for name in ("envelope", "metadata", "limit", "dictionary", "reference", "digest", "json", "noncanonical")
+)
 
 PROFILE = "graph"
 ROOT = "pkg/mod.py"
 REVISION = "sha256:" + "5a" * 32
 UNRELATED_DIGEST = "sha256:" + "0" * 64
-FIELD_NAMES = (b"profile", b"root", b"source_revision", b"source_digest")
-V2_HEADER = b"SEMAPRAX-MODEL-TEXT 2\n"
-V1_HEADER = b"SEMAPRAX-TEXT 1\n"
-MAGIC = b"SPXB\x01"
 
 DECODERS = {
     "json": codec.decode_json,
@@ -54,62 +51,19 @@ DECODERS = {
 }
 
 
-# --- framing by hand -----------------------------------------------------------------
+# --- framing by hand: tests/wirekit.py with this file's metadata ------------------------
+
+META = {"profile": PROFILE, "root": ROOT, "revision": REVISION}
+text_fields = functools.partial(wirekit.fields, **META)  # (document | digest=…)
+model_text_wire = functools.partial(wirekit.v2, **META)  # (document, entries, body, digest=…)
+text_wire = functools.partial(wirekit.v1, **META)  # (document, body, digest=…)
 
 
-def _b(value: str | bytes) -> bytes:
-    return value.encode("utf-8") if isinstance(value, str) else value
-
-
-def text_fields(digest, profile=PROFILE, root=ROOT, revision=REVISION) -> bytes:
-    """The four fields of spec section 3: ``name len value LF``."""
-    values = [_b(profile), _b(root), _b(revision), _b(digest)]
-    return b"".join(b"%s %d %s\n" % (n, len(v), v) for n, v in zip(FIELD_NAMES, values))
-
-
-def model_text_wire(document: bytes, entries=(), body: bytes | None = None, *, digest=None, **meta) -> bytes:
-    """A v2 wire whose source_digest is that of ``document`` (the reconstructed
-    bytes); ``body`` defaults to the document itself (no references)."""
-    digest = codec.source_digest(document) if digest is None else digest
-    return b"".join(
-        [
-            V2_HEADER,
-            text_fields(digest, **meta),
-            b"dict %d\n" % len(entries),
-            *[e + b"\n" for e in entries],
-            b"body\n",
-            document if body is None else body,
-        ]
-    )
-
-
-def text_wire(document: bytes, body: bytes | None = None, *, digest=None, **meta) -> bytes:
-    """A v1 text wire whose source_digest is that of ``document``."""
-    digest = codec.source_digest(document) if digest is None else digest
-    return V1_HEADER + text_fields(digest, **meta) + b"body\n" + (document if body is None else body)
-
-
-def leb128(n: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte, n = n & 0x7F, n >> 7
-        if n:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
-
-
-def binary_fields(digest, profile=PROFILE, root=ROOT, revision=REVISION) -> bytes:
-    return b"".join(leb128(len(v)) + v for v in map(_b, (profile, root, revision, digest)))
-
-
-def binary_wire(cbor_body: bytes, document: bytes | None = None, *, digest=None, **meta) -> bytes:
+def binary_wire(cbor_body: bytes, document: bytes | None = None) -> bytes:
     """A v1 binary wire; the digest is that of ``document`` (the JSON the CBOR item
     stands for) when given, else an unrelated one."""
-    if digest is None:
-        digest = UNRELATED_DIGEST if document is None else codec.source_digest(document)
-    return MAGIC + binary_fields(digest, **meta) + cbor_body
+    digest = UNRELATED_DIGEST if document is None else None
+    return wirekit.binary(document, cbor_body, digest=digest, **META)
 
 
 def frame(form: str, document: bytes) -> bytes:
@@ -630,13 +584,8 @@ GOOD_DOC = b'{"a":[1,2]}'
 
 
 def _lines(**override) -> list[bytes]:
-    values = {
-        b"profile": _b(PROFILE),
-        b"root": _b(ROOT),
-        b"source_revision": _b(REVISION),
-        b"source_digest": _b(codec.source_digest(GOOD_DOC)),
-    }
-    lines = [b"%s %d %s\n" % (n, len(values[n]), values[n]) for n in FIELD_NAMES]
+    values = (PROFILE, ROOT, REVISION, wirekit.digest_of(GOOD_DOC))
+    lines = [field_line(n, v) for n, v in zip(FIELD_NAMES, values)]
     for name, line in override.items():
         lines[FIELD_NAMES.index(name.encode())] = line
     return lines
@@ -704,7 +653,7 @@ TEXT_ENVELOPE_CASES = [
     ("digest-63-hex", lambda f: _envelope_wire(f, _lines(source_digest=b"source_digest 70 " + DIGEST_LINE[17:-2] + b"\n")), METADATA),
     ("digest-wrong-algorithm", lambda f: _envelope_wire(f, _lines(source_digest=DIGEST_LINE.replace(b"sha256:", b"sha512:"))), METADATA),
     ("digest-empty", lambda f: _envelope_wire(f, _lines(source_digest=b"source_digest 0 \n")), METADATA),
-    ("digest-mismatch", lambda f: _envelope_wire(f, _lines(source_digest=b"source_digest 71 " + _b(UNRELATED_DIGEST) + b"\n")), DIGEST),
+    ("digest-mismatch", lambda f: _envelope_wire(f, _lines(source_digest=field_line(b"source_digest", UNRELATED_DIGEST))), DIGEST),
     ("trailing-lf-after-body", lambda f: _envelope_wire(f) + b"\n", DIGEST),
     ("body-line-missing", lambda f: _envelope_wire(f, rest=(b"dict 0\n" if f == "model-text" else b"") + GOOD_DOC), ENVELOPE),
     ("body-line-misspelled", lambda f: _envelope_wire(f, rest=(b"dict 0\n" if f == "model-text" else b"") + b"Body\n" + GOOD_DOC), ENVELOPE),
@@ -760,7 +709,7 @@ def test_huge_metadata_length_fails_fast_without_reading_further(form, name, dec
 
 
 def _dict_wire(dict_part: bytes, body: bytes = b"[]") -> bytes:
-    return V2_HEADER + text_fields(codec.source_digest(b"[]")) + dict_part + body
+    return V2_HEADER + text_fields(b"[]") + dict_part + body
 
 
 # (id, bytes from "dict" up to and including "body\n", code)
@@ -900,16 +849,13 @@ def test_model_text_noncanonical_dictionary(damage):
 # --- v1 binary: envelope and LEB128 -----------------------------------------------------------
 
 GOOD_CBOR = cbor2.dumps(json.loads(GOOD_DOC))
-_P, _R, _S = _b(PROFILE), _b(ROOT), _b(REVISION)
-_D = _b(codec.source_digest(GOOD_DOC))
+_P, _R, _S = as_bytes(PROFILE), as_bytes(ROOT), as_bytes(REVISION)
+_D = as_bytes(wirekit.digest_of(GOOD_DOC))
+_f = wirekit.binary_field  # LEB128 length, then the value
 
 
 def _bin(*fields: bytes, body: bytes = GOOD_CBOR, magic: bytes = MAGIC) -> bytes:
     return magic + b"".join(fields) + body
-
-
-def _f(value: bytes) -> bytes:
-    return leb128(len(value)) + value
 
 
 # (id, wire, code)
@@ -941,7 +887,7 @@ BINARY_ENVELOPE_CASES = [
     ("revision-raw-lone-surrogate", _bin(_f(_P), _f(_R), _f(b"\xed\xa0\x80"), _f(_D)), METADATA),
     ("digest-uppercase", _bin(_f(_P), _f(_R), _f(_S), _f(_D.upper().replace(b"SHA256", b"sha256"))), METADATA),
     ("digest-63-hex", _bin(_f(_P), _f(_R), _f(_S), _f(_D[:-1])), METADATA),
-    ("digest-mismatch", _bin(_f(_P), _f(_R), _f(_S), _f(_b(UNRELATED_DIGEST))), DIGEST),
+    ("digest-mismatch", _bin(_f(_P), _f(_R), _f(_S), _f(UNRELATED_DIGEST)), DIGEST),
     ("body-empty", _bin(_f(_P), _f(_R), _f(_S), _f(_D), body=b""), ENVELOPE),
 ]
 
@@ -1118,7 +1064,7 @@ def test_huge_cbor_heads_fail_fast_without_allocating(case_id, body, code):
         ("v2-metadata-99999999999", V2_HEADER + b"profile 99999999999 graph\n"),
         ("v1-metadata-99999999999", V1_HEADER + b"profile 99999999999 graph\n"),
         ("binary-leb128-2-pow-63", MAGIC + b"\x80" * 9 + b"\x01"),
-        ("v2-dict-99999", V2_HEADER + text_fields(UNRELATED_DIGEST) + b"dict 99999\n"),
+        ("v2-dict-99999", V2_HEADER + text_fields(digest=UNRELATED_DIGEST) + b"dict 99999\n"),
     ],
 )
 def test_huge_declared_sizes_fail_fast(case_id, wire):
@@ -1133,9 +1079,9 @@ def test_huge_declared_sizes_fail_fast(case_id, wire):
     [
         b"SEMAPRAX",
         b"SEMAPRAX-BINARY 1\n",
-        b"SEMAPRAX-MODEL-TEXT 1\n" + text_fields(UNRELATED_DIGEST),
-        b"SEMAPRAX-MODEL-TEXT 02\n" + text_fields(UNRELATED_DIGEST),
-        b"SEMAPRAX-TEXT 2\n" + text_fields(UNRELATED_DIGEST),
+        b"SEMAPRAX-MODEL-TEXT 1\n" + text_fields(digest=UNRELATED_DIGEST),
+        b"SEMAPRAX-MODEL-TEXT 02\n" + text_fields(digest=UNRELATED_DIGEST),
+        b"SEMAPRAX-TEXT 2\n" + text_fields(digest=UNRELATED_DIGEST),
         b"SPXB\x02" + b"\x00" * 8,
     ],
     ids=["bare-semaprax", "unknown-form", "model-text-v1", "model-text-v02", "text-v2", "binary-v2"],

@@ -18,12 +18,13 @@ import cbor2
 import pytest
 
 import codec
+import wirekit
 from codec import CODES, CompactError
+from wirekit import MAGIC, V1_HEADER, V2_HEADER, as_bytes, field_line, leb128
 
-LIMIT = "compact.limit"
-DICTIONARY = "compact.dictionary"
-ENVELOPE = "compact.envelope"
-METADATA = "compact.metadata"
+# The codes spec section 11 names, taken from codec.CODES by their last word.
+_CODE = {code.removeprefix("compact."): code for code in CODES}
+LIMIT, DICTIONARY, ENVELOPE, METADATA = (_CODE[name] for name in ("limit", "dictionary", "envelope", "metadata"))
 
 MiB = 1 << 20
 MAX_WIRE = 16 * MiB  # 16,777,216
@@ -37,11 +38,6 @@ MAX_DIGITS = 4_300
 PROFILE = "graph"
 ROOT = "pkg/mod.py"
 REVISION = "sha256:" + "5a" * 32
-DIGEST_LEN = len("sha256:") + 64
-FIELD_NAMES = (b"profile", b"root", b"source_revision", b"source_digest")
-V2_HEADER = b"SEMAPRAX-MODEL-TEXT 2\n"
-V1_HEADER = b"SEMAPRAX-TEXT 1\n"
-MAGIC = b"SPXB\x01"
 
 DECODERS = {
     "json": codec.decode_json,
@@ -52,54 +48,13 @@ DECODERS = {
 ENVELOPED = ("text", "binary", "model-text")
 
 
-# --- framing by hand ---------------------------------------------------------------------
+# --- framing by hand: tests/wirekit.py with this file's metadata ------------------------
 
-
-def _b(value) -> bytes:
-    return value.encode("utf-8") if isinstance(value, str) else value
-
-
-def text_fields(digest, profile=PROFILE, root=ROOT, revision=REVISION) -> bytes:
-    values = [_b(profile), _b(root), _b(revision), _b(digest)]
-    return b"".join(b"%s %d %s\n" % (n, len(v), v) for n, v in zip(FIELD_NAMES, values))
-
-
-def model_text_wire(document: bytes, entries=(), body=None, *, digest=None, **meta) -> bytes:
-    digest = codec.source_digest(document) if digest is None else digest
-    return b"".join(
-        [
-            V2_HEADER,
-            text_fields(digest, **meta),
-            b"dict %d\n" % len(entries),
-            *[e + b"\n" for e in entries],
-            b"body\n",
-            document if body is None else body,
-        ]
-    )
-
-
-def text_wire(document: bytes, body=None, *, digest=None, **meta) -> bytes:
-    digest = codec.source_digest(document) if digest is None else digest
-    return V1_HEADER + text_fields(digest, **meta) + b"body\n" + (document if body is None else body)
-
-
-def leb128(n: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte, n = n & 0x7F, n >> 7
-        if n:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
-
-
-def binary_fields(digest, profile=PROFILE, root=ROOT, revision=REVISION) -> bytes:
-    return b"".join(leb128(len(v)) + v for v in map(_b, (profile, root, revision, digest)))
-
-
-def binary_wire(cbor_body: bytes, document: bytes, **meta) -> bytes:
-    return MAGIC + binary_fields(codec.source_digest(document), **meta) + cbor_body
+META = {"profile": PROFILE, "root": ROOT, "revision": REVISION}
+text_fields = functools.partial(wirekit.fields, **META)  # (document | digest=…)
+model_text_wire = functools.partial(wirekit.v2, **META)  # (document, entries, body, digest=…)
+text_wire = functools.partial(wirekit.v1, **META)  # (document, body, digest=…)
+binary_wire = functools.partial(wirekit.binary, **META)  # (document, cbor, digest=…)
 
 
 def hand_framed(form: str, document: bytes) -> bytes:
@@ -111,7 +66,7 @@ def hand_framed(form: str, document: bytes) -> bytes:
         return text_wire(document)
     if form == "model-text":
         return model_text_wire(document)
-    return binary_wire(cbor2.dumps(json.loads(document)), document)
+    return binary_wire(document, cbor2.dumps(json.loads(document)))
 
 
 def projection(document: bytes, **meta) -> codec.CompactProjection:
@@ -188,11 +143,11 @@ def _overhead(form: str) -> int:
     if form == "json":
         return 0
     if form == "text":
-        return len(V1_HEADER + text_fields(digest) + b"body\n")
+        return len(text_wire(b"", digest=digest))
     if form == "model-text":
-        return len(V2_HEADER + text_fields(digest) + b"dict 0\nbody\n")
+        return len(model_text_wire(b"", digest=digest))
     # magic, fields, then CBOR 0x81 0x7a <4-byte length> <n bytes>; the JSON is n + 4
-    return len(MAGIC + binary_fields(digest)) + 6 - 4
+    return len(binary_wire(None, b"", digest=digest)) + 6 - 4
 
 
 def document_for_wire(form: str, size: int) -> bytes:
@@ -317,14 +272,14 @@ def test_binary_document_of_exactly_16_mib_as_json():
     assert len(document) == MAX_DOCUMENT
     p = projection(document)
     wire = codec.encode_binary(p)
-    assert wire == binary_wire(body, document)
+    assert wire == binary_wire(document, body)
     assert decodes("binary", wire) == p
 
 
 def test_binary_document_of_16_mib_plus_one_as_json():
     """A 6.8 MB CBOR item whose selected bytes are 16 MiB + 1."""
     document, body = _control_document(1)
-    wire = binary_wire(body, document)
+    wire = binary_wire(document, body)
     assert len(wire) < MAX_WIRE
     rejected("binary", wire)
 
@@ -382,7 +337,7 @@ def test_decoder_rejects_a_dictionary_of_65537_entries():
 def test_entry_count_is_checked_before_reading_any_entry(after):
     """65,537 is compact.limit whatever follows; 65,536 with the same bytes after it
     is a dictionary fault (fewer entries than declared), not a limit."""
-    prefix = V2_HEADER + text_fields(codec.source_digest(b"[]"))
+    prefix = V2_HEADER + text_fields(b"[]")
     rejected("model-text", prefix + b"dict 65537\n" + after, LIMIT)
     rejected("model-text", prefix + b"dict 65536\n" + after, {DICTIONARY, ENVELOPE})
 
@@ -415,14 +370,14 @@ def test_decoder_rejects_a_dictionary_entry_of_1_mib_plus_one():
 
 def test_decoder_rejects_an_endless_dictionary_entry_as_a_limit():
     """No LF within 1 MiB + 1 bytes: past the limit, whatever comes later."""
-    prefix = V2_HEADER + text_fields(codec.source_digest(b"[]")) + b"dict 1\n"
+    prefix = V2_HEADER + text_fields(b"[]") + b"dict 1\n"
     bounded(codec.decode_model_text, prefix + b'"' + b"e" * (2 * MiB))
     bounded(codec.decode_model_text, prefix + b"e" * (MAX_ENTRY + 1))
 
 
 def test_entry_of_exactly_1_mib_at_the_end_of_the_wire_is_not_a_limit():
     """At the limit but with no LF after it: a dictionary fault, not compact.limit."""
-    prefix = V2_HEADER + text_fields(codec.source_digest(b"[]")) + b"dict 1\n"
+    prefix = V2_HEADER + text_fields(b"[]") + b"dict 1\n"
     rejected("model-text", prefix + _entry(MAX_ENTRY), {DICTIONARY, ENVELOPE})
 
 
@@ -445,7 +400,7 @@ def _meta_kwargs(field: str, value) -> dict:
 @pytest.mark.parametrize("kind", sorted(METADATA_VALUES))
 def test_metadata_value_of_exactly_4096_bytes(form, field, kind):
     value = METADATA_VALUES[kind][0]
-    assert len(_b(value)) == MAX_METADATA
+    assert len(as_bytes(value)) == MAX_METADATA
     p = projection(b"[]", **_meta_kwargs(field, value))
     wire = codec.ENCODERS[form](p)
     assert decodes(form, wire) == p
@@ -456,20 +411,18 @@ def test_metadata_value_of_exactly_4096_bytes(form, field, kind):
 @pytest.mark.parametrize("kind", sorted(METADATA_VALUES))
 def test_encoder_refuses_a_metadata_value_of_4097_bytes(form, field, kind):
     value = METADATA_VALUES[kind][1]
-    assert len(_b(value)) == MAX_METADATA + 1
+    assert len(as_bytes(value)) == MAX_METADATA + 1
     refused(codec.ENCODERS[form], projection(b"[]", **_meta_kwargs(field, value)))
 
 
 def _framed_with(form: str, field: str, value: bytes) -> bytes:
-    meta = {"profile": PROFILE, "root": ROOT, "revision": REVISION, "digest": codec.source_digest(b"[]")}
+    """The document ``[]`` in ``form`` with ``field`` set to ``value``."""
     key = {"source_revision": "revision", "source_digest": "digest"}.get(field, field)
-    meta[key] = value
-    digest = meta.pop("digest")
     if form == "binary":
-        return MAGIC + binary_fields(digest, **meta) + cbor2.dumps([])
+        return binary_wire(b"[]", cbor2.dumps([]), **{key: value})
     if form == "text":
-        return V1_HEADER + text_fields(digest, **meta) + b"body\n[]"
-    return V2_HEADER + text_fields(digest, **meta) + b"dict 0\nbody\n[]"
+        return text_wire(b"[]", **{key: value})
+    return model_text_wire(b"[]", **{key: value})
 
 
 @pytest.mark.parametrize("form", ENVELOPED)
@@ -499,10 +452,10 @@ def test_metadata_value_of_4096_bytes_passes_framing(form, field):
 def test_metadata_limit_is_checked_on_the_declared_length(form):
     """The declared length alone breaks the limit: nothing after it is needed."""
     if form == "binary":
-        wire = MAGIC + leb128(len(PROFILE)) + _b(PROFILE) + leb128(MAX_METADATA + 1)
+        wire = MAGIC + wirekit.binary_field(PROFILE) + leb128(MAX_METADATA + 1)
     else:
         header = V1_HEADER if form == "text" else V2_HEADER
-        wire = header + text_fields("x").split(b"\n")[0] + b"\nroot 4097 "
+        wire = header + field_line(b"profile", PROFILE) + b"root 4097 "
     rejected(form, wire)
 
 
@@ -603,7 +556,7 @@ def test_depth_512_is_written_and_read(shape, form):
     p = projection(SHAPES[shape](MAX_DEPTH))
     wire = codec.ENCODERS[form](p)
     if form == "binary":
-        assert wire == binary_wire(_cbor_of(p.selected), p.selected)
+        assert wire == binary_wire(p.selected, _cbor_of(p.selected))
     elif form == "model-text":  # under 16 KiB: no dictionary, the body is the document
         assert wire == hand_framed(form, p.selected)
     assert decodes(form, wire) == p
@@ -614,7 +567,7 @@ def test_depth_512_is_written_and_read(shape, form):
 def test_depth_513_is_rejected_by_every_decoder(shape, form):
     document = SHAPES[shape](MAX_DEPTH + 1)
     if form == "binary":
-        wire = binary_wire(_cbor_of(document), document)
+        wire = binary_wire(document, _cbor_of(document))
     else:
         wire = hand_framed(form, document)
     rejected(form, wire)
@@ -692,7 +645,7 @@ def _int_of(digits: bytes) -> int:
 def test_integer_of_4301_digits_is_rejected_by_every_decoder(case, form):
     document = INTEGERS_PAST[case]
     if form == "binary":
-        wire = binary_wire(_big_cbor(document), document)
+        wire = binary_wire(document, _big_cbor(document))
     else:
         wire = hand_framed(form, document)
     rejected(form, wire)
