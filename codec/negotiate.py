@@ -11,9 +11,10 @@ from typing import Any
 from . import errors as E
 from .errors import CompactError
 from .projection import PROFILES
+from .wire import FORMAT_VERSIONS
 
 #: The one version of each encoding.
-VERSIONS: dict[str, int] = {"json": 1, "binary": 1, "text": 1, "model-text": 2}
+VERSIONS: dict[str, int] = FORMAT_VERSIONS
 #: What negotiation may choose, most preferred first; full JSON is never chosen.
 PREFERENCE: tuple[str, ...] = ("binary", "text", "model-text")
 
@@ -27,9 +28,15 @@ def negotiate(
 ) -> tuple[int, str]:
     """Return ``(format_version, encoding)`` for a request, or raise
     compact.negotiation saying why there is no common choice."""
+    if encoding is not None and not isinstance(encoding, str):
+        raise CompactError(E.NEGOTIATION, f"encoding must be a string, not {type(encoding).__name__}")
+    if format_version is not None and (type(format_version) is not int):
+        raise CompactError(E.NEGOTIATION, f"format_version must be an integer, not {format_version!r}")
+    if accept is not None and not isinstance(accept, (list, tuple)):
+        raise CompactError(E.NEGOTIATION, "accept must be a list of offers")
     if encoding is not None and accept is not None:
         raise CompactError(E.NEGOTIATION, "give either an encoding or a list of offers in accept, not both")
-    if profile not in PROFILES:
+    if not isinstance(profile, str) or profile not in PROFILES:
         raise CompactError(E.NEGOTIATION, f"unknown profile {profile!r}; expected one of {', '.join(PROFILES)}")
     if encoding is not None:
         if encoding not in VERSIONS:
@@ -49,7 +56,9 @@ def negotiate(
     offered = set()
     for offer in accept:
         try:
-            offered.add((offer["format_version"], offer["encoding"], offer["profile"]))
+            triple = (offer["format_version"], offer["encoding"], offer["profile"])
+            hash(triple)
+            offered.add(triple)
         except (KeyError, TypeError):
             raise CompactError(
                 E.NEGOTIATION, f"each offer needs format_version, encoding and profile: {offer!r}"

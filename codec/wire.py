@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import binary_v1, model_text, text_v1
 from . import errors as E
 from .binary_v1 import MAGIC, decode_binary
 from .errors import CompactError
@@ -19,7 +20,12 @@ BINARY_FORM = "binary"
 MODEL_TEXT_FORM = "model-text"
 FORMS: tuple[str, ...] = (JSON_FORM, TEXT_FORM, BINARY_FORM, MODEL_TEXT_FORM)
 
-FORMAT_VERSIONS = {JSON_FORM: 1, TEXT_FORM: 1, BINARY_FORM: 1, MODEL_TEXT_FORM: 2}
+FORMAT_VERSIONS = {
+    JSON_FORM: 1,
+    TEXT_FORM: text_v1.FORMAT_VERSION,
+    BINARY_FORM: binary_v1.FORMAT_VERSION,
+    MODEL_TEXT_FORM: model_text.FORMAT_VERSION,
+}
 
 
 @dataclass(frozen=True)

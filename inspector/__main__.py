@@ -28,18 +28,46 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _stdin_then_terminal() -> bytes:
+    """Read the piped wire, then give the app the terminal for its keys: Textual
+    reads keys from standard input, which must not still hold the wire."""
+    import os
+
+    data = sys.stdin.buffer.read(codec.limits.MAX_WIRE_BYTES + 1)
+    try:
+        tty = os.open("/dev/tty", os.O_RDONLY)
+    except OSError:
+        raise SystemExit("semaprax-inspect: reading a wire from standard input needs a terminal for the keys")
+    os.dup2(tty, 0)
+    os.close(tty)
+    sys.stdin = open(0, closefd=False)  # noqa: SIM115 - the process's own stdin
+    return data
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    from pathlib import Path
+
     from .app import DEFAULT_EXAMPLE, EXAMPLES, InspectorApp
+    from .model import load_bytes
 
     path, profile, workspace = args.path, args.profile, args.workspace
+    loaded = None
     if path is None:
         if DEFAULT_EXAMPLE.exists():
             path = str(DEFAULT_EXAMPLE)
         else:
             path, profile, workspace = "banking_ledger.py", "graph", str(EXAMPLES)
-    app = InspectorApp(path=path, profile=profile, workspace=workspace, watch=args.watch,
-                       count_tokens=not args.no_tokens)
+    if path == "-":
+        if profile is not None:
+            parser.error("--profile needs a source file, package or manifest, not standard input")
+        loaded = load_bytes(_stdin_then_terminal(), "<stdin>").prepare()
+    elif profile is None and not Path(path).is_file():
+        what = "is a folder (give --profile to produce a view of it)" if Path(path).is_dir() else "does not exist"
+        parser.error(f"{path} {what}")
+    app = InspectorApp(loaded, path=None if loaded else path, profile=profile, workspace=workspace,
+                       watch=args.watch, count_tokens=not args.no_tokens)
     app.run()
     return 0
 

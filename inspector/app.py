@@ -231,12 +231,8 @@ class InspectorApp(App[None]):
 
     # --- loading ------------------------------------------------------------------------
 
-    @work(thread=True, exclusive=True, group="load")
+    @work(thread=True, exclusive=True, group="load", exit_on_error=False)
     def load_file(self, path: str) -> Loaded:
-        if path == "-":
-            import sys
-
-            return load_bytes(sys.stdin.buffer.read(), "<stdin>").prepare()
         return load_path(path, profile=self._profile, workspace=self._workspace).prepare()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
@@ -245,7 +241,10 @@ class InspectorApp(App[None]):
             if event.state == WorkerState.SUCCESS:
                 self.loaded = worker.result
             elif event.state == WorkerState.ERROR:
-                self._show_failure(f"could not open {self._path}: {worker.error}")
+                error = worker.error
+                reason = getattr(error, "strerror", None) or str(error)
+                self._show_failure(f"could not open {self._path}: {reason}"
+                                   + ("" if self.loaded is None else " (still showing the previous file)"))
         elif worker.group == "tokens" and event.state == WorkerState.ERROR:
             self.query_one("#token-info", Static).update(_rich(f"[b red]token counting failed:[/] {_escape(str(worker.error))}"))
         elif worker.group == "layout" and event.state == WorkerState.SUCCESS and worker.result is not None:
@@ -386,7 +385,7 @@ class InspectorApp(App[None]):
 
     # --- tokens ---------------------------------------------------------------------------
 
-    @work(thread=True, exclusive=True, group="tokens")
+    @work(thread=True, exclusive=True, group="tokens", exit_on_error=False)
     def count_tokens(self, loaded: Loaded) -> None:
         from workspace import tokens
 
@@ -727,7 +726,7 @@ class InspectorApp(App[None]):
                 view.go_to_offset(offset)
         self._update_body_status()
 
-    @work(thread=True, group="layout")
+    @work(thread=True, group="layout", exit_on_error=False)
     def _reading_worker(self, name: str, data: bytes, offset: int) -> tuple[str, Any, int]:
         return name, reading_layout(data), offset
 

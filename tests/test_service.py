@@ -128,3 +128,31 @@ def test_semaprax_mcp_over_real_stdio():
             assert json.loads(ok.structured_content["wire"])["root"] == "pkg"
 
     asyncio.run(scenario())
+
+
+def test_serve_survives_bad_requests_and_stops_on_lost_framing():
+    requests = b"".join([
+        _frame({"jsonrpc": "2.0", "id": 1, "method": "workspace/compact-projection",
+                "params": {"profile": "graph", "root": "pkg/core.py", "accept": 5}}),
+        _frame({"jsonrpc": "2.0", "id": 2, "method": "workspace/compact-projection",
+                "params": {"profile": "graph", "root": "pkg/core.py", "encoding": ["text"]}}),
+        b"Content-Length: 3\r\n\r\n{x}",
+        _frame({"jsonrpc": "2.0", "id": 3, "method": "initialize"}),
+        b"Content-Length: 99999999999999\r\n\r\n",
+        _frame({"jsonrpc": "2.0", "id": 4, "method": "initialize"}),
+    ])
+    r = subprocess.run([sys.executable, "-m", "workspace.cli", "serve", "--workspace", str(DEMO)],
+                       input=requests, capture_output=True, timeout=120, cwd=ROOT)
+    assert r.returncode == 1 and b"stopping" in r.stderr and b"Traceback" not in r.stderr
+    out, responses = r.stdout, []
+    while out:
+        header, _, rest = out.partition(b"\r\n\r\n")
+        length = int(header.split(b":")[1])
+        responses.append(json.loads(rest[:length]))
+        out = rest[length:]
+    assert [m.get("id") for m in responses] == [1, 2, None, 3, None]
+    assert responses[0]["error"]["data"]["code"] == "compact.negotiation"
+    assert responses[1]["error"]["data"]["code"] == "compact.negotiation"
+    assert responses[2]["error"]["code"] == -32700
+    assert responses[3]["result"]["capabilities"]["compactProjection"]
+    assert "Content-Length" in responses[4]["error"]["message"]

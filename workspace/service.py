@@ -32,16 +32,20 @@ PARSE_ERROR = -32700
 COMPACT_DIAGNOSTIC = -32001
 #: Server-defined: the workspace cannot answer (a root or symbol not found).
 WORKSPACE_ERROR = -32002
+INTERNAL_ERROR = -32603
+#: The largest message accepted: a 16 MiB wire, base64, with room for the rest.
+MAX_MESSAGE_BYTES = 32 * 1024 * 1024
 
 
 class RouteError(Exception):
     """A request the route refuses, with the JSON-RPC error it becomes."""
 
-    def __init__(self, code: int, message: str, data: Any = None) -> None:
+    def __init__(self, code: int, message: str, data: Any = None, *, fatal: bool = False) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.data = data
+        self.fatal = fatal  # the stream's framing is lost: nothing after it can be read
 
     def to_json(self) -> dict[str, Any]:
         error: dict[str, Any] = {"code": self.code, "message": self.message}
@@ -103,6 +107,9 @@ def handle(message: Any, workspace: str | os.PathLike[str] = ".") -> dict[str, A
             raise RouteError(METHOD_NOT_FOUND, f"unknown method {method!r}")
     except RouteError as exc:
         return None if ident is None else {"jsonrpc": "2.0", "id": ident, "error": exc.to_json()}
+    except Exception as exc:  # noqa: BLE001 - one bad request must not end the server
+        error = {"code": INTERNAL_ERROR, "message": f"internal error: {type(exc).__name__}: {exc}"}
+        return None if ident is None else {"jsonrpc": "2.0", "id": ident, "error": error}
     return None if ident is None else {"jsonrpc": "2.0", "id": ident, "result": result}
 
 
@@ -119,9 +126,15 @@ def read_message(stream: BinaryIO) -> Any | None:
             break
         name, _, value = line.decode("ascii", "replace").partition(":")
         if name.strip().lower() == "content-length":
-            length = int(value.strip())
+            try:
+                length = int(value.strip())
+            except ValueError:
+                raise RouteError(PARSE_ERROR, f"Content-Length is not a number: {value.strip()[:40]!r}",
+                                 fatal=True) from None
     if length is None:
-        raise RouteError(PARSE_ERROR, "message without Content-Length")
+        raise RouteError(PARSE_ERROR, "message without Content-Length", fatal=True)
+    if not 0 <= length <= MAX_MESSAGE_BYTES:
+        raise RouteError(PARSE_ERROR, f"Content-Length {length} is outside 0..{MAX_MESSAGE_BYTES}", fatal=True)
     body = stream.read(length)
     try:
         return json.loads(body)
@@ -144,9 +157,11 @@ def serve(workspace: str | os.PathLike[str] = ".", stdin: BinaryIO | None = None
     while True:
         try:
             message = read_message(stdin)
-        except (RouteError, ValueError) as exc:
-            error = exc.to_json() if isinstance(exc, RouteError) else {"code": PARSE_ERROR, "message": str(exc)}
-            write_message(stdout, {"jsonrpc": "2.0", "id": None, "error": error})
+        except RouteError as exc:
+            write_message(stdout, {"jsonrpc": "2.0", "id": None, "error": exc.to_json()})
+            if exc.fatal:
+                print(f"semaprax serve: {exc.message}; stopping", file=sys.stderr)
+                return 1
             continue
         if message is None or (isinstance(message, dict) and message.get("method") == "exit"):
             return 0
