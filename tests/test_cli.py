@@ -101,3 +101,19 @@ def test_tokens_command_counts_both_encodings_offline():
 def test_inspect_subcommand_passes_its_options():
     r = run("inspect", "--help")
     assert r.returncode == 0 and b"usage: semaprax-inspect" in r.stdout
+
+
+def test_verify_full_json_with_expectations_is_a_binding_failure():
+    r = run("verify", str(WIRES / "banking_ledger.graph.json"), "--profile", "graph")
+    assert r.returncode == 1 and r.stderr.startswith(b"compact.binding")
+
+
+def test_metadata_cannot_drive_the_terminal():
+    import codec as c
+
+    p = c.CompactProjection("graph", "a.py\x1b]0;PWNED\x07\x1b[2J", "rev\nsource_digest sha256:" + "1" * 64,
+                            b'{"a":1}')
+    r = run("verify", "-", stdin=c.encode_model_text(p))
+    assert r.returncode == 0
+    assert b"\x1b" not in r.stdout and b"\x07" not in r.stdout
+    assert r.stdout.count(b"source_digest") == 1 and b"rev\\nsource_digest" in r.stdout

@@ -40,7 +40,8 @@ def test_exact_views_of_the_demo_workspace(profile, root):
 
 
 def test_revision_covers_exactly_the_files_read():
-    files = {name: (DEMO / name).read_bytes() for name in ("pkg/core.py",)}
+    # the package's __init__.py decides the module's name, so it is read too
+    files = {name: (DEMO / name).read_bytes() for name in ("pkg/core.py", "pkg/__init__.py")}
     assert make_projection("graph", "pkg/core.py", DEMO).source_revision == source_revision(files)
     everything = {p: (DEMO / p).read_bytes() for p in
                   ("semaprax.toml", "app.py", "pkg/__init__.py", "pkg/core.py", "pkg/util.py")}
@@ -194,7 +195,7 @@ def test_replay_succeeds_then_fails_after_an_edit(tmp_path):
     r = _run(["replay", str(wire), "--workspace", str(ws)])
     assert r.returncode == 1
     message = r.stderr.decode()
-    assert message.startswith("compact.replay at byte ")
+    assert message.startswith("compact.replay: ") and " at byte " in message
     # the first difference is the line count (22 lines, now 24), shown in context
     assert "wire has '2,\"doc\"" in message and "now gives '4,\"doc\"" in message
 
@@ -209,3 +210,31 @@ def test_every_command_has_help():
     for command in ("project", "decode", "verify", "replay", "tokens"):
         r = _run([command, "--help"])
         assert r.returncode == 0 and b"usage: semaprax " + command.encode() in r.stdout
+
+
+def test_source_with_a_byte_order_mark_and_deep_nesting(tmp_path):
+    (tmp_path / "bom.py").write_bytes(b"\xef\xbb\xbfx = 1\n")
+    graph = json.loads(make_projection("graph", "bom.py", tmp_path).selected)
+    assert graph["definitions"]["rows"] == [["bom.x", "variable", [1, 1], "", ""]] and "errors" not in graph
+    (tmp_path / "deep.py").write_text("x = " + "+".join(["1"] * 100_000) + "\n")
+    diag = json.loads(make_projection("diagnostics", "deep.py", tmp_path).selected)
+    assert diag["rows"][0][3] == "syntax-error"
+
+
+@pytest.mark.parametrize("table, words", [
+    ('name = "x"\nscripts = ["a"]', "[project.scripts]"),
+    ('name = "x"\ndependencies = "requests>=2"', "dependencies must be a list"),
+    ("name = 5", "name must be a string"),
+])
+def test_malformed_manifests_are_clear_errors(tmp_path, table, words):
+    (tmp_path / "pyproject.toml").write_text(f"[project]\n{table}\n")
+    with pytest.raises(WorkspaceError) as info:
+        make_projection("project-graph", "pyproject.toml", tmp_path)
+    assert words in str(info.value)
+
+
+def test_workspace_folder_as_root():
+    assert make_projection("symbols", ".", DEMO).root == "."
+    with pytest.raises(WorkspaceError) as info:
+        make_projection("project-graph", ".", BROKEN)
+    assert "no semaprax.toml or pyproject.toml in '.'" in str(info.value)

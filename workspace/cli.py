@@ -20,10 +20,18 @@ EXIT_USAGE = 2
 
 
 def _read(path: str) -> bytes:
+    """At most one byte past the wire limit: a larger input is rejected by the
+    decoder's own size check instead of filling memory."""
+    limit = codec.limits.MAX_WIRE_BYTES + 1
     if path == "-":
-        return sys.stdin.buffer.read()
+        return sys.stdin.buffer.read(limit)
     with open(path, "rb") as f:
-        return f.read()
+        return f.read(limit)
+
+
+def _visible(text: str) -> str:
+    """Metadata are opaque UTF-8: never let them move the cursor or forge lines."""
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
 def _write(data: bytes, path: str | None, *, binary: bool) -> None:
@@ -65,7 +73,10 @@ def cmd_decode(args: argparse.Namespace) -> int:
 def cmd_verify(args: argparse.Namespace) -> int:
     data = _read(args.wire)
     found = codec.decode_wire(data)
+    expected = (args.profile, args.root, args.source_revision)
     if found.projection is None:
+        if any(v is not None for v in expected):
+            raise CompactError(E.BINDING, "a full JSON wire carries no profile, root or source_revision to bind", None)
         print(f"ok: full JSON, {len(found.selected):,} canonical bytes (no metadata to bind)")
         return 0
     p = found.projection
@@ -73,7 +84,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     print(
         f"ok: {found.form} v{found.format_version}, {len(data):,} wire bytes, "
         f"{len(p.selected):,} selected bytes\n"
-        f"profile {p.profile}\nroot {p.root}\nsource_revision {p.source_revision}\n"
+        f"profile {p.profile}\nroot {_visible(p.root)}\nsource_revision {_visible(p.source_revision)}\n"
         f"source_digest {p.source_digest}"
     )
     return 0
@@ -111,14 +122,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
     again = make_projection(p.profile, p.root, args.workspace)
     if again.selected != p.selected:
         at = first_difference(p.selected, again.selected)
-        raise CompactError(
+        raise CompactError(  # the offset is in the selected document, not the wire: it is in the message
             E.REPLAY,
             f"regenerated {p.profile} view of {p.root!r} differs from the wire's at byte {at} of the "
             f"selected document: wire has {excerpt(p.selected, at)}, "
             f"the workspace now gives {excerpt(again.selected, at)}",
-            at,
+            None,
         )
-    print(f"ok: replayed {p.profile} view of {p.root}: {len(p.selected):,} selected bytes match")
+    print(f"ok: replayed {p.profile} view of {_visible(p.root)}: {len(p.selected):,} selected bytes match")
     if again.source_revision != p.source_revision:
         print(
             f"note: source_revision differs ({p.source_revision} in the wire, {again.source_revision} now) "
@@ -264,12 +275,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return args.run(args)
     except CompactError as exc:
-        print(str(exc), file=sys.stderr)
+        print(_visible(str(exc)), file=sys.stderr)
         return EXIT_FAILURE
     except _Usage as exc:
         parser.error(str(exc))
     except WorkspaceError as exc:
-        print(f"semaprax: {exc}", file=sys.stderr)
+        print(f"semaprax: {_visible(str(exc))}", file=sys.stderr)
         return EXIT_FAILURE
     except BrokenPipeError:  # pragma: no cover - e.g. `| head`
         return 0

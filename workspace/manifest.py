@@ -41,7 +41,10 @@ def load_project(ws: Workspace, manifest: str) -> Project:
     table = data.get("project", {})
     if not isinstance(table, dict):
         raise WorkspaceError(f"{manifest!r}: [project] must be a table")
-    project_name = str(table.get("name") or (folder.rsplit("/", 1)[-1] if folder else "project"))
+    name_value = table.get("name")
+    if name_value is not None and not isinstance(name_value, str):
+        raise WorkspaceError(f"{manifest!r}: [project] name must be a string")
+    project_name = name_value or (folder.rsplit("/", 1)[-1] if folder else "project")
     if name == "semaprax.toml":
         roots = table.get("sources", ["."])
         if not isinstance(roots, list) or not all(isinstance(r, str) for r in roots):
@@ -54,8 +57,14 @@ def load_project(ws: Workspace, manifest: str) -> Project:
         if not ws.exists(rel):
             raise WorkspaceError(f"{manifest!r}: source {root!r} does not exist")
         files.update(ws.python_files(rel) if ws.is_dir(rel) else [rel])
-    dependencies = tuple(sorted({_distribution(d) for d in table.get("dependencies", []) if isinstance(d, str)}))
-    scripts = tuple(sorted((str(k), str(v)) for k, v in (table.get("scripts") or {}).items()))
+    raw_deps = table.get("dependencies", [])
+    if not isinstance(raw_deps, list) or not all(isinstance(d, str) for d in raw_deps):
+        raise WorkspaceError(f"{manifest!r}: [project] dependencies must be a list of strings")
+    raw_scripts = table.get("scripts") or {}
+    if not isinstance(raw_scripts, dict) or not all(isinstance(v, str) for v in raw_scripts.values()):
+        raise WorkspaceError(f"{manifest!r}: [project.scripts] must map command names to 'module:function'")
+    dependencies = tuple(sorted({_distribution(d) for d in raw_deps}))
+    scripts = tuple(sorted((str(k), v) for k, v in raw_scripts.items()))
     return Project(project_name, manifest, folder, tuple(sorted(files, key=lambda p: p.encode())),
                    dependencies, scripts)
 

@@ -127,6 +127,9 @@ class Workspace:
         names = [] if is_package else [stem]
         folders = parts[:-1]
         while folders and (self.folder / "/".join(folders) / "__init__.py").is_file():
+            # The module's name depends on this file: it is read, so the
+            # revision changes when it goes away.
+            self.read("/".join(folders) + "/__init__.py")
             names.insert(0, folders[-1])
             folders = folders[:-1]
         if not names:  # an __init__.py outside any package

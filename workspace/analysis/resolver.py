@@ -122,20 +122,23 @@ class _Analyser:
     # --- driver ----------------------------------------------------------------
 
     def run(self) -> ModuleAnalysis:
-        text = self.source.decode("utf-8", errors="replace")
+        text = self.source.decode("utf-8-sig", errors="replace")
         lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
         module_def = Definition(self.module, "module", 1, max(lines, 1))
         try:
             tree = ast.parse(self.source, filename=self.path)
-            table = symtable.symtable(text, self.path, "exec")
-        except (SyntaxError, ValueError) as exc:
+            table = symtable.symtable(self.source, self.path, "exec")  # bytes: a BOM is fine
+        except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
             line = getattr(exc, "lineno", None) or 1
             col = getattr(exc, "offset", None) or 1
             msg = getattr(exc, "msg", None) or str(exc)
+            if isinstance(exc, (RecursionError, MemoryError)):
+                msg = "too deeply nested for the parser"
             self.problems.append(Problem("syntax-error", line, col, f"syntax error: {msg}"))
             return self._result([module_def], lines)
         doc = ast.get_docstring(tree) or ""
         module_def = Definition(self.module, "module", 1, max(lines, 1), doc=doc)
+        self.tree = tree
         root = _Scope("module", self.module, None, table, tree)
         self.definitions.append(module_def)
         self._declare(tree.body, root)
@@ -660,12 +663,8 @@ class _Analyser:
                 ))
 
     def _dunder_all(self) -> set[str]:
-        try:
-            tree = ast.parse(self.source)
-        except SyntaxError:
-            return set()
         names: set[str] = set()
-        for stmt in tree.body:
+        for stmt in self.tree.body:
             if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
                 targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
                 if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets) and stmt.value is not None:

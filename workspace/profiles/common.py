@@ -60,6 +60,7 @@ def manifest_root(ws: Workspace, root: str) -> Project:
             candidate = f"{rel}/{name}" if rel else name
             if ws.exists(candidate):
                 return load_project(ws, candidate)
+        raise WorkspaceError(f"no semaprax.toml or pyproject.toml in {root!r}")
     return load_project(ws, rel)
 
 

@@ -25,6 +25,7 @@ def produce(ws: Workspace, root: str) -> tuple[str, Any]:
         a = analyse_module(ws.read(path), path, mf.module, is_package=mf.is_package)
         rows = [[d.qualname, d.kind, d.start, d.signature] for d in a.definitions if d.kind != "module"]
         modules.append({"module": a.module, "path": path, "symbols": rows})
+    rel = rel or "."  # the workspace folder itself
     return rel, {"root": rel, "columns": ["name", "kind", "line", "signature"], "modules": modules}
 
 
