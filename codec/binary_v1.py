@@ -12,6 +12,7 @@ import math
 import struct
 
 import cbor2
+from json.encoder import encode_basestring as _json_string
 
 from . import errors as E
 from . import limits
@@ -167,6 +168,7 @@ def check_cbor(body: bytes) -> None:
     # frames: [items left, is_map, keys seen (for maps), position in pair]
     stack: list[list] = []
     pos = 0
+    size = 0  # the canonical JSON length of what was read, checked before cbor2 builds it
     while True:
         if pos >= n:
             raise CompactError(E.ENVELOPE, "wire ends inside the CBOR body", n)
@@ -185,12 +187,13 @@ def check_cbor(body: bytes) -> None:
                 if math.isnan(x) or math.isinf(x):
                     raise CompactError(E.JSON, f"{x} is not a JSON number", start)
                 pos += 8
+                size += len(repr(x))
             elif ai in (25, 26):
                 raise CompactError(
                     E.NONCANONICAL, "half or single precision float; floats must be float64 (0xfb)", start
                 )
             elif ai in (20, 21, 22):
-                pass
+                size += 5 if ai == 20 else 4  # false, true, null
             elif ai == 24 and pos >= n:
                 raise CompactError(E.ENVELOPE, "wire ends inside a simple value", n)
             elif ai == 31:
@@ -202,14 +205,18 @@ def check_cbor(body: bytes) -> None:
                 raise CompactError(E.JSON, f"{what} is not a JSON value", start)
         else:
             arg, pos = _argument(body, start)
-            if major in (0, 1):
-                pass
+            if major == 0:
+                size += len(str(arg))
+            elif major == 1:
+                size += 1 + len(str(arg + 1))
             elif major == 3:
                 if arg > n - pos:
                     raise CompactError(E.ENVELOPE, f"wire ends inside a {arg:,}-byte text string", n)
                 text = body[pos : pos + arg]
                 try:
-                    text.decode("utf-8")
+                    decoded = text.decode("utf-8")
+                    # escaped spelling, plus the bytes non-ASCII characters add in UTF-8
+                    size += len(_json_string(decoded)) + len(text) - len(decoded)
                 except UnicodeDecodeError as exc:
                     raise CompactError(E.JSON, f"text string is not valid UTF-8 ({exc.reason})", pos + exc.start) from None
                 pos += arg
@@ -221,16 +228,25 @@ def check_cbor(body: bytes) -> None:
             elif major == 2:
                 raise CompactError(E.JSON, "byte string is not a JSON value", start)
             elif major == 6:
-                pos = _check_bignum(body, start, pos, arg)
+                pos, digits = _check_bignum(body, start, pos, arg)
+                size += digits
             else:  # 4 array, 5 map
                 if len(stack) >= limits.MAX_DEPTH:
                     raise CompactError(E.LIMIT, f"nesting deeper than {limits.MAX_DEPTH} levels", start)
+                # brackets, commas between items, and a colon per member
+                size += 2 + max(arg - 1, 0) + (arg if major == 5 else 0)
                 if arg:
                     if arg > n - pos:  # each item needs at least a byte
                         raise CompactError(E.ENVELOPE, f"wire ends inside a {arg:,}-item container", n)
                     is_map = major == 5
                     stack.append([arg * 2 if is_map else arg, is_map, set() if is_map else None, 0])
                     continue
+        if size > limits.MAX_SELECTED_BYTES:
+            raise CompactError(
+                E.LIMIT,
+                f"the document would be over {limits.MAX_SELECTED_BYTES:,} bytes as JSON",
+                start,
+            )
         # one item complete: count it against its parents
         while stack:
             frame = stack[-1]
@@ -268,7 +284,8 @@ def _argument(body: bytes, start: int) -> tuple[int, int]:
     raise CompactError(E.NONCANONICAL, f"malformed CBOR head 0x{ib:02x} (reserved)", start)
 
 
-def _check_bignum(body: bytes, start: int, pos: int, tag: int) -> int:
+def _check_bignum(body: bytes, start: int, pos: int, tag: int) -> tuple[int, int]:
+    """Check a tag 2/3 bignum; returns where it ends and its length in JSON."""
     if tag not in (2, 3):
         raise CompactError(E.JSON, f"CBOR tag {tag} is not a JSON value", start)
     n = len(body)
@@ -290,4 +307,4 @@ def _check_bignum(body: bytes, start: int, pos: int, tag: int) -> int:
         raise CompactError(E.NONCANONICAL, "bignum for an integer that fits major type 0 or 1", start)
     if value + (tag == 3) >= _INTEGER_CEILING:
         raise CompactError(E.LIMIT, f"integer has more than {limits.MAX_INTEGER_DIGITS:,} digits", start)
-    return pos + length
+    return pos + length, len(str(value + (tag == 3))) + (tag == 3)

@@ -66,6 +66,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import codec  # noqa: E402
+from codec import limits  # noqa: E402
 from codec.projection import excerpt, first_difference  # noqa: E402
 from codec.scan import read_fields  # noqa: E402
 from codec.text_v1 import HEADER as TEXT_HEADER  # noqa: E402
@@ -83,7 +84,7 @@ MODEL_FORMS: tuple[str, ...] = ("json", "text", "model-text")
 #: The installed third-party package whose project graph is measured.
 THIRD_PARTY_PACKAGE = "rich"
 #: Size below which model-text's dictionary is empty by rule (docs/wire-format.md 5.1).
-DICTIONARY_THRESHOLD = 16_384
+DICTIONARY_THRESHOLD = limits.DICTIONARY_THRESHOLD
 
 LOCAL_NOTE = (
     "Local measurements of these inputs on one machine. They are not universal savings, "

@@ -410,3 +410,42 @@ def test_constructor_rejections():
     with pytest.raises(CompactError) as info:
         codec.CompactProjection.from_value("graph", "a.py", "r", [float("nan")])
     assert info.value.code == "compact.json"
+
+
+def test_binary_document_size_is_checked_before_building_it():
+    import cbor2
+
+    text = "\x01" * (3 * 1024 * 1024)  # 3 MiB of CBOR, 18 MiB as JSON ("\u0001" each)
+    body = cbor2.dumps([text])
+    doc_digest = b"sha256:" + b"0" * 64
+    error = reject(codec.decode_binary, binary(None, body, digest=doc_digest))
+    assert error.code == "compact.limit" and "as JSON" in error.message
+
+
+def test_binary_json_length_accounting_is_exact(monkeypatch):
+    import cbor2
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from codec import binary_v1
+
+    values = st.recursive(
+        st.none() | st.booleans() | st.integers(-(2**80), 2**80)
+        | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+        lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(), inner, max_size=5),
+        max_leaves=30,
+    )
+
+    @settings(max_examples=300, deadline=None)
+    @given(values)
+    def check(value):
+        body = cbor2.dumps(value)
+        size = len(codec.canonical_json(value))
+        monkeypatch.setattr(binary_v1.limits, "MAX_SELECTED_BYTES", size)
+        binary_v1.check_cbor(body)  # exactly at the limit: accepted
+        monkeypatch.setattr(binary_v1.limits, "MAX_SELECTED_BYTES", size - 1)
+        with pytest.raises(CompactError) as info:
+            binary_v1.check_cbor(body)
+        assert info.value.code == "compact.limit"
+
+    check()
