@@ -122,12 +122,7 @@ class InspectorApp(App[None]):
     BINDINGS = [
         Binding("q", "quit", "Quit"),
         Binding("question_mark", "help", "Help"),
-        Binding("o", "tab('overview')", "Overview", show=False),
-        Binding("d", "tab('dictionary')", "Dictionary", show=False),
-        Binding("b", "tab('body')", "Body", show=False),
-        Binding("x", "tab('bytes')", "Bytes", show=False),
-        Binding("v", "tab('verify')", "Verify", show=False),
-        Binding("t", "tab('tokens')", "Tokens", show=False),
+        *[Binding(key, f"tab('{name}')", name.title(), show=False) for key, name in TAB_KEYS.items()],
         Binding("ctrl+o", "open", "Open"),
         Binding("r", "reload", "Reload"),
         Binding("e", "export", "Export"),

@@ -12,11 +12,10 @@ from textual.binding import Binding
 from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
-from textual.reactive import reactive
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ..model import Loaded
+from .rows import RowCursorView
 
 COLUMNS = ("#", "literal", "bytes", "refs", "saved B", "cl100k", "o200k")
 WIDTHS = (6, 0, 8, 6, 9, 8, 8)  # 0: takes what is left
@@ -36,24 +35,14 @@ def _literal_width(width: int) -> int:
     return max(width - sum(WIDTHS) - len(WIDTHS), 12)
 
 
-class DictionaryView(ScrollView, can_focus=True):
+class DictionaryView(RowCursorView):
     COMPONENT_CLASSES = {"dictview--cursor", "dictview--dim"}
     DEFAULT_CSS = """
     DictionaryView { background: $surface; }
     DictionaryView > .dictview--cursor { background: $primary-muted; text-style: bold; }
     DictionaryView > .dictview--dim { color: $text-muted; }
     """
-    BINDINGS = [
-        Binding("up,k", "move(-1)", "Up", show=False),
-        Binding("down,j", "move(1)", "Down", show=False),
-        Binding("pageup", "page(-1)", show=False),
-        Binding("pagedown", "page(1)", show=False),
-        Binding("home", "edge(0)", show=False),
-        Binding("end", "edge(1)", show=False),
-        Binding("enter", "choose", "Show uses"),
-    ]
-
-    cursor_row = reactive(0, always_update=True)
+    BINDINGS = [Binding("enter", "choose", "Show uses")]
 
     class Highlighted(Message):
         def __init__(self, index: int | None) -> None:
@@ -156,24 +145,13 @@ class DictionaryView(ScrollView, can_focus=True):
             self.filter_text = ""
             self._reorder()
         self.cursor_row = self.order.index(index)
-        self._scroll_to_cursor(center=True)
+        self.scroll_to_cursor(center=True)
 
     # --- actions -------------------------------------------------------------------
 
     def watch_cursor_row(self, old: int, new: int) -> None:
         self._refresh_all()
         self.post_message(self.Highlighted(self.current_index))
-
-    def action_move(self, delta: int) -> None:
-        if self.order:
-            self.cursor_row = max(0, min(self.cursor_row + delta, len(self.order) - 1))
-            self._scroll_to_cursor()
-
-    def action_page(self, direction: int) -> None:
-        self.action_move(direction * max(self.scrollable_content_region.height - 1, 1))
-
-    def action_edge(self, end: int) -> None:
-        self.action_move((len(self.order) if end else -len(self.order)))
 
     def action_choose(self) -> None:
         if self.current_index is not None:
@@ -188,22 +166,8 @@ class DictionaryView(ScrollView, can_focus=True):
         self._refresh_all()
         self.post_message(self.Sorted())  # the header above follows the new width
 
-    def on_click(self, event: events.Click) -> None:
-        row = int(self.scroll_offset.y) + event.y
-        if 0 <= row < len(self.order):
-            self.cursor_row = row
-            if event.chain >= 2:
-                self.action_choose()
-
-    def _scroll_to_cursor(self, center: bool = False) -> None:
-        height = max(self.scrollable_content_region.height, 1)
-        top = int(self.scroll_offset.y)
-        if center:
-            self.scroll_to(y=max(self.cursor_row - height // 2, 0), animate=False)
-        elif self.cursor_row < top:
-            self.scroll_to(y=self.cursor_row, animate=False)
-        elif self.cursor_row >= top + height:
-            self.scroll_to(y=self.cursor_row - height + 1, animate=False)
+    def double_clicked(self) -> None:
+        self.action_choose()
 
     # --- rendering -----------------------------------------------------------------
 

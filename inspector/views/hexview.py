@@ -7,21 +7,18 @@ from __future__ import annotations
 import bisect
 
 from rich.segment import Segment
-from textual import events
-from textual.binding import Binding
 from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
-from textual.reactive import reactive
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ..model import Loaded
+from .rows import RowCursorView
 
 ROW = 16
 
 
-class HexView(ScrollView, can_focus=True):
+class HexView(RowCursorView):
     COMPONENT_CLASSES = {
         "hexview--header", "hexview--field", "hexview--entry", "hexview--body", "hexview--reference",
         "hexview--error", "hexview--cursor", "hexview--offset",
@@ -37,17 +34,6 @@ class HexView(ScrollView, can_focus=True):
     HexView > .hexview--cursor { background: $primary-muted; }
     HexView > .hexview--offset { color: $text-muted; }
     """
-    BINDINGS = [
-        Binding("up,k", "move(-1)", show=False),
-        Binding("down,j", "move(1)", show=False),
-        Binding("pageup", "page(-1)", show=False),
-        Binding("pagedown", "page(1)", show=False),
-        Binding("home", "edge(0)", show=False),
-        Binding("end", "edge(1)", show=False),
-    ]
-
-    cursor_row = reactive(0, always_update=True)
-
     class Moved(Message):
         def __init__(self, offset: int) -> None:
             super().__init__()
@@ -73,35 +59,14 @@ class HexView(ScrollView, can_focus=True):
         return self.cursor_row * ROW
 
     def go_to_offset(self, offset: int) -> None:
-        self.cursor_row = max(0, offset // ROW)
-        height = max(self.scrollable_content_region.height, 1)
-        self.scroll_to(y=max(self.cursor_row - height // 2, 0), animate=False)
+        self.cursor_row = max(0, min(offset // ROW, self.row_count - 1))
+        self.scroll_to_cursor(center=True)
 
     def watch_cursor_row(self, old: int, new: int) -> None:
         self._version += 1
         self._cache.clear()
         self.refresh()
         self.post_message(self.Moved(self.cursor_offset))
-
-    def action_move(self, delta: int) -> None:
-        rows = self.virtual_size.height
-        self.cursor_row = max(0, min(self.cursor_row + delta, rows - 1))
-        top, height = int(self.scroll_offset.y), max(self.scrollable_content_region.height, 1)
-        if self.cursor_row < top:
-            self.scroll_to(y=self.cursor_row, animate=False)
-        elif self.cursor_row >= top + height:
-            self.scroll_to(y=self.cursor_row - height + 1, animate=False)
-
-    def action_page(self, direction: int) -> None:
-        self.action_move(direction * max(self.scrollable_content_region.height - 1, 1))
-
-    def action_edge(self, end: int) -> None:
-        self.action_move(self.virtual_size.height if end else -self.virtual_size.height)
-
-    def on_click(self, event: events.Click) -> None:
-        row = int(self.scroll_offset.y) + event.y
-        if 0 <= row < self.virtual_size.height:
-            self.cursor_row = row
 
     def _kind_at(self, offset: int) -> str:
         loaded = self.loaded
