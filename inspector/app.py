@@ -138,6 +138,7 @@ class InspectorApp(App[None]):
         Binding("m", "toggle_reading", "Reading view"),
         Binding("s", "toggle_sync", "Sync panes", show=False),
         Binding("c", "copy", "Copy"),
+        Binding("escape", "leave_input", "Leave field", show=False),
     ]
 
     loaded: reactive[Loaded | None] = reactive(None, init=False)
@@ -610,6 +611,15 @@ class InspectorApp(App[None]):
             self.query_one(target).focus()
         if name == "dictionary":
             self.call_after_refresh(self._update_dict_header)
+
+    def action_leave_input(self) -> None:
+        """Escape from a text field gives the keys back to the tab's view."""
+        if isinstance(self.focused, Input):
+            target = {"dictionary": "#dict", "body": "#compact", "bytes": "#hex"}.get(self.tabbed.active)
+            if target:
+                self.query_one(target).focus()
+            else:
+                self.set_focus(None)
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())

@@ -421,3 +421,17 @@ def test_watch_reloads_when_the_file_changes(tmp_path):
             await settle(app, pilot)
             assert app.loaded.error is not None and app.loaded.error.code == "compact.digest"
     run(scenario())
+
+
+def test_escape_leaves_a_text_field_so_keys_work_again():
+    async def scenario():
+        app = InspectorApp(load_path(str(LEDGER)), count_tokens=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            await pilot.press("v")
+            app.query_one("#expect-root").focus()
+            await pilot.press("x", "escape", "d")
+            await pilot.pause()
+            assert app.query_one("#expect-root").value == "x"
+            assert app.tabbed.active == "dictionary"
+    run(scenario())
