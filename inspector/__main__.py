@@ -56,7 +56,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     loaded = None
     if path is None:
         if DEFAULT_EXAMPLE.exists():
-            path = str(DEFAULT_EXAMPLE)
+            try:  # as a person would type it from here
+                path = str(DEFAULT_EXAMPLE.relative_to(Path.cwd()))
+            except ValueError:
+                path = str(DEFAULT_EXAMPLE)
         else:
             path, profile, workspace = "banking_ledger.py", "graph", str(EXAMPLES)
     if path == "-":
