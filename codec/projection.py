@@ -169,6 +169,8 @@ def _normalize(selected: bytes, skeleton: bytes | None) -> Any:
             f"selected document is {len(selected):,} bytes; the limit is {limits.MAX_SELECTED_BYTES:,}",
             limits.MAX_SELECTED_BYTES,
         )
+    if not selected:
+        raise CompactError(E.JSON, "the document is empty: no JSON value", 0)
     if selected.startswith(_BOM):
         raise CompactError(E.JSON, "document starts with a UTF-8 byte-order mark", 0)
     try:

@@ -197,6 +197,7 @@ def test_trailing_lf_is_explained():
         (b'["\xed\xa0\x80"]', "compact.json", "UTF-8"),
         (b"\xef\xbb\xbf[1]", "compact.json", "byte-order mark"),
         (b"[1,]", "compact.json", "invalid JSON"),
+        (b"", "compact.json", "empty"),
         (b"[1e400]", "compact.json", ""),
         (b"[1.0E5]", "compact.noncanonical", "canonical"),
         (b"[1, 2]", "compact.noncanonical", "canonical"),
