@@ -12,7 +12,6 @@ from array import array
 from itertools import accumulate
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
 
 from . import errors as E
 from . import limits
@@ -144,7 +143,6 @@ class _Reader:
         self.string_counts: Counter = Counter()
         self.ref_counts: Counter = Counter()
         self.document: bytes | None = None
-        self.value: Any = None
 
     # step 1
     def envelope(self) -> None:
@@ -292,7 +290,7 @@ class _Reader:
 
     # step 5
     def normalize(self) -> None:
-        self.value = normalize(self.document, skeleton=self._skeleton, locate=self.wire_offset)
+        normalize(self.document, skeleton=self._skeleton, locate=self.wire_offset)
 
     # step 6
     def check_canonical(self) -> None:

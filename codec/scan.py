@@ -189,8 +189,8 @@ def read_field(wire: bytes, pos: int, name: str) -> Field:
     """``<name> SP <byte_length> SP <value> LF`` at ``pos``."""
     label = name.encode()
     try:
-        at = expect(wire, pos, label + b" ", f"field name")
-    except CompactError as exc:
+        at = expect(wire, pos, label + b" ", "field name")
+    except CompactError:
         found = _field_name_at(wire, pos)
         if found is not None and found != name:
             raise CompactError(

@@ -33,10 +33,10 @@ from textual.widgets import (
 )
 from textual.worker import Worker, WorkerState
 
-from codec import CompactError, CompactProjection, check_binding
+from codec import CompactError, check_binding
 import codec
 
-from .model import Loaded, canonical_comparison, display_value, encodings_of, load_bytes, load_path
+from .model import Loaded, canonical_comparison, display_value, encodings_of, load_path
 from .screens import ConfirmScreen, ExportScreen, HelpScreen, OpenScreen, PromptScreen
 from .views.dictionary import DictionaryView, header_text
 from .views.hexview import HexView

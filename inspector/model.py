@@ -15,7 +15,7 @@ from pathlib import Path
 import codec
 from codec import CompactError, CompactProjection
 from codec.binary_v1 import read_binary_fields
-from codec.scan import FIELD_NAMES, Field, Span, read_fields
+from codec.scan import Field, Span, read_fields
 from codec.wire import detect_form
 
 FORM_TITLES = {
@@ -58,6 +58,7 @@ class Loaded:
     produced_from: tuple[str, str] | None = None  # (profile, root) when made live from sources
     _regions: list[Region] | None = field(default=None, repr=False, compare=False)
     _marks: tuple[list[int], list[int]] | None = field(default=None, repr=False, compare=False)
+    _uses: dict[int, list[int]] | None = field(default=None, repr=False, compare=False)
     _doc_marks: tuple[list[int], list[int]] | None = field(default=None, repr=False, compare=False)
     _region_starts: list[int] = field(default_factory=list, repr=False, compare=False)
 
@@ -113,8 +114,13 @@ class Loaded:
         return b"@%d" % index
 
     def references_of(self, index: int) -> list[int]:
-        """Positions (in body order) of every reference to entry ``index``."""
-        return [k for k, i in enumerate(self.ref_index) if i == index]
+        """Positions (in body order) of every reference to entry ``index``;
+        grouped once, since stepping through uses asks on every key."""
+        if self._uses is None:
+            self._uses = {}
+            for k, i in enumerate(self.ref_index):
+                self._uses.setdefault(i, []).append(k)
+        return self._uses.get(index, [])
 
     def bytes_saved(self, index: int) -> int:
         """What entry ``index`` saves: each reference is shorter than its literal,
@@ -360,4 +366,4 @@ def canonical_comparison(loaded: Loaded) -> tuple[bytes, bytes, int] | None:
 
 
 __all__ = ["Loaded", "Region", "load_bytes", "load_path", "encodings_of", "canonical_comparison",
-           "display_value", "FIELD_NAMES"]
+           "display_value"]

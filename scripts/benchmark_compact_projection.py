@@ -559,10 +559,9 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
 
 def render_markdown(report: dict[str, Any]) -> str:
     """The human report, computed entirely from ``report`` (the JSON value)."""
-    env, cases, summary = report["environment"], report["cases"], report["summary"]
+    env, cases = report["environment"], report["cases"]
     names = [t["name"] for t in env["tokenizers"]]
     c1, c2 = names
-    labels = {c["id"]: c["label"] for c in cases}
     has_toon = all("toon" in c["references"] for c in cases)
     lines: list[str] = [
         "# Compact projection measurements",

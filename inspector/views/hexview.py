@@ -4,7 +4,6 @@ app names in its status line."""
 
 from __future__ import annotations
 
-import bisect
 
 from rich.segment import Segment
 from textual.cache import LRUCache
@@ -70,13 +69,11 @@ class HexView(RowCursorView):
 
     def _kind_at(self, offset: int) -> str:
         loaded = self.loaded
-        if loaded is not None and loaded.error is not None and loaded.error.offset == offset:
+        if loaded is None:
+            return "body"
+        if loaded.error is not None and loaded.error.offset == offset:
             return "error"
-        if loaded is not None and loaded.ref_wire and loaded.body_start is not None and offset >= loaded.body_start:
-            k = bisect.bisect_right(loaded.ref_wire, offset) - 1
-            if k >= 0 and offset < loaded.ref_wire[k] + len(loaded.entry_token(loaded.ref_index[k])):
-                return "reference"
-        region = self.loaded.region_at(offset) if self.loaded is not None else None
+        region = loaded.region_at(offset)  # a reference, entry, field, header or the body
         return region.kind if region is not None else "body"
 
     def render_line(self, y: int) -> Strip:

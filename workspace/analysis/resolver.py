@@ -227,7 +227,7 @@ class _Analyser:
                 else:
                     local = target = alias.name.split(".")[0]
                 scope.bindings[local] = target
-                self.imports.append(Import(local, target, node.lineno, alias.name, scope.qualname))
+                self._add_import(Import(local, target, node.lineno, alias.name, scope.qualname))
             return
         base = self._import_base(node)
         if base is None:
@@ -246,7 +246,12 @@ class _Analyser:
             local = alias.asname or alias.name
             target = f"{base}.{alias.name}" if base else alias.name
             scope.bindings[local] = target
-            self.imports.append(Import(local, target, node.lineno, base, scope.qualname))
+            self._add_import(Import(local, target, node.lineno, base, scope.qualname))
+
+    def _add_import(self, imp: Import) -> None:
+        """A binding import is also a use of its target by the scope that imports it."""
+        self.imports.append(imp)
+        self.uses.append(Use(imp.scope, imp.target, IMPORTS, imp.line))
 
     def _import_base(self, node: ast.ImportFrom) -> str | None:
         if not node.level:
@@ -426,7 +431,7 @@ class _Analyser:
             if isinstance(stmt, ast.ClassDef):
                 for b in stmt.bases:
                     target = self._resolve_expr(b, scope)
-                    self._record(qual, target, INHERITS, b, scope, b)
+                    self._record(qual, target, INHERITS, b, scope)
                     self._visit_expr(b, scope, qual, skip_self=True)
                 for k in stmt.keywords:
                     self._visit_expr(k.value, scope, qual)
@@ -441,35 +446,29 @@ class _Analyser:
                     self._visit_annotation(stmt.returns, scope, qual)
             return  # the body is visited as its own scope
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
-            for imp in self.imports:
-                if imp.line == stmt.lineno and imp.scope == scope.qualname and imp.local != "*":
-                    self.uses.append(Use(self._source(scope), imp.target, IMPORTS, stmt.lineno))
-            return
+            return  # their uses were recorded when they were declared
         if isinstance(stmt, ast.AnnAssign):
-            self._visit_annotation(stmt.annotation, scope, self._source(scope))
+            self._visit_annotation(stmt.annotation, scope, scope.qualname)
             for part in (stmt.target, stmt.value):
                 if part is not None:
-                    self._visit_expr(part, scope, self._source(scope))
+                    self._visit_expr(part, scope, scope.qualname)
             return
         for child in ast.iter_child_nodes(stmt):
             if isinstance(child, ast.expr):
-                self._visit_expr(child, scope, self._source(scope))
+                self._visit_expr(child, scope, scope.qualname)
             elif isinstance(child, ast.stmt):
                 self._visit_stmt(child, scope)
             else:
                 for sub in ast.iter_child_nodes(child):  # handlers, match cases, withitems, ...
                     if isinstance(sub, ast.expr):
-                        self._visit_expr(sub, scope, self._source(scope))
+                        self._visit_expr(sub, scope, scope.qualname)
                     elif isinstance(sub, ast.stmt):
                         self._visit_stmt(sub, scope)
                     else:
                         for leaf in ast.walk(sub):
                             if isinstance(leaf, ast.expr):
-                                self._visit_expr(leaf, scope, self._source(scope))
+                                self._visit_expr(leaf, scope, scope.qualname)
                                 break
-
-    def _source(self, scope: _Scope) -> str:
-        return scope.qualname
 
     def _visit_annotation(self, expr: ast.expr, scope: _Scope, source: str) -> None:
         """Annotations may be strings ("Ledger", "list[Posting]"): read them as
@@ -495,7 +494,7 @@ class _Analyser:
                 if isinstance(func, (ast.Name, ast.Attribute)):
                     callee_ids.add(id(func))
                     target = self._resolve_expr(func, scope)
-                    self._record(source, target, CALLS, func, scope, func)
+                    self._record(source, target, CALLS, func, scope)
                     base = _chain_base(func)
                     if not isinstance(base, ast.Name):
                         stack.append(base)
@@ -510,7 +509,7 @@ class _Analyser:
                         target = self._resolve_expr(node, scope)
                         if isinstance(node, ast.Attribute) and target and target.startswith(UNRESOLVED):
                             target = None  # an attribute of an unknown value: not an edge
-                        self._record(source, target, REFERENCES, node, scope, node)
+                        self._record(source, target, REFERENCES, node, scope)
                     base = _chain_base(node)
                     if not isinstance(base, ast.Name):
                         stack.append(base)
@@ -535,8 +534,7 @@ class _Analyser:
         elif isinstance(node, ast.expr):
             self._visit_expr(node, scope, source)
 
-    def _record(self, source: str, target: str | None, kind: str, node: ast.expr, scope: _Scope,
-                expr: ast.expr) -> None:
+    def _record(self, source: str, target: str | None, kind: str, expr: ast.expr, scope: _Scope) -> None:
         if target is None:  # a local variable or parameter: not an edge
             base = _chain_base(expr)
             if isinstance(base, ast.Name):
@@ -550,7 +548,7 @@ class _Analyser:
                 "unresolved-name", expr.lineno, expr.col_offset + 1,
                 f"name {expr.id!r} is not defined", source,
             ))
-        self.uses.append(Use(source, target, kind, node.lineno))
+        self.uses.append(Use(source, target, kind, expr.lineno))
 
     def _mark_loaded(self, name: str, scope: _Scope) -> None:
         s: _Scope | None = scope

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from ..analysis.model import CALLS, EDGE_KINDS, IMPORTS, Definition, ModuleAnalysis, Use
+from ..analysis.model import EDGE_KINDS, IMPORTS, Definition, ModuleAnalysis, Use
 from ..manifest import MANIFEST_NAMES, Project, load_project
 from ..sources import Workspace, WorkspaceError, suggest
 
@@ -70,7 +70,3 @@ def problem_rows(analyses: Iterable[ModuleAnalysis]) -> list[list[Any]]:
         for p in a.problems:
             rows.append([a.path, p.line, p.column, p.kind, p.message])
     return rows
-
-
-def call_targets(uses: Iterable[Use]) -> list[str]:
-    return sorted({u.target for u in uses if u.kind == CALLS})

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..analysis.model import IMPORTS
 from ..analysis.resolver import analyse_module
 from ..sources import Workspace
 from .common import definition_row, grouped_edges, python_file, table
@@ -27,6 +26,3 @@ def produce(ws: Workspace, root: str) -> tuple[str, Any]:
     if error is not None:
         value["errors"] = [[error.line, error.column, error.message]]
     return rel, value
-
-
-__all__ = ["produce", "IMPORTS"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..analysis.resolver import analyse_module
-from ..sources import Workspace, WorkspaceError, suggest
+from ..sources import Workspace, WorkspaceError
 from .common import python_file
 
 
@@ -27,6 +27,3 @@ def produce(ws: Workspace, root: str) -> tuple[str, Any]:
         modules.append({"module": a.module, "path": path, "symbols": rows})
     rel = rel or "."  # the workspace folder itself
     return rel, {"root": rel, "columns": ["name", "kind", "line", "signature"], "modules": modules}
-
-
-__all__ = ["produce", "suggest"]
