@@ -5,6 +5,7 @@ verify, export, search, history and the token table."""
 from __future__ import annotations
 
 import asyncio
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,16 @@ async def settle(app, pilot):
     await pilot.pause()
     await app.workers.wait_for_complete()
     await pilot.pause()
+
+
+@asynccontextmanager
+async def opened(source, *, count_tokens: bool = False, size=SIZE):
+    """The app on a wire (a path, or an already loaded model), settled."""
+    loaded = load_path(str(source)) if isinstance(source, Path) else source
+    app = InspectorApp(loaded, count_tokens=count_tokens)
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        yield app, pilot
 
 
 def text_of(app, selector: str) -> str:
@@ -81,9 +92,7 @@ def test_layouts_cover_every_byte_once():
                                          ("binary", "v1 binary (CBOR)"), ("json", "full JSON")])
 def test_loads_each_form(form, title):
     async def scenario():
-        app = InspectorApp(load_path(str(WIRES / f"banking_ledger.graph.{form}")), count_tokens=False)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(app, pilot)
+        async with opened(WIRES / f"banking_ledger.graph.{form}") as (app, pilot):
             summary = text_of(app, "#summary")
             assert f"form: {title}" in summary
             assert "status: valid" in summary
@@ -98,9 +107,7 @@ def test_loads_each_form(form, title):
 def test_rejected_wire_opens_with_its_diagnostic_and_jumps_to_the_byte():
     async def scenario():
         wire = (REJECTED / "compact.reference.model-text").read_bytes()
-        app = InspectorApp(load_bytes(wire, "rejected"), count_tokens=False)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(app, pilot)
+        async with opened(load_bytes(wire, "rejected")) as (app, pilot):
             banner = app.query_one("#diagnostic", Static)
             assert banner.has_class("shown")
             shown = str(banner.render())
@@ -119,9 +126,7 @@ def test_rejected_wire_opens_with_its_diagnostic_and_jumps_to_the_byte():
 
 def test_unknown_bytes_open_without_traceback():
     async def scenario():
-        app = InspectorApp(load_bytes(b"\x00\x01garbage", "junk"), count_tokens=False)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(app, pilot)
+        async with opened(load_bytes(b"\x00\x01garbage", "junk")) as (app, pilot):
             assert app.query_one("#diagnostic").has_class("shown")
             assert "compact.json" in str(app.query_one("#diagnostic", Static).render())
     run(scenario())
@@ -132,9 +137,7 @@ def test_unknown_bytes_open_without_traceback():
 
 def test_entry_selection_steps_through_its_references():
     async def scenario():
-        app = InspectorApp(load_path(str(LEDGER)), count_tokens=False)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(app, pilot)
+        async with opened(LEDGER) as (app, pilot):
             await pilot.press("d", "down", "down")
             view = app.query_one("#dict", DictionaryView)
             index = view.current_index
@@ -163,9 +166,7 @@ def test_entry_selection_steps_through_its_references():
 
 def test_enter_on_a_reference_follows_it_and_back_returns():
     async def scenario():
-        app = InspectorApp(load_path(str(LEDGER)), count_tokens=False)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(app, pilot)
+        async with opened(LEDGER) as (app, pilot):
             await pilot.press("b")
             compact = app.query_one("#compact", LineView)
             first = app.loaded.ref_wire[0] - app.loaded.body_start
@@ -186,9 +187,7 @@ def test_enter_on_a_reference_follows_it_and_back_returns():
 
 def test_dictionary_sorts_and_filters():
     async def scenario():
-        app = InspectorApp(load_path(str(WIRES / "http_app_routing.graph.model-text")), count_tokens=False)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(app, pilot)
+        async with opened(WIRES / "http_app_routing.graph.model-text") as (app, pilot):
             await pilot.press("d")
             view = app.query_one("#dict", DictionaryView)
             await pilot.press("4")  # refs, biggest first
@@ -207,9 +206,7 @@ def test_dictionary_sorts_and_filters():
 
 def test_panes_scroll_together():
     async def scenario():
-        app = InspectorApp(load_path(str(WIRES / "http_app_routing.graph.model-text")), count_tokens=False)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(app, pilot)
+        async with opened(WIRES / "http_app_routing.graph.model-text") as (app, pilot):
             await pilot.press("b")
             compact = app.query_one("#compact", LineView)
             expanded = app.query_one("#expanded", LineView)
@@ -231,9 +228,7 @@ def test_panes_scroll_together():
 
 def test_search_and_goto():
     async def scenario():
-        app = InspectorApp(load_path(str(LEDGER)), count_tokens=False)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(app, pilot)
+        async with opened(LEDGER) as (app, pilot):
             await pilot.press("b", "slash")
             await pilot.pause()
             await pilot.press(*"function", "enter")
@@ -260,9 +255,7 @@ def test_search_and_goto():
 
 def test_verify_with_and_without_expectations():
     async def scenario():
-        app = InspectorApp(load_path(str(LEDGER)), count_tokens=False)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(app, pilot)
+        async with opened(LEDGER) as (app, pilot):
             await pilot.press("v")
             app.action_verify()
             await pilot.pause()
@@ -282,9 +275,7 @@ def test_verify_with_and_without_expectations():
 
 def test_verify_noncanonical_shows_the_canonical_reencoding():
     async def scenario():
-        app = InspectorApp(load_path(str(REJECTED / "compact.noncanonical.model-text")), count_tokens=False)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(app, pilot)
+        async with opened(REJECTED / "compact.noncanonical.model-text") as (app, pilot):
             app.action_verify()
             await pilot.pause()
             assert app.query_one("#canon-panes").display
@@ -298,9 +289,7 @@ def test_verify_noncanonical_shows_the_canonical_reencoding():
 
 def test_export_writes_new_files_and_asks_before_overwriting(tmp_path):
     async def scenario():
-        app = InspectorApp(load_path(str(LEDGER)), count_tokens=False)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(app, pilot)
+        async with opened(LEDGER) as (app, pilot):
             target = tmp_path / "out.text"
             app._export_chosen(("text", str(target)))
             await pilot.pause()
@@ -321,9 +310,7 @@ def test_export_writes_new_files_and_asks_before_overwriting(tmp_path):
 
 def test_export_dialog_from_the_key(tmp_path):
     async def scenario():
-        app = InspectorApp(load_path(str(LEDGER)), count_tokens=False)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(app, pilot)
+        async with opened(LEDGER) as (app, pilot):
             await pilot.press("e")
             await pilot.pause()
             path_input = app.screen.query_one("#export-path")
@@ -340,9 +327,7 @@ def test_export_dialog_from_the_key(tmp_path):
 
 def test_token_table_fills_in_from_a_worker():
     async def scenario():
-        app = InspectorApp(load_path(str(LEDGER)), count_tokens=True)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(app, pilot)
+        async with opened(LEDGER, count_tokens=True) as (app, pilot):
             table = app.query_one("#token-table", DataTable)
             assert table.row_count == 4
             from workspace import tokens
@@ -364,9 +349,7 @@ def test_token_table_fills_in_from_a_worker():
 
 def test_help_and_palette_open():
     async def scenario():
-        app = InspectorApp(load_path(str(LEDGER)), count_tokens=False)
-        async with app.run_test(size=(100, 30)) as pilot:
-            await settle(app, pilot)
+        async with opened(LEDGER, size=(100, 30)) as (app, pilot):
             await pilot.press("question_mark")
             await pilot.pause()
             assert app.screen.__class__.__name__ == "HelpScreen"
@@ -425,9 +408,7 @@ def test_watch_reloads_when_the_file_changes(tmp_path):
 
 def test_escape_leaves_a_text_field_so_keys_work_again():
     async def scenario():
-        app = InspectorApp(load_path(str(LEDGER)), count_tokens=False)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(app, pilot)
+        async with opened(LEDGER) as (app, pilot):
             await pilot.press("v")
             app.query_one("#expect-root").focus()
             await pilot.press("x", "escape", "d")
