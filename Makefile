@@ -17,6 +17,7 @@ inspect: $(STAMP)
 	$(VENV)/bin/semaprax-inspect
 
 test: $(STAMP)
+	$(VENV)/bin/ruff check .
 	$(PY) -m pytest -q
 
 bench: $(STAMP)

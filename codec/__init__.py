@@ -33,14 +33,14 @@ ENCODERS = {
 
 __all__ = [
     "CODES",
+    "ENCODERS",
+    "FORMS",
+    "PROFILES",
     "CompactError",
     "CompactProjection",
     "DecodedWire",
-    "ENCODERS",
-    "FORMS",
     "Field",
     "ModelTextLayout",
-    "PROFILES",
     "Span",
     "canonical_json",
     "check_binding",

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import math
 import struct
+from json.encoder import encode_basestring as _json_string
 
 import cbor2
-from json.encoder import encode_basestring as _json_string
 
 from . import errors as E
 from . import limits

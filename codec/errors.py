@@ -54,7 +54,7 @@ class CompactError(Exception):
     def __repr__(self) -> str:
         return f"CompactError({self.code!r}, {self.message!r}, {self.offset!r})"
 
-    def shifted(self, delta: int) -> "CompactError":
+    def shifted(self, delta: int) -> CompactError:
         """The same diagnostic with its offset moved, for errors found in a slice
         of the wire (a body, a field) that must be reported in wire coordinates."""
         offset = None if self.offset is None else self.offset + delta

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 from array import array
-from itertools import accumulate
 from collections import Counter
 from dataclasses import dataclass
+from itertools import accumulate
 
 from . import errors as E
 from . import limits
@@ -25,11 +25,11 @@ from .scan import (
     check_wire_size,
     expect,
     frame_fields,
+    is_reference,
     is_string_literal,
+    quote_split,
     read_decimal,
     read_fields,
-    is_reference,
-    quote_split,
     split_body,
     split_references,
     split_strings,

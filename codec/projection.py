@@ -10,9 +10,10 @@ import hashlib
 import json
 import re
 from array import array
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import accumulate
-from typing import Any, Callable
+from typing import Any
 
 from . import errors as E
 from . import limits
@@ -109,7 +110,7 @@ def check_metadata(profile: str, root: str, source_revision: str) -> None:
             raise CompactError(E.METADATA, f"{name} is not valid Unicode (lone surrogate)") from None
 
 
-def metadata_values(fields: "tuple[Field, ...]") -> tuple[str, str, str, str]:
+def metadata_values(fields: tuple[Field, ...]) -> tuple[str, str, str, str]:
     """Decoder-side value checks (spec section 4, step 1), after the framing of all
     four fields was read: UTF-8, non-empty, a known profile, a digest spelling."""
     values = []
@@ -366,14 +367,14 @@ class CompactProjection:
         object.__setattr__(self, "source_digest", source_digest(self.selected))
 
     @classmethod
-    def from_value(cls, profile: str, root: str, source_revision: str, value: Any) -> "CompactProjection":
+    def from_value(cls, profile: str, root: str, source_revision: str, value: Any) -> CompactProjection:
         """Build a projection from a JSON value, for producers."""
         return cls(profile, root, source_revision, canonical_json(value))
 
     @classmethod
     def _checked(
         cls, profile: str, root: str, source_revision: str, selected: bytes, digest: str
-    ) -> "CompactProjection":
+    ) -> CompactProjection:
         """For decoders that have already normalized ``selected`` and verified its
         digest: skip doing that work a second time."""
         self = object.__new__(cls)

@@ -9,8 +9,8 @@ so what a tool shows is what a decoder read.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from . import errors as E
 from . import limits

@@ -33,8 +33,8 @@ from textual.widgets import (
 )
 from textual.worker import Worker, WorkerState
 
-from codec import CompactError, check_binding
 import codec
+from codec import CompactError, check_binding
 
 from .model import Loaded, canonical_comparison, display_value, encodings_of, load_path
 from .screens import ConfirmScreen, ExportScreen, HelpScreen, OpenScreen, PromptScreen
@@ -762,7 +762,7 @@ class InspectorApp(App[None]):
             pane = self._focused_pane()
             if pane is None:
                 return
-            name, data, view = pane
+            name, data, _view = pane
             needle = query.encode("utf-8")
             self.matches = []
             start = data.find(needle)

@@ -102,7 +102,7 @@ class Loaded:
             self._doc_marks = self.ref_doc, ends
         return self._doc_marks
 
-    def prepare(self) -> "Loaded":
+    def prepare(self) -> Loaded:
         """Do the derived work a screen needs up front, in the caller's thread
         (the loader's worker), so the interface thread only draws."""
         self.regions()
@@ -365,5 +365,12 @@ def canonical_comparison(loaded: Loaded) -> tuple[bytes, bytes, int] | None:
     return loaded.wire, canonical, first_difference(loaded.wire, canonical)
 
 
-__all__ = ["Loaded", "Region", "load_bytes", "load_path", "encodings_of", "canonical_comparison",
-           "display_value"]
+__all__ = [
+    "Loaded",
+    "Region",
+    "canonical_comparison",
+    "display_value",
+    "encodings_of",
+    "load_bytes",
+    "load_path",
+]

@@ -23,8 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import codec  # noqa: E402
-from codec import limits  # noqa: E402
+import codec
+from codec import limits
 
 
 def graph_document(target: int) -> bytes:

@@ -18,10 +18,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import codec  # noqa: E402
-from bench_codec import graph_document  # noqa: E402
-from inspector.app import InspectorApp  # noqa: E402
-from inspector.views.lines import LineView  # noqa: E402
+from bench_codec import graph_document
+
+import codec
+from inspector.app import InspectorApp
+from inspector.views.lines import LineView
 
 
 async def measure(path: Path, label: str) -> dict:

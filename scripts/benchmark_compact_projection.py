@@ -57,21 +57,22 @@ import sys
 import tempfile
 import time
 import typing
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-import codec  # noqa: E402
-from codec import limits  # noqa: E402
-from codec.projection import excerpt, first_difference  # noqa: E402
-from codec.scan import read_fields  # noqa: E402
-from codec.text_v1 import HEADER as TEXT_HEADER  # noqa: E402
-from workspace import tokens  # noqa: E402
-from workspace.route import make_projection  # noqa: E402
+import codec
+from codec import limits
+from codec.projection import excerpt, first_difference
+from codec.scan import read_fields
+from codec.text_v1 import HEADER as TEXT_HEADER
+from workspace import tokens
+from workspace.route import make_projection
 
 #: Identifies the layout of ``measurements.json``; bump it when the layout changes.
 SCHEMA = "semaprax/benchmark-compact-projection/1"
@@ -354,7 +355,7 @@ def measure_case(case: Case, toon: Toon) -> dict[str, Any]:
             p = make_projection(case.profile, case.root, workspace)
         except codec.CompactError as exc:
             raise BenchmarkError(f"{case.id}: the producer failed: {exc}") from None
-        except Exception as exc:  # WorkspaceError and friends: name the case
+        except Exception as exc:  # noqa: BLE001 - WorkspaceError and friends: name the case
             raise BenchmarkError(f"{case.id}: the producer failed: {type(exc).__name__}: {exc}") from None
         try:
             wires = {form: codec.ENCODERS[form](p) for form in WIRE_FORMS}
@@ -572,13 +573,13 @@ def render_markdown(report: dict[str, Any]) -> str:
          "`measurements.json` beside it; do not edit by hand.")
         + " Every figure and sentence below is computed from the measured data.",
         "",
-        f"**{report['note']}** Token counts are those of the named tiktoken vocabularies on the "
-        "complete wire, envelope and dictionary included; a model or provider may count differently.",
+        (f"**{report['note']}** Token counts are those of the named tiktoken vocabularies on the "
+        "complete wire, envelope and dictionary included; a model or provider may count differently."),
         "",
         "## Setup",
         "",
-        f"- Python: {env['python']} (its standard library supplies the `typing.py` and "
-        "`http/server.py` cases, so those rows change with the Python version).",
+        (f"- Python: {env['python']} (its standard library supplies the `typing.py` and "
+        "`http/server.py` cases, so those rows change with the Python version)."),
         f"- tiktoken {env['tiktoken']}, vocabularies loaded offline and verified by `workspace.tokens`:",
     ]
     for t in env["tokenizers"]:
@@ -593,18 +594,18 @@ def render_markdown(report: dict[str, Any]) -> str:
     lines += [
         f"- cbor2 {env['cbor2']} (v1 binary).",
         f"- TOON reference: {env['toon_note']}.",
-        "- Counting: `tiktoken.Encoding.encode_ordinary` on the UTF-8 text of each complete wire. "
-        "v1 binary is never shown to a model, so it is measured in bytes only.",
+        ("- Counting: `tiktoken.Encoding.encode_ordinary` on the UTF-8 text of each complete wire. "
+        "v1 binary is never shown to a model, so it is measured in bytes only."),
         "",
         "## Verification",
         "",
-        "Every wire form of every case (full JSON, v1 text, v1 binary and v2 model-text) was decoded "
+        ("Every wire form of every case (full JSON, v1 text, v1 binary and v2 model-text) was decoded "
         "again with `codec.decode_wire` and reproduced the selected bytes exactly, with the same "
         "profile, root, source_revision and source_digest. Every case's selected bytes also equal the "
         "output of the ordinary producer command, run in a separate process "
         "(`semaprax project ROOT --profile P --workspace W`, full JSON). A mismatch stops the script "
         "with exit status 1 before any report is written, so this report exists only because every "
-        "check passed.",
+        "check passed."),
         "",
         "## Model-text v2 against full JSON",
         "",
@@ -636,10 +637,10 @@ def render_markdown(report: dict[str, Any]) -> str:
         "",
         "## Where the tokens go",
         "",
-        "Each enveloped wire split into its head (header and metadata lines, and for model-text the "
+        ("Each enveloped wire split into its head (header and metadata lines, and for model-text the "
         "`dict` line and dictionary entries) and its body, counted apart, as "
         f"`{c1}` / `{c2}` tokens. The parts are counted separately, so head plus body can differ by a "
-        "token or two from the complete wire's count above, which is the one that counts.",
+        "token or two from the complete wire's count above, which is the one that counts."),
         "",
     ]
     rows = []
@@ -658,10 +659,10 @@ def render_markdown(report: dict[str, Any]) -> str:
         "",
         "## Reference columns (not wire forms)",
         "",
-        "Two renderings of the same selected document, for comparison only. They are **not** wire "
+        ("Two renderings of the same selected document, for comparison only. They are **not** wire "
         "forms: they carry no profile, root, revision or digest, and no semaprax decoder reads them. "
         "Pretty JSON is `json.dumps(value, indent=2, ensure_ascii=False)`; TOON is "
-        "`toon_format.encode(value)` with its default options.",
+        "`toon_format.encode(value)` with its default options."),
         "",
     ]
     header = ["Selected view", f"Full JSON {c1} / {c2}", f"Model-text {c1} / {c2}", "Pretty JSON bytes",

@@ -21,12 +21,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import codec  # noqa: E402
-from workspace import tokens  # noqa: E402
-from workspace.analysis.resolver import analyse_module  # noqa: E402
-from workspace.profiles.common import grouped_edges  # noqa: E402
-from workspace.profiles.graph import produce  # noqa: E402
-from workspace.sources import Workspace  # noqa: E402
+import codec
+from workspace import tokens
+from workspace.analysis.resolver import analyse_module
+from workspace.profiles.common import grouped_edges
+from workspace.profiles.graph import produce
+from workspace.sources import Workspace
 
 CASES = [
     (ROOT / "examples", "banking_ledger.py"),

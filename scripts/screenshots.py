@@ -15,8 +15,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from inspector.app import InspectorApp  # noqa: E402
-from inspector.model import load_path  # noqa: E402
+from inspector.app import InspectorApp
+from inspector.model import load_path
 
 WIRES = ROOT / "examples" / "wires"
 REJECTED = ROOT / "examples" / "rejected"

@@ -15,9 +15,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import codec  # noqa: E402
-from codec.projection import source_digest  # noqa: E402
-from workspace.route import make_projection  # noqa: E402
+import codec
+from codec.projection import source_digest
+from workspace.route import make_projection
 
 EXAMPLES = ROOT / "examples"
 WIRES = EXAMPLES / "wires"

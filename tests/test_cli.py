@@ -6,9 +6,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from wirekit import v2
 
 import codec
-from wirekit import v2
 
 ROOT = Path(__file__).resolve().parent.parent
 WIRES = ROOT / "examples" / "wires"
@@ -16,7 +16,7 @@ REVISION = codec.decode_wire((WIRES / "banking_ledger.graph.model-text").read_by
 
 
 def run(*args, stdin: bytes | None = None):
-    return subprocess.run(
+    return subprocess.run(check=False, args=
         [sys.executable, "-m", "workspace.cli", *args],
         input=stdin, capture_output=True, cwd=ROOT, timeout=60,
     )

@@ -22,13 +22,13 @@ import tracemalloc
 
 import cbor2
 import pytest
+import wirekit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from wirekit import FIELD_NAMES, MAGIC, V1_HEADER, V2_HEADER, as_bytes, field_line
 
 import codec
-import wirekit
 from codec import CODES, CompactError
-from wirekit import FIELD_NAMES, MAGIC, V1_HEADER, V2_HEADER, as_bytes, field_line
 
 # The codes spec section 11 names, taken from codec.CODES by their last word (a
 # KeyError here means the codec lost or renamed one).
@@ -204,7 +204,7 @@ def test_base_wires_are_valid_and_the_large_one_has_a_dictionary():
 def _markers_outside_strings(body: bytes, marker: bytes) -> frozenset[int]:
     """Body offsets where ``marker`` starts outside every string token."""
     pattern = rb'"(?:[^"\\]|\\.)*"|(' + re.escape(marker) + rb")"
-    return frozenset(m.start() for m in re.finditer(pattern, body, re.S) if m.group(1) is not None)
+    return frozenset(m.start() for m in re.finditer(pattern, body, re.DOTALL) if m.group(1) is not None)
 
 
 def _truncation_codes(form: str, wire: bytes, cut: int) -> set[str]:
@@ -261,7 +261,7 @@ def test_truncation_of_a_model_text_wire_with_a_dictionary():
     form, wire = base_wires()["model-text-large"]
     start = body_start(wire)
     body = wire[start:]
-    cuts = set(range(0, start + 1))  # the whole envelope and dictionary, byte by byte
+    cuts = set(range(start + 1))  # the whole envelope and dictionary, byte by byte
     cuts.update(range(start, len(wire), max(1, len(body) // 200)))
     for spot in sorted(_markers_outside_strings(body, b"@"))[:60]:
         cuts.update(start + spot + d for d in (0, 1, 2, 3))
@@ -783,7 +783,7 @@ def _renumber(body: bytes, mapping) -> bytes:
             return m.group(0)
         return b"@%d" % mapping(int(m.group(1)))
 
-    return re.sub(rb'"(?:[^"\\]|\\.)*"|@([0-9]+)', replace, body, flags=re.S)
+    return re.sub(rb'"(?:[^"\\]|\\.)*"|@([0-9]+)', replace, body, flags=re.DOTALL)
 
 
 def _reframe(prefix: bytes, entries, body: bytes) -> bytes:

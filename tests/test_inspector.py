@@ -9,6 +9,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
+from textual.widgets import DataTable, Static
 
 import codec
 from inspector.app import InspectorApp
@@ -16,7 +17,6 @@ from inspector.model import load_bytes, load_path
 from inspector.views.dictionary import DictionaryView
 from inspector.views.hexview import HexView
 from inspector.views.lines import LineView, reading_layout, wrapped_layout
-from textual.widgets import DataTable, Static
 
 ROOT = Path(__file__).resolve().parent.parent
 WIRES = ROOT / "examples" / "wires"
@@ -92,7 +92,7 @@ def test_layouts_cover_every_byte_once():
                                          ("binary", "v1 binary (CBOR)"), ("json", "full JSON")])
 def test_loads_each_form(form, title):
     async def scenario():
-        async with opened(WIRES / f"banking_ledger.graph.{form}") as (app, pilot):
+        async with opened(WIRES / f"banking_ledger.graph.{form}") as (app, _pilot):
             summary = text_of(app, "#summary")
             assert f"form: {title}" in summary
             assert "status: valid" in summary
@@ -126,7 +126,7 @@ def test_rejected_wire_opens_with_its_diagnostic_and_jumps_to_the_byte():
 
 def test_unknown_bytes_open_without_traceback():
     async def scenario():
-        async with opened(load_bytes(b"\x00\x01garbage", "junk")) as (app, pilot):
+        async with opened(load_bytes(b"\x00\x01garbage", "junk")) as (app, _pilot):
             assert app.query_one("#diagnostic").has_class("shown")
             assert "compact.json" in str(app.query_one("#diagnostic", Static).render())
     run(scenario())
@@ -327,7 +327,7 @@ def test_export_dialog_from_the_key(tmp_path):
 
 def test_token_table_fills_in_from_a_worker():
     async def scenario():
-        async with opened(LEDGER, count_tokens=True) as (app, pilot):
+        async with opened(LEDGER, count_tokens=True) as (app, _pilot):
             table = app.query_one("#token-table", DataTable)
             assert table.row_count == 4
             from workspace import tokens

@@ -2,8 +2,9 @@
 reference must point at exactly the bytes it names, and a rejected wire still
 yields everything read before the failure."""
 
-import codec
 from wirekit import PAD, v2
+
+import codec
 
 
 def big_projection():

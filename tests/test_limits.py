@@ -16,11 +16,11 @@ import tracemalloc
 
 import cbor2
 import pytest
+import wirekit
+from wirekit import MAGIC, V1_HEADER, V2_HEADER, as_bytes, field_line, leb128
 
 import codec
-import wirekit
 from codec import CODES, CompactError
-from wirekit import MAGIC, V1_HEADER, V2_HEADER, as_bytes, field_line, leb128
 
 # The codes spec section 11 names, taken from codec.CODES by their last word.
 _CODE = {code.removeprefix("compact."): code for code in CODES}

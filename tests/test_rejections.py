@@ -5,10 +5,10 @@ message that says what was wrong."""
 from __future__ import annotations
 
 import pytest
+from wirekit import PAD, REVISION, binary, digest_of, leb128, v1, v2
 
 import codec
 from codec import CompactError
-from wirekit import PAD, REVISION, binary, digest_of, leb128, v1, v2
 
 OK_DOC = b'{"a":[1,"x"]}'
 BIG = b"[" + PAD + b',"abcdefghijklmnop","abcdefghijklmnop","qqqqqqqqqqqqqqqqqq","qqqqqqqqqqqqqqqqqq"]'

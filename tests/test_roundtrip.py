@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import codec

@@ -76,7 +76,7 @@ def test_serve_answers_framed_requests_over_stdio():
                 "params": {"profile": "graph", "root": "pkg/core.py", "encoding": "text", "format_version": 2}}),
         _frame({"jsonrpc": "2.0", "method": "exit"}),
     ])
-    r = subprocess.run([sys.executable, "-m", "workspace.cli", "serve", "--workspace", str(DEMO)],
+    r = subprocess.run(check=False, args=[sys.executable, "-m", "workspace.cli", "serve", "--workspace", str(DEMO)],
                        input=requests, capture_output=True, timeout=120, cwd=ROOT)
     assert r.returncode == 0, r.stderr
     out = r.stdout
@@ -141,7 +141,7 @@ def test_serve_survives_bad_requests_and_stops_on_lost_framing():
         b"Content-Length: 99999999999999\r\n\r\n",
         _frame({"jsonrpc": "2.0", "id": 4, "method": "initialize"}),
     ])
-    r = subprocess.run([sys.executable, "-m", "workspace.cli", "serve", "--workspace", str(DEMO)],
+    r = subprocess.run(check=False, args=[sys.executable, "-m", "workspace.cli", "serve", "--workspace", str(DEMO)],
                        input=requests, capture_output=True, timeout=120, cwd=ROOT)
     assert r.returncode == 1 and b"stopping" in r.stderr and b"Traceback" not in r.stderr
     out, responses = r.stdout, []

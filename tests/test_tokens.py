@@ -247,7 +247,7 @@ def test_threads_share_one_load_without_network_or_writes(
         try:
             barrier.wait()
             results[i] = tokens.get_encoding("cl100k_base")
-        except BaseException as e:  # pragma: no cover - reported below
+        except BaseException as e:  # noqa: BLE001  # pragma: no cover - reported below
             errors.append(e)
 
     threads = [threading.Thread(target=worker, args=(i,)) for i in range(n)]
@@ -292,7 +292,7 @@ def test_fresh_process_loads_offline_without_writing(tmp_path) -> None:
     (tmp_path / "home").mkdir()
     (tmp_path / "tmp").mkdir()
     env.update(HOME=str(tmp_path / "home"), TMPDIR=str(tmp_path / "tmp"), PYTHONDONTWRITEBYTECODE="1")
-    done = subprocess.run(
+    done = subprocess.run(check=False, args=
         [sys.executable, "-c", FRESH_PROCESS],
         cwd=tmp_path,
         env=env,

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import BinaryIO, Sequence
+from collections.abc import Sequence
+from typing import BinaryIO
 
 import codec
 from codec import CompactError, CompactProjection

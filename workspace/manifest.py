@@ -77,9 +77,7 @@ def _packages_beside(ws: Workspace, folder: str) -> list[str]:
         if not top.is_dir():
             continue
         for child in sorted(top.iterdir()):
-            if (child / "__init__.py").is_file() and child.name not in ("tests", "test"):
-                found.append(child.relative_to(base).as_posix())
-            elif child.suffix == ".py" and child.is_file() and top == base and child.name != "setup.py":
+            if (child / "__init__.py").is_file() and child.name not in ("tests", "test") or child.suffix == ".py" and child.is_file() and top == base and child.name != "setup.py":
                 found.append(child.relative_to(base).as_posix())
     return found
 

@@ -48,8 +48,9 @@ import re
 import threading
 import types
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import tiktoken
 import tiktoken_ext.openai_public as _openai_public

@@ -3,7 +3,7 @@ without building a widget per row (the stock DataTable froze for ~10 s here)."""
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from rich.segment import Segment
 from rich.style import Style
@@ -172,7 +172,7 @@ class DictionaryView(RowCursorView):
     # --- rendering -----------------------------------------------------------------
 
     def render_line(self, y: int) -> Strip:
-        scroll_x, scroll_y = self.scroll_offset
+        _, scroll_y = self.scroll_offset
         row = scroll_y + y
         width = self.scrollable_content_region.width
         if row >= len(self.order) or self.loaded is None:

@@ -4,7 +4,6 @@ app names in its status line."""
 
 from __future__ import annotations
 
-
 from rich.segment import Segment
 from textual.cache import LRUCache
 from textual.geometry import Size

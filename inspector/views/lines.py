@@ -11,8 +11,8 @@ from __future__ import annotations
 import bisect
 import re
 from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from rich.segment import Segment
 from rich.style import Style
@@ -180,26 +180,26 @@ class LineView(ScrollView, can_focus=True):
     class CursorMoved(Message):
         """The cursor moved to the line starting at ``offset`` (a content offset)."""
 
-        def __init__(self, view: "LineView", offset: int) -> None:
+        def __init__(self, view: LineView, offset: int) -> None:
             super().__init__()
             self.view = view
             self.offset = offset
 
         @property
-        def control(self) -> "LineView":
+        def control(self) -> LineView:
             return self.view
 
     class Activated(Message):
         """Enter was pressed with the cursor on the line spanning these offsets."""
 
-        def __init__(self, view: "LineView", start: int, end: int) -> None:
+        def __init__(self, view: LineView, start: int, end: int) -> None:
             super().__init__()
             self.view = view
             self.start = start
             self.end = end
 
         @property
-        def control(self) -> "LineView":
+        def control(self) -> LineView:
             return self.view
 
     def __init__(self, *, name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
@@ -407,8 +407,7 @@ class LineView(ScrollView, can_focus=True):
         out: list[tuple[int, int, Style]] = []
         last = start
         for s, e, style in found:
-            if s < last:
-                s = last
+            s = max(s, last)
             if e > s:
                 out.append((s, e, style))
                 last = e

@@ -4,8 +4,8 @@ import), and symbols can be looked up by qualified name."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ..sources import Workspace, WorkspaceError, suggest
 from .model import INHERITS, Definition, ModuleAnalysis, Use

@@ -13,8 +13,8 @@ from __future__ import annotations
 import ast
 import builtins
 import symtable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
 
 from .model import (
     CALLS,
@@ -51,9 +51,9 @@ ClassLookup = Callable[[str], "ClassInfo | None"]
 
 
 class _Scope:
-    __slots__ = ("kind", "qualname", "parent", "bindings", "types", "table", "cls", "self_name", "node")
+    __slots__ = ("bindings", "cls", "kind", "node", "parent", "qualname", "self_name", "table", "types")
 
-    def __init__(self, kind: str, qualname: str, parent: "_Scope | None", table: symtable.SymbolTable | None,
+    def __init__(self, kind: str, qualname: str, parent: _Scope | None, table: symtable.SymbolTable | None,
                  node: ast.AST | None = None) -> None:
         self.kind = kind
         self.qualname = qualname
@@ -80,7 +80,7 @@ class _Scope:
 def module_name_of(path: str) -> str:
     """The fallback module name of a file not in a package: its stem."""
     name = path.rsplit("/", 1)[-1]
-    return name[:-3] if name.endswith(".py") else name
+    return name.removesuffix(".py")
 
 
 def analyse_module(
@@ -503,17 +503,17 @@ class _Analyser:
                 stack.extend(node.args)
                 stack.extend(k.value for k in node.keywords)
                 continue
-            if isinstance(node, (ast.Name, ast.Attribute)) and id(node) not in callee_ids:
-                if isinstance(node.ctx, ast.Load):
-                    if not skip_self:
-                        target = self._resolve_expr(node, scope)
-                        if isinstance(node, ast.Attribute) and target and target.startswith(UNRESOLVED):
-                            target = None  # an attribute of an unknown value: not an edge
-                        self._record(source, target, REFERENCES, node, scope)
-                    base = _chain_base(node)
-                    if not isinstance(base, ast.Name):
-                        stack.append(base)
-                    continue
+            if (isinstance(node, (ast.Name, ast.Attribute)) and id(node) not in callee_ids
+                    and isinstance(node.ctx, ast.Load)):
+                if not skip_self:
+                    target = self._resolve_expr(node, scope)
+                    if isinstance(node, ast.Attribute) and target and target.startswith(UNRESOLVED):
+                        target = None  # an attribute of an unknown value: not an edge
+                    self._record(source, target, REFERENCES, node, scope)
+                base = _chain_base(node)
+                if not isinstance(base, ast.Name):
+                    stack.append(base)
+                continue
             if isinstance(node, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
                 inner = _child_scope_for(scope, node)
                 generators = getattr(node, "generators", [])

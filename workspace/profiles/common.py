@@ -4,7 +4,8 @@ can derive (a definition's parent is its qualified name minus the last part)."""
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from ..analysis.model import EDGE_KINDS, IMPORTS, Definition, ModuleAnalysis, Use
 from ..manifest import MANIFEST_NAMES, Project, load_project

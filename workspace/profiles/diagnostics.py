@@ -50,10 +50,10 @@ def _unresolved_imports(index: WorkspaceIndex, dependencies: tuple[str, ...]) ->
             internal = top in {m.split(".")[0] for m in modules}
             if top in known_tops and not internal:
                 continue
-            if internal:
-                # from pkg import name: name may be a module or a symbol in pkg
-                if any(target == m or target.startswith(m + ".") or m.startswith(target + ".") for m in modules):
-                    continue
+            # from pkg import name: name may be a module or a symbol in pkg
+            if internal and any(target == m or target.startswith(m + ".") or m.startswith(target + ".")
+                                for m in modules):
+                continue
             problem = Problem("unresolved-import", imp.line, 1, f"cannot resolve import of {target!r}")
             rows.append([a.path, problem.line, problem.column, problem.kind, problem.message])
     return rows
