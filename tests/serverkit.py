@@ -119,3 +119,57 @@ def generate_workspace(folder: Path, modules: int) -> Path:
             lines += [f"def f{f}(x):", f"    return C{f}().m{f}(x)", ""]
         (pkg / f"m{i}.py").write_text("\n".join(lines))
     return folder
+
+
+class McpSession:
+    """``semaprax mcp`` under the MCP SDK's ClientSession over stdio, with
+    synchronous calls; ``roots`` are the client's (answered to roots/list)."""
+
+    def __init__(self, *args: str, cwd: Path = ROOT, roots: list[Path] | None = None,
+                 env: dict[str, str] | None = None) -> None:
+        import os
+
+        from mcp import ClientSession, StdioServerParameters, stdio_client
+        from mcp import types as mt
+
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        params = StdioServerParameters(command=sys.executable, args=["-m", "workspace.cli", "mcp", *args],
+                                       cwd=str(cwd), env={**os.environ, **(env or {})})
+
+        async def list_roots(context: Any) -> mt.ListRootsResult:
+            return mt.ListRootsResult(roots=[mt.Root(uri=r.as_uri(), name=r.name) for r in roots or []])
+
+        ready: asyncio.Future = self.loop.create_future()
+        self._stop = asyncio.Event()
+
+        async def hold() -> None:
+            try:
+                async with stdio_client(params) as (read, write), ClientSession(
+                        read, write, list_roots_callback=list_roots if roots is not None else None) as session:
+                    ready.set_result((session, await session.initialize()))
+                    await self._stop.wait()
+            except BaseException as exc:
+                if not ready.done():
+                    ready.set_exception(exc)
+                raise
+
+        self._task = asyncio.run_coroutine_threadsafe(hold(), self.loop)
+        self.session, self.initialized = self.run(_await(ready))
+
+    def run(self, coro: Coroutine[Any, Any, Any], timeout: float = 120) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def call(self, tool: str, arguments: dict[str, Any]) -> Any:
+        return self.run(self.session.call_tool(tool, arguments))
+
+    def close(self) -> None:
+        self.loop.call_soon_threadsafe(self._stop.set)
+        self._task.result(30)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+
+
+async def _await(future: asyncio.Future) -> Any:
+    return await future

@@ -160,7 +160,7 @@ def build_server(workspace: str | os.PathLike[str] | None = None, *, cwd: Path |
         profile: Profile,
         root: RootParam,
         ctx: Context,
-        encoding: Encoding = None,
+        encoding: Encoding = route.AUTO,
         format_version: FormatVersion = None,
         accept: Accept = None,
         max_tokens: MaxTokens = None,
@@ -173,9 +173,11 @@ def build_server(workspace: str | os.PathLike[str] | None = None, *, cwd: Path |
         (compact.* diagnostics, semaprax.workspace with close matches, semaprax.budget)."""
         params: dict[str, Any] = {"profile": profile, "root": root,
                                   "max_tokens": budget if max_tokens is None else max_tokens}
-        for name, value in (("encoding", encoding), ("format_version", format_version), ("accept", accept)):
+        for name, value in (("format_version", format_version), ("accept", accept)):
             if value is not None:
                 params[name] = value
+        if encoding != route.AUTO or not params.keys() & {"format_version", "accept"}:
+            params["encoding"] = encoding  # the default gives way to offers
         folder = await where.folder(ctx)
         try:
             request = route.parse_request(params, auto=True)

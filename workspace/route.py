@@ -138,7 +138,9 @@ def parse_request(params: Any, *, auto: bool = False) -> Request:
         raise params_error(f"max_tokens must be a positive integer, not {max_tokens!r}")
     if auto and encoding is None and offers is None and version is None:
         encoding = AUTO
-    elif encoding == AUTO and not auto:
+    if encoding == AUTO and (not auto or offers is not None or version is not None):
+        if auto:
+            raise diagnostic(CompactError(E.NEGOTIATION, "encoding 'auto' takes no format_version or accept"))
         raise diagnostic(CompactError(E.NEGOTIATION, "encoding 'auto' is the MCP tool's; name one of "
                                                      + ", ".join(codec.FORMS) + " or list accept offers"))
     return Request(profile, root, encoding, version, offers, max_tokens)
