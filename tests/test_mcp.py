@@ -16,7 +16,8 @@ import pytest
 from serverkit import DEMO, ROOT, McpSession, run_cli
 
 import codec
-from workspace.mcp_server import default_max_tokens, print_config
+from workspace.cli import mcp_config
+from workspace.mcp_server import default_max_tokens
 
 
 @pytest.fixture(scope="module")
@@ -100,12 +101,7 @@ def test_the_default_budget_comes_from_the_environment():
     assert default_max_tokens({}) == 25_000
     assert default_max_tokens({"MAX_MCP_OUTPUT_TOKENS": "120"}) == 120
     assert default_max_tokens({"MAX_MCP_OUTPUT_TOKENS": "lots"}) == 25_000
-    session = McpSession("--workspace", str(DEMO), env={"MAX_MCP_OUTPUT_TOKENS": "60"})
-    try:
-        r = session.call("compact_projection", {"profile": "symbols", "root": "."})
-        assert r.is_error and r.structured_content["max_tokens"] == 60
-    finally:
-        session.close()
+
 
 
 def test_a_missing_root_names_close_matches(mcp):
@@ -137,11 +133,14 @@ def test_a_wire_from_mcp_replays_with_the_cli(mcp, tmp_path):
     assert done.returncode == 0, done.stderr
 
 
-def test_the_workspace_comes_from_the_clients_roots(tmp_path):
-    session = McpSession(cwd=tmp_path, roots=[DEMO])
+def test_the_workspace_comes_from_the_clients_roots_and_the_budget_from_the_environment(tmp_path):
+    session = McpSession(cwd=tmp_path, roots=[DEMO], env={"MAX_MCP_OUTPUT_TOKENS": "60"})
     try:
-        r = session.call("compact_projection", {"profile": "graph", "root": "app.py", "encoding": "json"})
+        r = session.call("compact_projection", {"profile": "graph", "root": "app.py", "encoding": "json",
+                                                "max_tokens": 10_000})
         assert not r.is_error and r.structured_content["root"] == "app.py"
+        r = session.call("compact_projection", {"profile": "symbols", "root": "."})
+        assert r.is_error and r.structured_content["max_tokens"] == 60
     finally:
         session.close()
 
@@ -198,7 +197,7 @@ def test_the_whole_result_message_is_within_the_wire_plus_1_kib():
 
 
 def test_print_config_names_this_install():
-    config = json.loads(print_config(DEMO))["mcpServers"]["semaprax"]
+    config = json.loads(mcp_config(str(DEMO)))["mcpServers"]["semaprax"]
     assert Path(config["command"]).is_absolute() and config["command"].endswith("semaprax")
     assert config["args"] == ["mcp", "--workspace", str(DEMO.resolve())]
     done = run_cli("mcp", "--print-config", "--workspace", str(DEMO))

@@ -152,6 +152,16 @@ def cmd_tokens(args: argparse.Namespace) -> int:
     return 0
 
 
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}")
+    return value
+
+
 def _server_workspace(args: argparse.Namespace) -> str | None:
     """A --workspace that is not a folder stops a server before it starts (exit 2)."""
     import os
@@ -168,13 +178,27 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return serve(_server_workspace(args), workers=args.jobs)
 
 
-def cmd_mcp(args: argparse.Namespace) -> int:
-    from .mcp_server import print_config, run
+def mcp_config(workspace: str | None) -> str:
+    """The ``mcpServers`` entry that starts this install's ``semaprax mcp``."""
+    import json
+    import shutil
+    from pathlib import Path
 
+    beside = Path(sys.executable).parent / "semaprax"  # this install's, not another on PATH
+    exe = beside if beside.is_file() else Path(shutil.which("semaprax") or "semaprax")
+    args = ["mcp"]
+    if workspace is not None:
+        args += ["--workspace", str(Path(workspace).resolve())]
+    return json.dumps({"mcpServers": {"semaprax": {"command": str(exe.absolute()), "args": args}}}, indent=2)
+
+
+def cmd_mcp(args: argparse.Namespace) -> int:
     workspace = _server_workspace(args)
     if args.print_config:
-        print(print_config(workspace))
+        print(mcp_config(workspace))
         return 0
+    from .mcp_server import run
+
     return run(workspace)
 
 
@@ -261,7 +285,8 @@ def build_parser() -> argparse.ArgumentParser:
         "thread pool and can be cancelled with $/cancelRequest while queued.",
     )
     sv.add_argument("--workspace", metavar="DIR", help=server_workspace)
-    sv.add_argument("--jobs", type=int, default=4, metavar="N", help="requests answered at once (default: 4)")
+    sv.add_argument("--jobs", type=_positive, default=4, metavar="N",
+                    help="requests answered at once (default: 4)")
     sv.set_defaults(run=cmd_serve)
 
     m = sub.add_parser(

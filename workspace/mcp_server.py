@@ -16,7 +16,6 @@ else the folder the server was started in, unless that is the filesystem root.""
 from __future__ import annotations
 
 import os
-import sys
 import warnings
 from pathlib import Path
 from typing import Annotated, Any
@@ -210,19 +209,6 @@ def build_server(workspace: str | os.PathLike[str] | None = None, *, cwd: Path |
                               structured_content=found)
 
     return server
-
-
-def print_config(workspace: str | os.PathLike[str] | None) -> str:
-    """The ``mcpServers`` entry that starts this install's ``semaprax mcp``."""
-    import json
-    import shutil
-
-    beside = Path(sys.executable).parent / "semaprax"  # this install's, not another on PATH
-    exe = beside if beside.is_file() else Path(shutil.which("semaprax") or "semaprax")
-    args = ["mcp"]
-    if workspace is not None:
-        args += ["--workspace", str(Path(workspace).resolve())]
-    return json.dumps({"mcpServers": {"semaprax": {"command": str(exe.absolute()), "args": args}}}, indent=2)
 
 
 def run(workspace: str | os.PathLike[str] | None = None) -> int:
