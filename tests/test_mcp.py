@@ -36,7 +36,7 @@ def test_tools_document_themselves(mcp):
         assert tool.annotations.read_only_hint and tool.annotations.idempotent_hint
     schema = tools["compact_projection"].input_schema
     props = schema["properties"]
-    assert set(schema["required"]) == {"profile", "root"}
+    assert set(schema["required"]) == {"profile", "root"} and schema["additionalProperties"] is False
     assert props["profile"]["enum"] == list(codec.PROFILES)
     assert props["encoding"]["enum"] == ["auto", *codec.FORMS] and props["encoding"]["default"] == "auto"
     assert props["format_version"]["type"] == "integer"
@@ -78,6 +78,17 @@ def test_format_version_is_an_integer(mcp, version):
                                         "format_version": version})
     assert r.is_error and r.structured_content["code"] == "compact.negotiation"
     assert "integer" in r.content[0].text
+
+
+@pytest.mark.parametrize("arguments, says", [
+    ({"profile": "graph", "root": "app.py", "encodings": "json"}, "did you mean 'encoding'"),
+    ({"profile": "graph"}, "root must be a non-empty string"),
+    ({"profile": "callgraph", "root": "app.py"}, "profile must be one of"),
+])
+def test_bad_arguments_are_named_by_the_route_not_dropped(mcp, arguments, says):
+    r = mcp.call("compact_projection", arguments)
+    assert r.is_error and says in r.content[0].text
+    assert r.structured_content["code"] in ("semaprax.params", "compact.negotiation")
 
 
 def test_accept_offers_in_any_order(mcp):

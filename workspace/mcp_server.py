@@ -15,6 +15,7 @@ else the folder the server was started in, unless that is the filesystem root.""
 
 from __future__ import annotations
 
+import difflib
 import os
 import warnings
 from pathlib import Path
@@ -22,6 +23,7 @@ from typing import Annotated, Any
 
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.tools import Tool
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import WithJsonSchema
 
@@ -144,21 +146,13 @@ def build_server(workspace: str | os.PathLike[str] | None = None, *, cwd: Path |
     where = _Workspace(workspace, cwd or Path.cwd())
     cache = IndexCache()
     budget = max_tokens or default_max_tokens()
-    server = MCPServer(
-        name="semaprax",
-        version=package_version(),
-        instructions="Compact semantic projections of the Python code in this workspace. Use find_roots to "
-        "see what a profile can view here, then compact_projection to get the view. Each result's text is "
-        "the wire itself; its structured content gives the metadata and token counts.",
-    )
     readonly = ToolAnnotations(read_only_hint=True, idempotent_hint=True, destructive_hint=False,
                                open_world_hint=False)
 
-    @server.tool(name=TOOL_NAME, annotations=readonly)
     async def compact_projection(
-        profile: Profile,
-        root: RootParam,
         ctx: Context,
+        profile: Profile = None,
+        root: RootParam = None,
         encoding: Encoding = route.AUTO,
         format_version: FormatVersion = None,
         accept: Accept = None,
@@ -187,10 +181,9 @@ def build_server(workspace: str | os.PathLike[str] | None = None, *, cwd: Path |
         return CallToolResult(content=[TextContent(type="text", text=result.text)],
                               structured_content=result.metadata())
 
-    @server.tool(name=FIND_ROOTS, annotations=readonly)
     async def find_roots(
-        profile: Profile,
         ctx: Context,
+        profile: Profile = None,
         query: Annotated[Any, _schema({"type": "string", "default": "", "description":
                                        "Case-insensitive substring of the root's name; empty lists all."})] = "",
         limit: Annotated[Any, _schema({"type": "integer", "minimum": 1, "maximum": 1000, "default": 50,
@@ -208,7 +201,43 @@ def build_server(workspace: str | os.PathLike[str] | None = None, *, cwd: Path |
         return CallToolResult(content=[TextContent(type="text", text=_roots_text(found))],
                               structured_content=found)
 
+    tools = []
+    for fn, name in ((compact_projection, TOOL_NAME), (find_roots, FIND_ROOTS)):
+        tool = Tool.from_function(fn, name=name, annotations=readonly)
+        # profile and root default to None so that the route, not the SDK, says what is missing.
+        tool.parameters["required"] = [p for p in ("profile", "root") if p in tool.parameters["properties"]]
+        tool.parameters["additionalProperties"] = False
+        tools.append(tool)
+    server = _Server(
+        name="semaprax",
+        version=package_version(),
+        instructions="Compact semantic projections of the Python code in this workspace. Use find_roots to "
+        "see what a profile can view here, then compact_projection to get the view. Each result's text is "
+        "the wire itself; its structured content gives the metadata and token counts.",
+        tools=tools,
+    )
+    server.accepted = {t.name: list(t.parameters["properties"]) for t in tools}
     return server
+
+
+class _Server(MCPServer):
+    """An MCPServer that refuses arguments its tools do not take, naming the
+    nearest, instead of letting the SDK drop them (a misspelt ``encodings`` would
+    otherwise silently give the default)."""
+
+    #: Each tool's parameter names.
+    accepted: dict[str, list[str]] = {}
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        known = self.accepted.get(name)
+        if known is not None:
+            unknown = [k for k in arguments if k not in known]
+            if unknown:
+                hint = difflib.get_close_matches(unknown[0], known, n=1)
+                return _error_result(route.params_error(
+                    f"{name} takes no parameter {unknown[0]!r}" + (f"; did you mean {hint[0]!r}?" if hint else "")
+                    + f" (parameters: {', '.join(known)})"))
+        return await super().call_tool(name, arguments, context)
 
 
 def run(workspace: str | os.PathLike[str] | None = None) -> int:

@@ -293,7 +293,8 @@ def _over_budget(result: Answer, request: Request, folder: Path, cache: IndexCac
         forms = " (" + ", ".join(f"{f} {n:,}" for f, n in result.auto_counts.items()) + ")"
     hint = ("; ask for a narrower root: " + ", ".join(
         f"{r['root']} ({r['bytes']:,} source bytes)" if "bytes" in r else f"{r['root']} ({r['lines']:,} lines)"
-        for r in smaller)) if smaller else "; this view has no narrower root of the same profile"
+        for r in smaller)) if smaller else "; this view has no narrower root of the same profile" + (
+            ": try its symbols view, or a task-context of one of its definitions" if p.profile == "graph" else "")
     message = (f"the {p.profile} view of {p.root!r} is {result.tokens:,} {BUDGET_TOKENIZER} tokens{forms} "
                f"and {len(result.wire):,} bytes as {result.encoding}, over max_tokens {request.max_tokens:,}{hint}")
     return RouteError(BUDGET_EXCEEDED, {
