@@ -85,20 +85,26 @@ class IndexCache:
                     ws.read_files.setdefault(rel, f.data)
                 self.stats.hits += 1
                 return entry.index
-            index = build(ws, files)
+            # The build reads into a fresh record, so the entry holds exactly the
+            # files the index depends on, whatever the request read before it.
+            before, ws.read_files = ws.read_files, {}
+            try:
+                index = build(ws, files)
+            finally:
+                read, ws.read_files = ws.read_files, {**before, **ws.read_files}
             self.stats.builds += 1
-            self._entries[key] = self._record(folder, index, ws, files)
+            self._entries[key] = self._record(folder, index, read)
             self._entries.move_to_end(key)
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)
             return index
 
-    def _record(self, folder: str, index: Any, ws: Workspace, files: list[str]) -> _Entry:
-        """Everything the request had read by the end of the build: the files
-        themselves, the package markers that named their modules, the manifest."""
+    def _record(self, folder: str, index: Any, read: dict[str, bytes]) -> _Entry:
+        """What the build read: the files themselves and the package markers
+        that named their modules."""
         entry = _Entry(index)
         now = time.time_ns()
-        for rel, data in ws.read_files.items():
+        for rel, data in read.items():
             st = _stat(os.path.join(folder, rel))
             if st is None:
                 continue
