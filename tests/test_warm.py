@@ -104,7 +104,7 @@ def test_threads_share_one_build(demo):
 def test_every_view_from_a_kept_index_equals_its_cold_build(demo):
     cache = IndexCache()
     views = [("project-graph", "semaprax.toml"), ("diagnostics", "semaprax.toml"),
-             ("references", "pkg.core.Engine"), ("task-context", "pkg.core.build"), ("diagnostics", "pkg")]
+             ("references", "pkg.core.Engine"), ("task-context", "pkg.core.build"), ("diagnostics", ".")]
     for _ in range(2):
         for profile, root in views:
             assert project(demo, cache, profile, root) == project(demo, None, profile, root)
