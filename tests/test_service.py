@@ -233,3 +233,5 @@ def test_exit_after_shutdown_is_status_0_and_the_end_of_input_too():
     ])
     assert run_cli("serve", "--workspace", str(DEMO), input=requests).returncode == 0
     assert run_cli("serve", "--workspace", str(DEMO), input=b"").returncode == 0
+    cut = run_cli("serve", "--workspace", str(DEMO), input=frame({"jsonrpc": "2.0", "method": "exit"})[:-3])
+    assert cut.returncode == 1 and b"3 bytes short" in cut.stderr

@@ -197,6 +197,9 @@ class CompactProjectionServer(LanguageServer):
                 return self._fatal(f"Content-Length {length} is outside 0..{MAX_MESSAGE_BYTES}")
             body = await run(stdin.read, length)
             if len(body) < length:
+                print(f"semaprax serve: the input ended {length - len(body)} bytes short of a message; stopping",
+                      file=sys.stderr)
+                self.exit_code = 1
                 return
             if self._dispatch(body):
                 return
