@@ -260,10 +260,12 @@ def answer(request: Request, workspace: str | os.PathLike[str] | None, *,
         raise diagnostic(exc) from None
     try:
         if auto:
-            counts = {form: count_tokens(encode(p, form).decode("utf-8")) for form in AUTO_FORMS}
+            wires = {form: encode(p, form) for form in AUTO_FORMS}
+            counts = {form: count_tokens(wire.decode("utf-8")) for form, wire in wires.items()}
+            # The fewest tokens; on a tie the earlier form (full JSON first, as the seed advises).
             encoding = min(AUTO_FORMS, key=lambda f: (counts[f], AUTO_FORMS.index(f)))
             version = VERSIONS[encoding]
-            result = Answer(p, version, encoding, encode(p, encoding), counts[encoding], counts)
+            result = Answer(p, version, encoding, wires[encoding], counts[encoding], counts)
         else:
             result = Answer(p, version, encoding, encode(p, encoding))
             if count or request.max_tokens is not None:
