@@ -43,7 +43,7 @@ def test_tools_document_themselves(mcp):
     assert props["accept"]["items"]["required"] == ["format_version", "encoding", "profile"]
     assert props["max_tokens"]["type"] == "integer"
     assert "qualified symbol" in props["root"]["description"] and "task-context" in props["profile"]["description"]
-    assert all("description" in p for p in props.values())
+    assert all("description" in p and p.get("default", "") is not None for p in props.values())
     assert set(tools["find_roots"].input_schema["properties"]) == {"profile", "query", "limit"}
 
 

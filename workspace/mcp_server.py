@@ -207,6 +207,9 @@ def build_server(workspace: str | os.PathLike[str] | None = None, *, cwd: Path |
         # profile and root default to None so that the route, not the SDK, says what is missing.
         tool.parameters["required"] = [p for p in ("profile", "root") if p in tool.parameters["properties"]]
         tool.parameters["additionalProperties"] = False
+        for prop in tool.parameters["properties"].values():  # "absent", not a null of the wrong type
+            if "default" in prop and prop["default"] is None:
+                del prop["default"]
         tools.append(tool)
     server = _Server(
         name="semaprax",
