@@ -1,7 +1,12 @@
-"""Version/encoding/profile negotiation for the compact-projection route (spec 10).
+"""Version/encoding/profile negotiation for the compact-projection route
+(docs/wire-format.md §10).
 
 Offers match only as exact triples, so a client that asks for v2 text or v1
-model-text gets nothing rather than a form it did not ask for."""
+model-text gets nothing rather than a form it did not ask for. A format_version
+is a JSON integer, never a boolean, a float or a string: Python equates ``1``,
+``1.0`` and ``True``, so the types are checked before any comparison, and the
+offers are examined as a list, never a set, so their order cannot change the
+answer."""
 
 from __future__ import annotations
 
@@ -17,6 +22,38 @@ from .wire import FORMAT_VERSIONS
 VERSIONS: dict[str, int] = FORMAT_VERSIONS
 #: What negotiation may choose, most preferred first; full JSON is never chosen.
 PREFERENCE: tuple[str, ...] = ("binary", "text", "model-text")
+#: The members of an offer.
+OFFER_KEYS: tuple[str, ...] = ("format_version", "encoding", "profile")
+
+
+def is_integer(value: Any) -> bool:
+    """A JSON integer as Python decodes it: an int that is not a bool."""
+    return type(value) is int
+
+
+def _type_name(value: Any) -> str:
+    return {bool: "a boolean", float: "a number with a fraction or exponent", str: "a string",
+            type(None): "null", list: "a list", dict: "an object"}.get(type(value), type(value).__name__)
+
+
+def check_offer(offer: Any, index: int) -> tuple[int, str, str]:
+    """One offer as an exact ``(format_version, encoding, profile)`` triple, or
+    compact.negotiation naming the offer and what is wrong with it."""
+    where = f"offer {index} in accept"
+    if not isinstance(offer, Mapping):
+        raise CompactError(E.NEGOTIATION, f"{where} must be an object with {', '.join(OFFER_KEYS)}, not "
+                                          f"{_type_name(offer)}")
+    missing = [k for k in OFFER_KEYS if k not in offer]
+    if missing:
+        raise CompactError(E.NEGOTIATION, f"{where} lacks {', '.join(missing)}")
+    version, encoding, profile = (offer[k] for k in OFFER_KEYS)
+    if not is_integer(version):
+        raise CompactError(E.NEGOTIATION, f"{where}: format_version must be an integer, not "
+                                          f"{_type_name(version)} ({version!r})")
+    for name, value in (("encoding", encoding), ("profile", profile)):
+        if not isinstance(value, str):
+            raise CompactError(E.NEGOTIATION, f"{where}: {name} must be a string, not {_type_name(value)}")
+    return version, encoding, profile
 
 
 def negotiate(
@@ -29,11 +66,12 @@ def negotiate(
     """Return ``(format_version, encoding)`` for a request, or raise
     compact.negotiation saying why there is no common choice."""
     if encoding is not None and not isinstance(encoding, str):
-        raise CompactError(E.NEGOTIATION, f"encoding must be a string, not {type(encoding).__name__}")
-    if format_version is not None and (type(format_version) is not int):
-        raise CompactError(E.NEGOTIATION, f"format_version must be an integer, not {format_version!r}")
+        raise CompactError(E.NEGOTIATION, f"encoding must be a string, not {_type_name(encoding)}")
+    if format_version is not None and not is_integer(format_version):
+        raise CompactError(E.NEGOTIATION, f"format_version must be an integer, not {_type_name(format_version)} "
+                                          f"({format_version!r})")
     if accept is not None and not isinstance(accept, (list, tuple)):
-        raise CompactError(E.NEGOTIATION, "accept must be a list of offers")
+        raise CompactError(E.NEGOTIATION, f"accept must be a list of offers, not {_type_name(accept)}")
     if encoding is not None and accept is not None:
         raise CompactError(E.NEGOTIATION, "give either an encoding or a list of offers in accept, not both")
     if not isinstance(profile, str) or profile not in PROFILES:
@@ -53,19 +91,11 @@ def negotiate(
         raise CompactError(E.NEGOTIATION, "format_version needs an encoding")
     if accept is None:
         raise CompactError(E.NEGOTIATION, "name an encoding or list offers in accept")
-    offered = set()
-    for offer in accept:
-        try:
-            triple = (offer["format_version"], offer["encoding"], offer["profile"])
-            hash(triple)
-            offered.add(triple)
-        except (KeyError, TypeError):
-            raise CompactError(
-                E.NEGOTIATION, f"each offer needs format_version, encoding and profile: {offer!r}"
-            ) from None
+    # Every offer is checked (in list order, so the first malformed one is named);
+    # the choice itself depends only on which triples were offered.
+    offered = [check_offer(offer, n) for n, offer in enumerate(accept)]
     for choice in PREFERENCE:
-        triple = (VERSIONS[choice], choice, profile)
-        if any(o == triple and type(o[0]) is int for o in offered):
+        if (VERSIONS[choice], choice, profile) in offered:
             return VERSIONS[choice], choice
     raise CompactError(
         E.NEGOTIATION,

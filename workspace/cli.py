@@ -152,16 +152,54 @@ def cmd_tokens(args: argparse.Namespace) -> int:
     return 0
 
 
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}")
+    return value
+
+
+def _server_workspace(args: argparse.Namespace) -> str | None:
+    """A --workspace that is not a folder stops a server before it starts (exit 2)."""
+    import os
+
+    if args.workspace is not None and not os.path.isdir(args.workspace):
+        what = "does not exist" if not os.path.exists(args.workspace) else "is not a folder"
+        raise _Usage(f"--workspace {args.workspace!r} {what}")
+    return args.workspace
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     from .service import serve
 
-    return serve(args.workspace)
+    return serve(_server_workspace(args), workers=args.jobs)
+
+
+def mcp_config(workspace: str | None) -> str:
+    """The ``mcpServers`` entry that starts this install's ``semaprax mcp``."""
+    import json
+    import shutil
+    from pathlib import Path
+
+    beside = Path(sys.executable).parent / "semaprax"  # this install's, not another on PATH
+    exe = beside if beside.is_file() else Path(shutil.which("semaprax") or "semaprax")
+    args = ["mcp"]
+    if workspace is not None:
+        args += ["--workspace", str(Path(workspace).resolve())]
+    return json.dumps({"mcpServers": {"semaprax": {"command": str(exe.absolute()), "args": args}}}, indent=2)
 
 
 def cmd_mcp(args: argparse.Namespace) -> int:
+    workspace = _server_workspace(args)
+    if args.print_config:
+        print(mcp_config(workspace))
+        return 0
     from .mcp_server import run
 
-    return run(args.workspace)
+    return run(workspace)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -235,23 +273,33 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("file", metavar="WIRE_OR_JSON", help="file, or - for standard input")
     t.set_defaults(run=cmd_tokens)
 
+    server_workspace = ("workspace folder (default: the client's workspace, else the folder the server "
+                        "starts in; the filesystem root is refused)")
     sv = sub.add_parser(
         "serve",
-        help="answer workspace/compact-projection requests (JSON-RPC 2.0 on stdio)",
-        description="Answer JSON-RPC 2.0 requests framed with Content-Length headers on standard "
-        "input (the Language Server Protocol's framing). Method workspace/compact-projection takes "
-        "profile, root, and either encoding (with optional format_version) or accept offers.",
+        help="a language server on stdio answering workspace/compact-projection",
+        description="Run a language server (LSP framing, JSON-RPC 2.0) on standard input/output. After "
+        "initialize, method workspace/compact-projection takes profile, root, either encoding (with "
+        "optional format_version) or accept offers, and optionally max_tokens. The workspace is "
+        "--workspace, else the client's rootUri or first workspaceFolders entry. Requests run on a "
+        "thread pool and can be cancelled with $/cancelRequest while queued.",
     )
-    sv.add_argument("--workspace", default=".", metavar="DIR", help="workspace folder (default: .)")
+    sv.add_argument("--workspace", metavar="DIR", help=server_workspace)
+    sv.add_argument("--jobs", type=_positive, default=4, metavar="N",
+                    help="requests answered at once (default: 4)")
     sv.set_defaults(run=cmd_serve)
 
     m = sub.add_parser(
         "mcp",
-        help="run an MCP server (stdio) with the compact_projection tool",
-        description="Run a Model Context Protocol server on standard input/output whose "
-        "compact_projection tool forwards to the same route as serve.",
+        help="an MCP server on stdio with the compact_projection and find_roots tools",
+        description="Run a Model Context Protocol server on standard input/output. compact_projection "
+        "returns the wire itself as its text (encoding auto by default: the fewest o200k_base tokens) "
+        "and refuses a view over max_tokens (default: MAX_MCP_OUTPUT_TOKENS, else 25000); find_roots "
+        "lists what a profile can view. The workspace is --workspace, else the client's first root.",
     )
-    m.add_argument("--workspace", default=".", metavar="DIR", help="workspace folder (default: .)")
+    m.add_argument("--workspace", metavar="DIR", help=server_workspace)
+    m.add_argument("--print-config", action="store_true",
+                   help="print the mcpServers JSON that registers this install with an MCP client, and exit")
     m.set_defaults(run=cmd_mcp)
 
     i = sub.add_parser(

@@ -10,6 +10,11 @@ import os
 import posixpath
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .analysis.index import WorkspaceIndex
+    from .warm import IndexCache
 
 REVISION_TAG = b"semaprax/source-revision/v1\x00"
 
@@ -57,8 +62,9 @@ class Workspace:
     """A folder of Python sources. Paths in and out are workspace-relative with
     '/' separators, so views carry no absolute path."""
 
-    def __init__(self, folder: str | os.PathLike[str] = ".") -> None:
+    def __init__(self, folder: str | os.PathLike[str] = ".", index_cache: IndexCache | None = None) -> None:
         self.folder = Path(folder)
+        self.index_cache = index_cache
         if not self.folder.is_dir():
             raise WorkspaceError(f"workspace {str(folder)!r} is not a folder")
         self.read_files: dict[str, bytes] = {}
@@ -98,6 +104,15 @@ class Workspace:
 
     def revision(self) -> str:
         return source_revision(self.read_files)
+
+    def index(self, files: list[str]) -> WorkspaceIndex:
+        """The analysis of ``files`` together; a server passes an IndexCache so
+        that an unchanged workspace is analysed once per process (workspace/warm.py)."""
+        from .analysis.index import WorkspaceIndex
+
+        if self.index_cache is None:
+            return WorkspaceIndex(self, files)
+        return self.index_cache.index(self, files, WorkspaceIndex)
 
     # --- discovery ------------------------------------------------------------------
 

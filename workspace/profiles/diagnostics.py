@@ -23,7 +23,7 @@ def produce(ws: Workspace, root: str) -> tuple[str, Any]:
     rel = ws.relative(root)
     if rel.rsplit("/", 1)[-1] in MANIFEST_NAMES or ws.is_dir(rel):
         project = manifest_root(ws, root)
-        index = WorkspaceIndex(ws, list(project.sources))
+        index = ws.index(list(project.sources))
         rows = problem_rows(index.modules)
         rows.extend(_unresolved_imports(index, project.dependencies))
         rel = project.manifest

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..analysis.index import WorkspaceIndex
 from ..sources import Workspace
 from .common import manifest_root, table
 
@@ -23,7 +22,7 @@ def owning_module(target: str, modules: set[str]) -> str | None:
 
 def produce(ws: Workspace, root: str) -> tuple[str, Any]:
     project = manifest_root(ws, root)
-    index = WorkspaceIndex(ws, list(project.sources))
+    index = ws.index(list(project.sources))
     names = {a.module for a in index.modules}
     imports: dict[str, list[str]] = {}
     external: dict[str, set[str]] = {}

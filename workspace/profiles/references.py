@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..analysis.index import WorkspaceIndex
 from ..sources import Workspace
 from .common import workspace_sources
 
 
 def produce(ws: Workspace, root: str) -> tuple[str, Any]:
-    index = WorkspaceIndex(ws, workspace_sources(ws))
+    index = ws.index(workspace_sources(ws))
     located = index.find(root)
     d = located.definition
     files: dict[str, list[list[Any]]] = {}

@@ -22,7 +22,7 @@ def _signature_of(index: WorkspaceIndex, qualname: str) -> str | None:
 
 
 def produce(ws: Workspace, root: str) -> tuple[str, Any]:
-    index = WorkspaceIndex(ws, workspace_sources(ws))
+    index = ws.index(workspace_sources(ws))
     located = index.find(root)
     a, d = located.analysis, located.definition
     source_lines = ws.read(a.path).decode("utf-8", "replace").splitlines()
