@@ -1,0 +1,92 @@
+"""The compact shapes (workspace/profiles/shapes.py) lose no fact: expanding a
+view (workspace/profiles/expand.py) gives back, byte for byte, the long form the
+producers build, on the examples, the test fixtures and standard-library code."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import typing
+from pathlib import Path
+
+import pytest
+
+import codec
+from workspace.profiles import LONG_PRODUCERS, PRODUCERS
+from workspace.profiles.expand import expand
+from workspace.profiles.shapes import COMPACT, path_module
+from workspace.sources import Workspace
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+DEMO = ROOT / "tests" / "fixtures" / "demo"
+STDLIB = Path(os.path.dirname(typing.__file__))
+
+CASES = [
+    ("graph", "banking_ledger.py", EXAMPLES),
+    ("graph", "http_app_routing.py", EXAMPLES),
+    ("symbols", "banking_ledger.py", EXAMPLES),
+    ("symbols", ".", EXAMPLES),
+    ("references", "http_app_routing.Request", EXAMPLES),
+    ("references", "banking_ledger.Ledger", EXAMPLES),
+    ("diagnostics", "banking_ledger.py", EXAMPLES),
+    ("diagnostics", "semaprax.toml", EXAMPLES / "calculator-project"),
+    ("project-graph", "semaprax.toml", EXAMPLES / "calculator-project"),
+    ("project-graph", "semaprax.toml", EXAMPLES / "frame-payload-project"),
+    ("graph", "pkg/core.py", DEMO),
+    ("references", "pkg.core.Engine.run", DEMO),
+    ("diagnostics", "semaprax.toml", DEMO),
+    ("project-graph", "semaprax.toml", DEMO),
+    ("graph", "typing.py", STDLIB),
+    ("graph", "http/server.py", STDLIB),
+    ("graph", "argparse.py", STDLIB),
+    ("graph", "dataclasses.py", STDLIB),
+    ("symbols", "json", STDLIB),
+    ("symbols", "enum.py", STDLIB),
+    ("diagnostics", "typing.py", STDLIB),
+    ("diagnostics", "pickle.py", STDLIB),
+]
+
+
+def assert_expands_to_long(profile: str, root: str, folder: Path) -> None:
+    _, long = LONG_PRODUCERS[profile](Workspace(folder), root)
+    _, short = PRODUCERS[profile](Workspace(folder), root)
+    assert codec.canonical_json(expand(profile, short)) == codec.canonical_json(long)
+    if profile in COMPACT:
+        assert len(codec.canonical_json(short)) < len(codec.canonical_json(long))
+
+
+@pytest.mark.parametrize("profile, root, folder", CASES, ids=[f"{p}:{r}" for p, r, _ in CASES])
+def test_expanding_a_view_gives_the_long_form(profile, root, folder):
+    assert_expands_to_long(profile, root, folder)
+
+
+@pytest.mark.parametrize("package, symbol", [("json", "json.decoder.JSONDecodeError"),
+                                              ("email", "email.message.Message")])
+def test_stdlib_package_references_expand(tmp_path, package, symbol):
+    shutil.copytree(STDLIB / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__"))
+    assert_expands_to_long("references", symbol, tmp_path)
+
+
+def test_task_context_has_one_form():
+    _, view = PRODUCERS["task-context"](Workspace(DEMO), "pkg.core.Engine.run")
+    assert expand("task-context", view) is view
+
+
+def test_path_module():
+    assert path_module("pkg/__init__.py") == "pkg"
+    assert path_module("pkg/sub/mod.py") == "pkg.sub.mod"
+    assert path_module("__init__.py") == "__init__"
+
+
+def test_project_graph_names_only_the_modules_its_paths_do_not_give(tmp_path):
+    (tmp_path / "src" / "pkg").mkdir(parents=True)
+    (tmp_path / "src" / "pkg" / "__init__.py").write_text('"""Pkg."""\n')
+    (tmp_path / "src" / "pkg" / "mod.py").write_text("from . import x\n")
+    (tmp_path / "semaprax.toml").write_text('[project]\nname = "p"\nsources = ["src/pkg"]\n')
+    long = LONG_PRODUCERS["project-graph"](Workspace(tmp_path), "semaprax.toml")[1]
+    if "project-graph" not in COMPACT:
+        pytest.skip("project-graph is written in its long form")
+    view = PRODUCERS["project-graph"](Workspace(tmp_path), "semaprax.toml")[1]
+    assert view["module_names"] == {"src/pkg/__init__.py": "pkg", "src/pkg/mod.py": "pkg.mod"}
+    assert codec.canonical_json(expand("project-graph", view)) == codec.canonical_json(long)
