@@ -73,6 +73,50 @@ def test_task_context_has_one_form():
     assert expand("task-context", view) is view
 
 
+def _graph(tmp_path: Path, source: str, name: str = "mod.py") -> tuple[dict, dict]:
+    (tmp_path / name).write_text(source)
+    long = LONG_PRODUCERS["graph"](Workspace(tmp_path), name)[1]
+    short = PRODUCERS["graph"](Workspace(tmp_path), name)[1]
+    assert codec.canonical_json(expand("graph", short)) == codec.canonical_json(long)
+    return long, short
+
+
+def test_graph_rows_carry_their_edges(tmp_path):
+    _, view = _graph(tmp_path, 'def f(x: int) -> str:\n    return str(len(x)) + g()\n\n\ndef g():\n    """G."""\n'
+                               "    return 1\n\n\nclass A(Exception):\n    pass\n\n\nprint(f(1))\n")
+    rows = view["definitions"]["rows"]
+    assert view["definitions"]["columns"] == ["name", "kind", "lines", "signature", "doc",
+                                              "calls", "references", "inherits"]
+    assert rows[0] == ["f", "function", [1, 2], "(x: int) -> str", "", ["len", "str", ".g"], ["int", "str"]]
+    assert rows[1] == ["g", "function", [5, 7], "()", "G."]  # trailing empty columns dropped
+    assert rows[2] == ["A", "class", [10, 11], "(Exception)", "", [], [], ["Exception"]]
+    assert view["module_edges"] == {"calls": ["print", ".f"]}  # in the long names' order
+    assert "edges" not in view and "not_builtins" not in view
+
+
+def test_one_line_span_is_one_number(tmp_path):
+    _, view = _graph(tmp_path, "x = 1\n")
+    assert view["definitions"]["rows"] == [["x", "variable", 1]]
+
+
+def test_builtins_stay_long_where_a_short_name_would_be_ambiguous(tmp_path):
+    (tmp_path / "open").mkdir()
+    (tmp_path / "open" / "__init__.py").write_text("def door():\n    pass\n")
+    long, view = _graph(tmp_path, "import open\n\n\ndef f():\n    open.door()\n    return open  # the module\n\n\n"
+                                  "def g(p):\n    return len(p)\n")
+    assert view["not_builtins"] == ["open"]
+    assert view["definitions"]["rows"][0][5:] == [["open.door"], ["open"]]
+    assert view["definitions"]["rows"][1][5:] == [["len"]]
+    assert long["edges"]["mod.g"] == {"calls": ["builtins.len"]}
+
+
+def test_a_name_defined_twice_carries_its_edges_once(tmp_path):
+    _, view = _graph(tmp_path, "def f():\n    return 1\n\n\ndef g():\n    pass\n\n\ndef f():\n    return len([])\n")
+    rows = view["definitions"]["rows"]
+    assert [r[0] for r in rows] == ["f", "g", "f"]
+    assert len(rows[0]) < 6 and rows[2][5] == ["len"]
+
+
 def test_path_module():
     assert path_module("pkg/__init__.py") == "pkg"
     assert path_module("pkg/sub/mod.py") == "pkg.sub.mod"

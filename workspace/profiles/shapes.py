@@ -211,5 +211,6 @@ def project_graph(value: dict[str, Any]) -> dict[str, Any]:
 
 #: profile -> the rewrite of its long form; task-context is written as produced.
 COMPACT = {
+    "graph": graph,
     "symbols": symbols,
 }
