@@ -109,6 +109,7 @@ def project_graph(value: dict[str, Any]) -> dict[str, Any]:
 EXPAND = {
     "graph": graph,
     "symbols": symbols,
+    "references": references,
 }
 
 

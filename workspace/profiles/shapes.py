@@ -213,4 +213,5 @@ def project_graph(value: dict[str, Any]) -> dict[str, Any]:
 COMPACT = {
     "graph": graph,
     "symbols": symbols,
+    "references": references,
 }
