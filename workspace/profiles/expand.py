@@ -110,6 +110,7 @@ EXPAND = {
     "graph": graph,
     "symbols": symbols,
     "references": references,
+    "diagnostics": diagnostics,
 }
 
 

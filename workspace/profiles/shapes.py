@@ -214,4 +214,5 @@ COMPACT = {
     "graph": graph,
     "symbols": symbols,
     "references": references,
+    "diagnostics": diagnostics,
 }
