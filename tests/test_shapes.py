@@ -129,8 +129,6 @@ def test_project_graph_names_only_the_modules_its_paths_do_not_give(tmp_path):
     (tmp_path / "src" / "pkg" / "mod.py").write_text("from . import x\n")
     (tmp_path / "semaprax.toml").write_text('[project]\nname = "p"\nsources = ["src/pkg"]\n')
     long = LONG_PRODUCERS["project-graph"](Workspace(tmp_path), "semaprax.toml")[1]
-    if "project-graph" not in COMPACT:
-        pytest.skip("project-graph is written in its long form")
     view = PRODUCERS["project-graph"](Workspace(tmp_path), "semaprax.toml")[1]
     assert view["module_names"] == {"src/pkg/__init__.py": "pkg", "src/pkg/mod.py": "pkg.mod"}
     assert codec.canonical_json(expand("project-graph", view)) == codec.canonical_json(long)

@@ -111,6 +111,7 @@ EXPAND = {
     "symbols": symbols,
     "references": references,
     "diagnostics": diagnostics,
+    "project-graph": project_graph,
 }
 
 

@@ -215,4 +215,5 @@ COMPACT = {
     "symbols": symbols,
     "references": references,
     "diagnostics": diagnostics,
+    "project-graph": project_graph,
 }
