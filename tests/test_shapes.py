@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 import typing
 from pathlib import Path
 
@@ -132,3 +134,32 @@ def test_project_graph_names_only_the_modules_its_paths_do_not_give(tmp_path):
     view = PRODUCERS["project-graph"](Workspace(tmp_path), "semaprax.toml")[1]
     assert view["module_names"] == {"src/pkg/__init__.py": "pkg", "src/pkg/mod.py": "pkg.mod"}
     assert codec.canonical_json(expand("project-graph", view)) == codec.canonical_json(long)
+
+
+DIGEST_ALL_VIEWS = """
+import hashlib, sys
+sys.path.insert(0, "scripts")
+from write_example_wires import example_projections
+from workspace.route import make_projection
+h = hashlib.sha256()
+for stem, p in sorted(example_projections().items()):
+    h.update(p.selected)
+for profile, root, folder in [("graph", "pkg/core.py", "tests/fixtures/demo"),
+                              ("references", "pkg.core.Engine.run", "tests/fixtures/demo"),
+                              ("diagnostics", "semaprax.toml", "tests/fixtures/demo"),
+                              ("project-graph", "semaprax.toml", "tests/fixtures/demo"),
+                              ("symbols", "pkg", "tests/fixtures/demo")]:
+    h.update(make_projection(profile, root, folder).selected)
+print(h.hexdigest())
+"""
+
+
+def test_views_are_the_same_bytes_under_every_hash_seed():
+    digests = set()
+    for seed in ("0", "1", "4242"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        done = subprocess.run([sys.executable, "-c", DIGEST_ALL_VIEWS], cwd=ROOT, env=env, capture_output=True,
+                              timeout=120, check=False)
+        assert done.returncode == 0, done.stderr
+        digests.add(done.stdout)
+    assert len(digests) == 1
