@@ -16,7 +16,8 @@ Views made:
 - every standard-library package (``test`` and ``idlelib`` left out) and each
   third-party package, copied into a temporary workspace with a minimal
   ``semaprax.toml``: graph of each module, symbols of the package, references of
-  its first public class, diagnostics and project-graph of the manifest.
+  its first five public module-level classes and functions, diagnostics and
+  project-graph of the manifest.
 
 The run is bounded: ``--budget`` seconds (default 1200), after which no new
 workspace is started and the report says how much of the corpus it covers.
@@ -144,19 +145,25 @@ def manifest(name: str) -> str:
     return f'[project]\nname = "{name}"\nsources = ["{name}"]\n'
 
 
-def first_public_class(folder: Path, package: str) -> str | None:
-    """The first public class of the package, in path order: a symbol with
-    references worth listing, picked the same way on every run."""
-    ws = Workspace(folder)
+def public_symbols(folder: Path, package: str, n: int = 5) -> list[str]:
+    """The first ``n`` public module-level classes and functions of the package,
+    in path order: symbols worth listing references of, picked the same way on
+    every run."""
     from workspace.analysis.resolver import analyse_module
 
+    ws = Workspace(folder)
+    found = []
     for path in ws.python_files(package):
         mf = ws.module_of(path)
         a = analyse_module(ws.read(path), path, mf.module, is_package=mf.is_package)
         for d in a.definitions:
-            if d.kind == "class" and not any(p.startswith("_") for p in d.qualname.split(".")):
-                return d.qualname
-    return None
+            local = d.qualname[len(a.module) + 1 :]
+            if d.kind in ("class", "function") and "." not in local and not local.startswith("_") \
+                    and not any(p.startswith("_") for p in a.module.split(".")):
+                found.append(d.qualname)
+                if len(found) == n:
+                    return found
+    return found
 
 
 def _python_sources_only(folder: str, names: list[str]) -> set[str]:
@@ -172,8 +179,7 @@ def package_views(run: Run, source: Path, name: str, label: str) -> None:
         for path in ws.python_files(name):
             measure(run, folder, "graph", path, label)
         measure(run, folder, "symbols", name, label)
-        symbol = first_public_class(folder, name)
-        if symbol is not None:
+        for symbol in public_symbols(folder, name):
             measure(run, folder, "references", symbol, label)
         measure(run, folder, "diagnostics", "semaprax.toml", label)
         measure(run, folder, "project-graph", "semaprax.toml", label)

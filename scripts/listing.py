@@ -186,7 +186,7 @@ def parse_graph(text_: str) -> dict[str, Any]:
 def symbols(v: dict[str, Any]) -> Iterator[str]:
     yield line("root", word(v["root"]))
     for m in v["modules"]:
-        yield line("module", word(m["module"]), word(m["path"]))
+        yield line("file", word(m["path"]), *([word(m["module"])] if "module" in m else []))
         for row in m["symbols"]:
             yield "  " + line(word(row[0]), word(row[1]), str(row[2]), rest=row[3] if len(row) > 3 else None)
 
@@ -200,8 +200,8 @@ def parse_symbols(text_: str) -> dict[str, Any]:
             (name, kind, n), signature = words(raw[2:], 3)
             v["modules"][-1]["symbols"].append(trimmed([name, kind, int(n), signature]))
         else:
-            _, module, path = all_words(raw)
-            v["modules"].append({"module": module, "path": path, "symbols": []})
+            _, path, *module = all_words(raw)
+            v["modules"].append({"path": path, **({"module": module[0]} if module else {}), "symbols": []})
     return v
 
 
@@ -210,32 +210,30 @@ def parse_symbols(text_: str) -> dict[str, Any]:
 
 def references(v: dict[str, Any]) -> Iterator[str]:
     yield line("symbol", word(v["symbol"]), word(v["kind"]), word(v["defined"][0]), str(v["defined"][1]))
-    yield line("count", str(v["count"]))
     for path, kinds in v["files"].items():
         yield line("file", word(path))
-        for kind, pairs in kinds.items():
+        for kind, sources in kinds.items():
             yield "  " + word(kind)
-            for n, where in pairs:
-                yield f"    {n} {word(where)}"
+            for where, lines_ in sources.items():
+                yield "    " + " ".join([word(where), *map(str, lines_)])
 
 
 def parse_references(text_: str) -> dict[str, Any]:
     lines_ = text_.split("\n")
     _, symbol, kind, path, n = all_words(lines_[0])
-    files: dict[str, dict[str, list[list[Any]]]] = {}
-    pairs: list[list[Any]] = []
+    files: dict[str, dict[str, dict[str, list[int]]]] = {}
+    sources: dict[str, list[int]] = {}
     file = ""
-    for raw in lines_[2:]:
+    for raw in lines_[1:]:
         if raw.startswith("    "):
-            a, where = all_words(raw)
-            pairs.append([int(a), where])
+            where, *numbers = all_words(raw)
+            sources[where] = [int(x) for x in numbers]
         elif raw.startswith("  "):
-            pairs = files[file].setdefault(unword(raw[2:]), [])
+            sources = files[file].setdefault(unword(raw[2:]), {})
         else:
             file = unword(raw[len("file "):])
             files[file] = {}
-    return {"symbol": symbol, "kind": kind, "defined": [path, int(n)], "count": int(lines_[1].split()[1]),
-            "columns": ["line", "in"], "files": files}
+    return {"symbol": symbol, "kind": kind, "defined": [path, int(n)], "files": files}
 
 
 # --- diagnostics ------------------------------------------------------------------------
@@ -243,25 +241,29 @@ def parse_references(text_: str) -> dict[str, Any]:
 
 def diagnostics(v: dict[str, Any]) -> Iterator[str]:
     yield line("root", word(v["root"]))
-    for path, rows in v["files"].items():
+    for path, kinds in v["files"].items():
         yield line("file", word(path))
-        for n, column, kind, message in rows:
-            yield "  " + line(str(n), str(column), word(kind), rest=message)
+        for kind, rows in kinds.items():
+            yield "  " + word(kind)
+            for n, column, message in rows:
+                yield "    " + line(str(n), str(column), rest=message)
 
 
 def parse_diagnostics(text_: str) -> dict[str, Any]:
     lines_ = text_.split("\n")
-    files: dict[str, list[list[Any]]] = {}
+    files: dict[str, dict[str, list[list[Any]]]] = {}
+    rows: list[list[Any]] = []
     file = ""
     for raw in lines_[1:]:
-        if raw.startswith("  "):
-            (n, column, kind), message = words(raw[2:], 3)
-            files[file].append([int(n), int(column), kind, message])
+        if raw.startswith("    "):
+            (n, column), message = words(raw[4:], 2)
+            rows.append([int(n), int(column), message])
+        elif raw.startswith("  "):
+            rows = files[file].setdefault(unword(raw[2:]), [])
         else:
             file = unword(raw[len("file "):])
-            files[file] = []
-    return {"root": unword(lines_[0][len("root "):]), "columns": ["line", "column", "kind", "message"],
-            "files": files}
+            files[file] = {}
+    return {"root": unword(lines_[0][len("root "):]), "columns": ["line", "column", "message"], "files": files}
 
 
 # --- project-graph ----------------------------------------------------------------------

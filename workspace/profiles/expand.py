@@ -65,10 +65,11 @@ def graph(value: dict[str, Any]) -> dict[str, Any]:
 
 
 def symbols(value: dict[str, Any]) -> dict[str, Any]:
-    modules = [
-        {**m, "symbols": [[f"{m['module']}.{r[0]}", *_padded(r, [None, None, None, ""])[1:]] for r in m["symbols"]]}
-        for m in value["modules"]
-    ]
+    modules = []
+    for m in value["modules"]:
+        module = m.get("module", path_module(m["path"]))
+        rows = [[f"{module}.{r[0]}", *_padded(r, [None, None, None, ""])[1:]] for r in m["symbols"]]
+        modules.append({"module": module, "path": m["path"], "symbols": rows})
     return {**value, "modules": modules}
 
 
@@ -76,19 +77,24 @@ def references(value: dict[str, Any]) -> dict[str, Any]:
     files = {}
     for path, kinds in value["files"].items():
         module = path_module(path)
-        rows = [[line, kind, absolute_name(source, module)] for kind, pairs in kinds.items() for line, source in pairs]
+        rows = [[line, kind, absolute_name(source, module)]
+                for kind, sources in kinds.items() for source, lines in sources.items() for line in lines]
         files[path] = sorted(rows, key=lambda r: (r[0], r[1], r[2]))
-    out = {k: v for k, v in value.items() if k not in ("columns", "files")}
+    out = {k: v for k, v in value.items() if k != "files"}
+    out["count"] = sum(len(rows) for rows in files.values())
     out["columns"] = ["line", "kind", "in"]
     out["files"] = files
     return out
 
 
 def diagnostics(value: dict[str, Any]) -> dict[str, Any]:
-    rows = [[path, *row] for path, file_rows in value["files"].items() for row in file_rows]
+    rows = []
+    for path, kinds in value["files"].items():
+        found = [[line, column, kind, message] for kind, items in kinds.items() for line, column, message in items]
+        rows.extend([path, *r] for r in sorted(found))
     counts = Counter(r[3] for r in rows)
     return {"root": value["root"], "counts": dict(sorted(counts.items())),
-            "columns": ["path", *value["columns"]], "rows": rows}
+            "columns": ["path", "line", "column", "kind", "message"], "rows": rows}
 
 
 def project_graph(value: dict[str, Any]) -> dict[str, Any]:

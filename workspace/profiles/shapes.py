@@ -153,11 +153,15 @@ def graph(value: dict[str, Any]) -> dict[str, Any]:
 
 
 def symbols(value: dict[str, Any]) -> dict[str, Any]:
-    """Names relative to their module, empty signatures dropped."""
-    modules = [
-        {**m, "symbols": [trimmed([local_name(r[0], m["module"]), *r[1:]]) for r in m["symbols"]]}
-        for m in value["modules"]
-    ]
+    """Names relative to their module, empty signatures dropped; a module named
+    by its path alone, unless the path does not give it."""
+    modules = []
+    for m in value["modules"]:
+        entry: dict[str, Any] = {"path": m["path"]}
+        if m["module"] != path_module(m["path"]):
+            entry["module"] = m["module"]
+        entry["symbols"] = [trimmed([local_name(r[0], m["module"]), *r[1:]]) for r in m["symbols"]]
+        modules.append(entry)
     return {**value, "modules": modules}
 
 
@@ -167,27 +171,29 @@ def _kind_order(kinds: Iterable[str]) -> list[str]:
 
 
 def references(value: dict[str, Any]) -> dict[str, Any]:
-    """Each file's rows grouped by kind, enclosing names relative to the
-    module the file's path reads as."""
-    files: dict[str, dict[str, list[list[Any]]]] = {}
+    """Each file's uses grouped by kind, then by enclosing definition (relative
+    to the module the file's path reads as), each with its lines; the count,
+    which the lines give, left out."""
+    files: dict[str, dict[str, dict[str, list[int]]]] = {}
     for path, rows in value["files"].items():
         module = path_module(path)
-        by_kind: dict[str, list[list[Any]]] = {}
+        by_kind: dict[str, dict[str, list[int]]] = {}
         for line, kind, source in rows:
-            by_kind.setdefault(kind, []).append([line, relative_name(source, module)])
+            by_kind.setdefault(kind, {}).setdefault(relative_name(source, module), []).append(line)
         files[path] = {k: by_kind[k] for k in _kind_order(by_kind)}
-    out = {k: v for k, v in value.items() if k not in ("columns", "files")}
-    out["columns"] = ["line", "in"]
+    out = {k: v for k, v in value.items() if k not in ("count", "columns", "files")}
     out["files"] = files
     return out
 
 
 def diagnostics(value: dict[str, Any]) -> dict[str, Any]:
-    """Rows grouped by path; the per-kind counts, which the rows give, left out."""
-    files: dict[str, list[list[Any]]] = {}
-    for path, *rest in value["rows"]:
-        files.setdefault(path, []).append(rest)
-    return {"root": value["root"], "columns": value["columns"][1:], "files": files}
+    """Rows grouped by path, then by kind; the per-kind counts, which the rows
+    give, left out."""
+    files: dict[str, dict[str, list[list[Any]]]] = {}
+    for path, line, column, kind, message in value["rows"]:
+        files.setdefault(path, {}).setdefault(kind, []).append([line, column, message])
+    return {"root": value["root"], "columns": ["line", "column", "message"],
+            "files": {path: dict(sorted(kinds.items())) for path, kinds in files.items()}}
 
 
 def project_graph(value: dict[str, Any]) -> dict[str, Any]:
