@@ -163,3 +163,17 @@ def test_views_are_the_same_bytes_under_every_hash_seed():
         assert done.returncode == 0, done.stderr
         digests.add(done.stdout)
     assert len(digests) == 1
+
+
+def test_long_view_script_expands_a_wire_to_the_long_producers_bytes():
+    script = ROOT / "scripts" / "long_view.py"
+    wire = EXAMPLES / "wires" / "http_app_routing.references.model-text"
+    expanded = subprocess.run([sys.executable, str(script), "--expand", str(wire)], capture_output=True,
+                              timeout=120, check=True).stdout
+    produced = subprocess.run([sys.executable, str(script), "references", "http_app_routing.Request",
+                               "--workspace", str(EXAMPLES)], capture_output=True, timeout=120, check=True).stdout
+    _, long = LONG_PRODUCERS["references"](Workspace(EXAMPLES), "http_app_routing.Request")
+    assert expanded == produced == codec.canonical_json(long) + b"\n"
+    bare = subprocess.run([sys.executable, str(script), "--expand", str(wire.with_suffix(".json"))],
+                          capture_output=True, timeout=120, check=False)
+    assert bare.returncode == 2 and b"give --profile" in bare.stderr
