@@ -264,9 +264,9 @@ def markdown(s: dict[str, Any]) -> str:
     lines = ["# View shapes over a corpus", "",
              ("Written by `nice -n 10 python scripts/corpus_tokens.py --output-dir docs` from "
              "`view-corpus.json` beside it; do not edit by hand."), "",
-             (f"Corpus: the standard library of {v['python']} ({s['workspaces']} workspaces in all, "
-             f"`test` and `idlelib` left out) and the installed {third}. Every view was checked: "
-             "`expand` gives today's long form back byte for byte and the listing parses back to the view. "
+             (f"Corpus: every module of the standard library of {v['python']}, every package of it but "
+             f"`test` and `idlelib`, and the installed {third}: {s['workspaces']} modules and packages in "
+             "all. Every view was checked: `expand` gives today's long form back byte for byte and the listing parses back to the view. "
              "Tokens are `cl100k_base` on the full JSON of the view (no envelope). Local measurements of "
              "these inputs on one machine, not universal savings."), "",
              ("| Profile | Views | Today's JSON | Compact JSON | Saving | Target | Listing (floor) | "

@@ -5,6 +5,7 @@ view back, on the examples, the fixtures and standard-library modules."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -56,3 +57,17 @@ def test_words_and_text():
     assert listing.word("a b") == '"a b"' and listing.word("") == '""' and listing.word("x.y") == "x.y"
     assert listing.text(" x") == '" x"' and listing.text('"q') == '"\\"q"' and listing.text("a b") == "a b"
     assert listing.words('a "b c" rest of it', 2) == (["a", "b c"], "rest of it")
+
+
+def test_committed_corpus_report_is_rendered_from_its_json_and_meets_the_targets():
+    spec = importlib.util.spec_from_file_location("corpus_tokens", ROOT / "scripts" / "corpus_tokens.py")
+    assert spec is not None and spec.loader is not None
+    corpus = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = corpus
+    spec.loader.exec_module(corpus)
+    report = json.loads((ROOT / "docs" / "view-corpus.json").read_text(encoding="utf-8"))
+    assert (ROOT / "docs" / "view-corpus.md").read_text(encoding="utf-8") == corpus.markdown(report)
+    assert report["schema"] == corpus.SCHEMA and not report["skipped_for_time"]
+    for profile, target in corpus.TARGETS.items():
+        assert report["profiles"][profile]["saving_percent"] >= target, profile
+    assert report["large_graphs"]["worst_model_text_over_listing"] <= corpus.MODEL_TEXT_CEILING
