@@ -20,7 +20,12 @@ selected view this script
 * adds two *reference* renderings of the same document, which are not wire forms
   (no metadata, no digest, no decoder here): pretty-printed JSON and TOON (the
   ``toon-format`` package), so a reader can see how the wire forms compare with
-  what people commonly paste into prompts.
+  what people commonly paste into prompts;
+* measures the view in today's long shapes (``workspace.profiles.expand``, the
+  exact inverse of the compact shapes, checked byte for byte against the long
+  producer) and the minimal plain-text listing of the same facts
+  (``scripts/listing.py``, checked to parse back to the view): the before and the
+  floor of the shape change.
 
 Any decode mismatch or producer mismatch stops the run with exit status 1 and a
 message naming the case, the form and the first differing byte; no report is
@@ -72,10 +77,17 @@ from codec.projection import excerpt, first_difference
 from codec.scan import read_fields
 from codec.text_v1 import HEADER as TEXT_HEADER
 from workspace import tokens
+from workspace.profiles import LONG_PRODUCERS
+from workspace.profiles.expand import expand
 from workspace.route import make_projection
+from workspace.sources import Workspace
+
+if str(ROOT / "scripts") not in sys.path:
+    sys.path.insert(0, str(ROOT / "scripts"))
+import listing
 
 #: Identifies the layout of ``measurements.json``; bump it when the layout changes.
-SCHEMA = "semaprax/benchmark-compact-projection/1"
+SCHEMA = "semaprax/benchmark-compact-projection/2"
 
 #: The four wire forms, in the order the codec lists them.
 WIRE_FORMS: tuple[str, ...] = tuple(codec.ENCODERS)
@@ -363,6 +375,7 @@ def measure_case(case: Case, toon: Toon) -> dict[str, Any]:
             raise BenchmarkError(f"{case.id}: encoding failed: {exc}") from None
         replay_wires(case, p, wires)
         command = check_producer(case, p, workspace)
+        shapes = measure_shapes(case, p, workspace)
 
     layout = codec.layout_model_text(wires["model-text"])
     if not layout.valid or layout.body is None:  # replay passed, so this cannot happen
@@ -407,6 +420,7 @@ def measure_case(case: Case, toon: Toon) -> dict[str, Any]:
         },
         "wires": forms,
         "references": references,
+        "shapes": shapes,
         "checks": {
             "replayed_forms": list(WIRE_FORMS),
             "selected_bytes_reproduced": True,
@@ -414,6 +428,28 @@ def measure_case(case: Case, toon: Toon) -> dict[str, Any]:
             "producer_output_equal": True,
         },
     }
+
+
+def measure_shapes(case: Case, p: codec.CompactProjection, workspace: Path) -> dict[str, Any]:
+    """The view in today's long shape and as the minimal listing, both checked:
+    the expanded view must equal the long producer's output byte for byte, and the
+    listing must parse back to the view."""
+    value = p.value()
+    long = codec.canonical_json(expand(case.profile, value))
+    _, produced = LONG_PRODUCERS[case.profile](Workspace(workspace), case.root)
+    if long != codec.canonical_json(produced):
+        raise BenchmarkError(f"{case.id}: the expanded view differs from the long producer's output: "
+                             + _difference(codec.canonical_json(produced), long))
+    long_projection = codec.CompactProjection.from_value(p.profile, p.root, p.source_revision, json.loads(long))
+    out: dict[str, Any] = {"long_json": measure_bytes(long),
+                           "long_model_text": measure_bytes(codec.ENCODERS["model-text"](long_projection)),
+                           "listing": None}
+    if case.profile in listing.RENDER:
+        text = listing.listing(case.profile, value)
+        if codec.canonical_json(listing.parse(case.profile, text)) != p.selected:
+            raise BenchmarkError(f"{case.id}: the listing does not parse back to the view")
+        out["listing"] = measure_bytes(text.encode("utf-8"))
+    return out
 
 
 def environment(toon_version: str | None, toon_note: str, cases: Sequence[Case]) -> dict[str, Any]:
@@ -482,6 +518,15 @@ def summarize(cases: list[dict[str, Any]]) -> dict[str, Any]:
             ref: [n for n in names if r[ref]["tokens"][n] < mt[n]] for ref in refs}
         row["references_beating_json"] = {
             ref: [n for n in names if r[ref]["tokens"][n] < full[n]] for ref in refs}
+        sh = c["shapes"]
+        long, long_mt = sh["long_json"]["tokens"], sh["long_model_text"]["tokens"]
+        row["json_tokens_change_from_long_percent"] = {n: _change(long[n], full[n]) for n in names}
+        row["model_text_tokens_change_from_long_percent"] = {n: _change(long_mt[n], mt[n]) for n in names}
+        row["long_model_text_tokens_change_percent"] = {n: _change(long[n], long_mt[n]) for n in names}
+        if sh["listing"] is not None:
+            floor = sh["listing"]["tokens"]
+            row["model_text_over_listing"] = {n: round(mt[n] / floor[n], 2) for n in names}
+            row["json_over_listing"] = {n: round(full[n] / floor[n], 2) for n in names}
         per_case.append(row)
     empty_dict = [c for c in cases if c["model_text"]["dictionary_entries"] == 0]
     return {
@@ -683,6 +728,36 @@ def render_markdown(report: dict[str, Any]) -> str:
     lines += _table(header, rows)
     if not has_toon:
         lines += ["", f"No TOON column: {env['toon_note']}."]
+    lines += [
+        "",
+        "## Today's shapes, the compact shapes and the listing floor",
+        "",
+        ("The views changed shape (docs/profiles.md): names relative to their module, graph edges in the "
+         "definition rows, references and diagnostics grouped by file and kind. *Today's* columns are the same facts "
+         "in the shapes the producers wrote before, made with `workspace.profiles.expand` (checked byte for "
+         "byte against the long producer, `workspace.profiles.LONG_PRODUCERS`); *listing* is the minimal "
+         "plain-text listing of the same facts (`scripts/listing.py`, checked to parse back to the view), "
+         "the floor a JSON shape is measured against. It is not a wire form. Task-context has one shape "
+         f"and no listing. Tokens are `{c1}` / `{c2}`."),
+        "",
+    ]
+    rows = []
+    summary_rows = {r["id"]: r for r in report["summary"]["cases"]}
+    for c in cases:
+        sh, w, r = c["shapes"], c["wires"], summary_rows[c["id"]]
+
+        def both(t: dict[str, int]) -> str:
+            return f"{_n(t[c1])} / {_n(t[c2])}"
+
+        floor = "n/a" if sh["listing"] is None else both(sh["listing"]["tokens"])
+        ratio = ("n/a" if sh["listing"] is None else
+                 f"{r['model_text_over_listing'][c1]:.2f}x / {r['model_text_over_listing'][c2]:.2f}x")
+        rows.append([c["label"], both(sh["long_json"]["tokens"]), both(w["json"]["tokens"]),
+                     (f"{_pct(r['json_tokens_change_from_long_percent'][c1])} / "
+                     f"{_pct(r['json_tokens_change_from_long_percent'][c2])}"),
+                     both(sh["long_model_text"]["tokens"]), both(w["model-text"]["tokens"]), floor, ratio])
+    lines += _table(["Selected view", "Today's full JSON", "Full JSON", "Full JSON change",
+                     "Today's model-text", "Model-text", "Listing (floor)", "Model-text / listing"], rows)
     lines += ["", "## What the numbers say", ""]
     lines += findings(report)
     lines += ["", "## Wire hashes", "",
@@ -695,8 +770,44 @@ def render_markdown(report: dict[str, Any]) -> str:
             rows.append([c["id"], form, _n(w["bytes"]), f"`{w['sha256']}`"])
         for ref, r in sorted(c["references"].items()):
             rows.append([c["id"], f"{ref} (reference)", _n(r["bytes"]), f"`{r['sha256']}`"])
+        for shape, r in sorted(c["shapes"].items()):
+            if r is not None:
+                rows.append([c["id"], f"{shape} (today's shape)" if shape.startswith("long") else
+                             f"{shape} (floor)", _n(r["bytes"]), f"`{r['sha256']}`"])
     lines += _table(["Case", "Form", "Bytes", "SHA-256"], rows)
     return "\n".join(lines) + "\n"
+
+
+def shape_findings(report: dict[str, Any]) -> list[str]:
+    """What the shape change did, per case: full JSON against today's shapes, and
+    model-text's saving before and after (it shrinks: its dictionary was mostly
+    compressing the module prefixes that the compact shapes no longer repeat)."""
+    labels = {c["id"]: c["label"] for c in report["cases"]}
+    c1 = report["environment"]["tokenizers"][0]["name"]
+    changed = [r for r in report["summary"]["cases"] if r["json_tokens_change_from_long_percent"][c1] != 0]
+    if not changed:
+        return ["- The compact shapes change no case of this run."]
+    out = ["- **The compact shapes cost fewer tokens than today's shapes** in full JSON: " + "; ".join(
+        f"{labels[r['id']]} ({_pct(r['json_tokens_change_from_long_percent'][c1])} {c1})" for r in changed)
+        + ". Task-context views keep their one shape."]
+    with_dict = [r for r in changed if r["dictionary_entries"] > 0]
+    if with_dict:
+        out.append(
+            "- **Model-text's own saving against full JSON shrinks** with the compact shapes, because its "
+            "dictionary was mostly compressing the module prefixes they no longer repeat: " + "; ".join(
+                f"{labels[r['id']]}: {_pct(r['long_model_text_tokens_change_percent'][c1])} against today's "
+                f"JSON, {_pct(r['model_text_tokens_change_percent'][c1])} against the compact JSON" for r in with_dict)
+            + f" ({c1}). What a reader pays still falls: model-text of the compact view against today's "
+            "model-text: " + "; ".join(
+                f"{labels[r['id']]} {_pct(r['model_text_tokens_change_from_long_percent'][c1])}" for r in with_dict)
+            + ".")
+    floors = [r for r in report["summary"]["cases"] if "model_text_over_listing" in r]
+    if floors:
+        out.append("- Against the minimal listing (the floor), model-text costs " + "; ".join(
+            f"{r['model_text_over_listing'][c1]:.2f}x on {labels[r['id']]}" for r in floors)
+            + f" ({c1}); full JSON " + "; ".join(
+            f"{r['json_over_listing'][c1]:.2f}x" for r in floors) + " in the same order.")
+    return out
 
 
 def findings(report: dict[str, Any]) -> list[str]:
@@ -707,7 +818,7 @@ def findings(report: dict[str, Any]) -> list[str]:
     names = [t["name"] for t in report["environment"]["tokenizers"]]
     rows = {r["id"]: r for r in summary["cases"]}
     total = len(cases)
-    out: list[str] = []
+    out: list[str] = shape_findings(report)
 
     def pcts(row: dict[str, Any], key: str) -> str:
         return ", ".join(f"{_pct(row[key][n])} {n}" for n in names)

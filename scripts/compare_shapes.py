@@ -7,7 +7,12 @@ Every candidate holds the same facts; only the arrangement differs:
   {"from", "to", "kind"} object per edge (the obvious first shape);
 - rows: definitions as columns and rows, edges still flat objects;
 - grouped: definitions as rows, edges grouped under their source and kind
-  (the shape the graph profile writes).
+  (the graph profile's long form, written until the compact shape replaced it);
+- relative: grouped, with names relative to the module and built-ins short
+  (the first half of the compact shape, measured apart);
+- compact: edges as columns of their source's row, names relative to the
+  module, built-ins short (the shape the graph profile writes,
+  workspace/profiles/shapes.py).
 
     python scripts/compare_shapes.py
 """
@@ -26,6 +31,8 @@ from workspace import tokens
 from workspace.analysis.resolver import analyse_module
 from workspace.profiles.common import grouped_edges
 from workspace.profiles.graph import produce
+from workspace.profiles.shapes import graph as compact
+from workspace.profiles.shapes import local_name, not_builtins, short_target
 from workspace.sources import Workspace
 
 CASES = [
@@ -33,6 +40,18 @@ CASES = [
     (ROOT / "examples", "http_app_routing.py"),
     (Path(typing.__file__).parent, "typing.py"),
 ]
+
+
+def relative(grouped: dict) -> dict:
+    """The grouped shape with the compact shape's names: every fact kept."""
+    module, edges = grouped["module"], grouped["edges"]
+    taken = set(not_builtins(t for kinds in edges.values() for ts in kinds.values() for t in ts))
+    rows = [[local_name(r[0], module), *r[1:]] for r in grouped["definitions"]["rows"]]
+    short = {short_target(source, module, set()): {k: [short_target(t, module, taken) for t in ts]
+                                                   for k, ts in kinds.items()}
+             for source, kinds in edges.items()}
+    return {**grouped, "definitions": {**grouped["definitions"], "rows": rows}, "edges": short,
+            **({"not_builtins": sorted(taken)} if taken else {})}
 
 
 def candidates(folder: Path, root: str) -> dict[str, object]:
@@ -55,6 +74,8 @@ def candidates(folder: Path, root: str) -> dict[str, object]:
         "flat": {**base, "definitions": flat_defs, "edges": flat_edges},
         "rows": {**base, "definitions": grouped["definitions"], "edges": flat_edges},
         "grouped": grouped,
+        "relative": relative(grouped),
+        "compact": compact(grouped),
     }
 
 

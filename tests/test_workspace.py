@@ -22,13 +22,13 @@ DEMO = ROOT / "tests" / "fixtures" / "demo"
 BROKEN = ROOT / "tests" / "fixtures" / "broken"
 
 EXPECTED = {
-    ("graph", "pkg/core.py"): {'module': 'pkg.core', 'path': 'pkg/core.py', 'lines': 22, 'doc': 'Core.', 'imports': {'os': 'os', 'h': 'pkg.util.helper', 'util': 'pkg.util'}, 'definitions': {'columns': ['name', 'kind', 'lines', 'signature', 'doc'], 'rows': [['pkg.core.Base', 'class', [6, 8], '', ''], ['pkg.core.Base.start', 'method', [7, 8], '(self) -> int', ''], ['pkg.core.Engine', 'class', [10, 16], '(Base)', 'An engine.'], ['pkg.core.Engine.__init__', 'method', [12, 13], '(self, name: str) -> None', ''], ['pkg.core.Engine.name', 'attribute', [13, 13], '', ''], ['pkg.core.Engine.run', 'method', [14, 16], '(self) -> str', ''], ['pkg.core.build', 'function', [19, 22], '() -> Engine', '']]}, 'edges': {'pkg.core.Base.start': {'references': ['builtins.int']}, 'pkg.core.Engine': {'inherits': ['pkg.core.Base']}, 'pkg.core.Engine.__init__': {'references': ['builtins.str']}, 'pkg.core.Engine.run': {'calls': ['os.path.join', 'pkg.core.Base.start', 'pkg.util.helper'], 'references': ['builtins.str', 'pkg.core.Engine.name']}, 'pkg.core.build': {'calls': ['pkg.core.Engine', 'pkg.core.Engine.run'], 'references': ['pkg.core.Engine']}}},
-    ("symbols", "pkg/core.py"): {'root': 'pkg/core.py', 'columns': ['name', 'kind', 'line', 'signature'], 'modules': [{'module': 'pkg.core', 'path': 'pkg/core.py', 'symbols': [['pkg.core.Base', 'class', 6, ''], ['pkg.core.Base.start', 'method', 7, '(self) -> int'], ['pkg.core.Engine', 'class', 10, '(Base)'], ['pkg.core.Engine.__init__', 'method', 12, '(self, name: str) -> None'], ['pkg.core.Engine.name', 'attribute', 13, ''], ['pkg.core.Engine.run', 'method', 14, '(self) -> str'], ['pkg.core.build', 'function', 19, '() -> Engine']]}]},
-    ("diagnostics", "pkg/core.py"): {'root': 'pkg/core.py', 'counts': {'unused-import': 1}, 'columns': ['path', 'line', 'column', 'kind', 'message'], 'rows': [['pkg/core.py', 4, 1, 'unused-import', "'pkg.util' imported as 'util' is never used"]]},
-    ("project-graph", "semaprax.toml"): {'project': 'demo', 'manifest': 'semaprax.toml', 'modules': {'columns': ['module', 'path', 'lines', 'doc'], 'rows': [['app', 'app.py', 14, ''], ['pkg', 'pkg/__init__.py', 3, ''], ['pkg.core', 'pkg/core.py', 22, 'Core.'], ['pkg.util', 'pkg/util.py', 6, '']]}, 'imports': {'app': ['pkg', 'pkg.core'], 'pkg': ['pkg.core'], 'pkg.core': ['pkg.util']}, 'external': {'json': ['app'], 'os': ['pkg.core'], 'requests': ['app']}, 'entry_points': {'app': '__main__'}},
-    ("diagnostics", "semaprax.toml"): {'root': 'semaprax.toml', 'counts': {'redefinition': 1, 'unresolved-import': 1, 'unresolved-name': 1, 'unused-import': 3}, 'columns': ['path', 'line', 'column', 'kind', 'message'], 'rows': [['app.py', 3, 1, 'unused-import', "'json' imported as 'json' is never used"], ['app.py', 4, 1, 'unresolved-import', "cannot resolve import of 'requests'"], ['app.py', 4, 1, 'unused-import', "'requests' imported as 'requests' is never used"], ['pkg/core.py', 4, 1, 'unused-import', "'pkg.util' imported as 'util' is never used"], ['pkg/util.py', 5, 1, 'redefinition', "'helper' redefines the definition at line 1"], ['pkg/util.py', 6, 12, 'unresolved-name', "name 'missing_name' is not defined"]]},
+    ("graph", "pkg/core.py"): {'module': 'pkg.core', 'path': 'pkg/core.py', 'lines': 22, 'doc': 'Core.', 'imports': {'os': 'os', 'h': 'pkg.util.helper', 'util': 'pkg.util'}, 'definitions': {'columns': ['name', 'kind', 'lines', 'signature', 'doc', 'calls', 'references', 'inherits'], 'rows': [['Base', 'class', [6, 8]], ['Base.start', 'method', [7, 8], '(self) -> int', '', [], ['int']], ['Engine', 'class', [10, 16], '(Base)', 'An engine.', [], [], ['.Base']], ['Engine.__init__', 'method', [12, 13], '(self, name: str) -> None', '', [], ['str']], ['Engine.name', 'attribute', 13], ['Engine.run', 'method', [14, 16], '(self) -> str', '', ['os.path.join', '.Base.start', 'pkg.util.helper'], ['str', '.Engine.name']], ['build', 'function', [19, 22], '() -> Engine', '', ['.Engine', '.Engine.run'], ['.Engine']]]}},
+    ("symbols", "pkg/core.py"): {'root': 'pkg/core.py', 'columns': ['name', 'kind', 'line', 'signature'], 'modules': [{'path': 'pkg/core.py', 'symbols': [['Base', 'class', 6], ['Base.start', 'method', 7, '(self) -> int'], ['Engine', 'class', 10, '(Base)'], ['Engine.__init__', 'method', 12, '(self, name: str) -> None'], ['Engine.name', 'attribute', 13], ['Engine.run', 'method', 14, '(self) -> str'], ['build', 'function', 19, '() -> Engine']]}]},
+    ("diagnostics", "pkg/core.py"): {'root': 'pkg/core.py', 'columns': ['line', 'column', 'message'], 'files': {'pkg/core.py': {'unused-import': [[4, 1, "'pkg.util' imported as 'util' is never used"]]}}},
+    ("project-graph", "semaprax.toml"): {'project': 'demo', 'manifest': 'semaprax.toml', 'modules': {'columns': ['path', 'lines', 'doc'], 'rows': [['app.py', 14], ['pkg/__init__.py', 3], ['pkg/core.py', 22, 'Core.'], ['pkg/util.py', 6]]}, 'imports': {'app': ['pkg', 'pkg.core'], 'pkg': ['pkg.core'], 'pkg.core': ['pkg.util']}, 'external': {'json': ['app'], 'os': ['pkg.core'], 'requests': ['app']}, 'entry_points': {'app': '__main__'}},
+    ("diagnostics", "semaprax.toml"): {'root': 'semaprax.toml', 'columns': ['line', 'column', 'message'], 'files': {'app.py': {'unresolved-import': [[4, 1, "cannot resolve import of 'requests'"]], 'unused-import': [[3, 1, "'json' imported as 'json' is never used"], [4, 1, "'requests' imported as 'requests' is never used"]]}, 'pkg/core.py': {'unused-import': [[4, 1, "'pkg.util' imported as 'util' is never used"]]}, 'pkg/util.py': {'redefinition': [[5, 1, "'helper' redefines the definition at line 1"]], 'unresolved-name': [[6, 12, "name 'missing_name' is not defined"]]}}},
     ("task-context", "pkg.core.Engine.run"): {'symbol': 'pkg.core.Engine.run', 'kind': 'method', 'path': 'pkg/core.py', 'lines': [14, 16], 'signature': '(self) -> str', 'source': '    def run(self) -> str:\n        self.start()\n        return h(os.path.join(self.name, "x"))', 'class': {'name': 'pkg.core.Engine', 'signature': '(Base)', 'doc': 'An engine.', 'members': ['__init__', 'name']}, 'callees': {'os.path.join': '', 'pkg.core.Base.start': '(self) -> int', 'pkg.util.helper': '(x)'}, 'callers': {'app.main': ['app.py', 9, '()'], 'pkg.core.build': ['pkg/core.py', 21, '() -> Engine']}, 'types': {'builtins.str': 'builtin'}, 'imports': {'h': 'pkg.util.helper', 'os': 'os'}},
-    ("references", "pkg.core.Engine.run"): {'symbol': 'pkg.core.Engine.run', 'kind': 'method', 'defined': ['pkg/core.py', 14], 'count': 2, 'columns': ['line', 'kind', 'in'], 'files': {'app.py': [[9, 'calls', 'app.main']], 'pkg/core.py': [[21, 'calls', 'pkg.core.build']]}},
+    ("references", "pkg.core.Engine.run"): {'symbol': 'pkg.core.Engine.run', 'kind': 'method', 'defined': ['pkg/core.py', 14], 'files': {'app.py': {'calls': {'.main': [9]}}, 'pkg/core.py': {'calls': {'.build': [21]}}}},
 }
 
 
@@ -62,7 +62,7 @@ def test_syntax_error_still_gives_graph_and_diagnostics():
     graph = json.loads(make_projection("graph", "bad.py", BROKEN).selected)
     assert graph["errors"] == [[4, 9, "syntax error: invalid syntax"]]
     diag = json.loads(make_projection("diagnostics", "bad.py", BROKEN).selected)
-    assert diag["rows"] == [["bad.py", 4, 9, "syntax-error", "syntax error: invalid syntax"]]
+    assert diag["files"] == {"bad.py": {"syntax-error": [[4, 9, "syntax error: invalid syntax"]]}}
 
 
 @pytest.mark.parametrize(
@@ -215,10 +215,10 @@ def test_every_command_has_help():
 def test_source_with_a_byte_order_mark_and_deep_nesting(tmp_path):
     (tmp_path / "bom.py").write_bytes(b"\xef\xbb\xbfx = 1\n")
     graph = json.loads(make_projection("graph", "bom.py", tmp_path).selected)
-    assert graph["definitions"]["rows"] == [["bom.x", "variable", [1, 1], "", ""]] and "errors" not in graph
+    assert graph["definitions"]["rows"] == [["x", "variable", 1]] and "errors" not in graph
     (tmp_path / "deep.py").write_text("x = " + "+".join(["1"] * 100_000) + "\n")
     diag = json.loads(make_projection("diagnostics", "deep.py", tmp_path).selected)
-    assert diag["rows"][0][3] == "syntax-error"
+    assert list(diag["files"]["deep.py"]) == ["syntax-error"]
 
 
 @pytest.mark.parametrize("table, words", [

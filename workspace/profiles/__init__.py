@@ -1,9 +1,23 @@
 """One producer per profile: ``produce(workspace, root) -> (normalized root,
-JSON value)``, each a pure function of the files it reads."""
+JSON value)``, each a pure function of the files it reads.
 
+Each profile module builds the view's long form (fully qualified names, edges
+apart, flat rows); ``shapes`` rewrites it into the shape a reader is sent, and
+``expand`` gives the long form back exactly. ``LONG_PRODUCERS`` keeps the long
+forms callable, so the cost of the old shapes stays measurable."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..sources import Workspace
 from . import diagnostics, graph, project_graph, references, symbols, task_context
+from .shapes import COMPACT
 
-PRODUCERS = {
+Producer = Callable[[Workspace, str], "tuple[str, Any]"]
+
+LONG_PRODUCERS: dict[str, Producer] = {
     "graph": graph.produce,
     "task-context": task_context.produce,
     "project-graph": project_graph.produce,
@@ -11,3 +25,19 @@ PRODUCERS = {
     "references": references.produce,
     "diagnostics": diagnostics.produce,
 }
+
+
+def _shaped(profile: str, long: Producer) -> Producer:
+    compact = COMPACT.get(profile)
+    if compact is None:
+        return long
+
+    def produce(ws: Workspace, root: str) -> tuple[str, Any]:
+        normalized, value = long(ws, root)
+        return normalized, compact(value)
+
+    produce.__doc__ = f"The {profile} view in its compact shape (workspace/profiles/shapes.py)."
+    return produce
+
+
+PRODUCERS: dict[str, Producer] = {profile: _shaped(profile, long) for profile, long in LONG_PRODUCERS.items()}
