@@ -469,7 +469,7 @@ class InspectorApp(App[None]):
         if index != self.selected_entry:
             self.use_position = -1
         self.selected_entry = index
-        literal = loaded.entries[index].decode("utf-8", "replace")
+        literal = display_value(loaded.entries[index])
         uses = loaded.reference_counts[index]
         self.query_one("#dict-detail", Static).update(_rich(
             f"[b]@{index}[/] = {_escape(literal)}\n{len(loaded.entries[index]):,} bytes, {uses:,} uses, "

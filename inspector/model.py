@@ -17,6 +17,7 @@ from codec import CompactError, CompactProjection
 from codec.binary_v1 import read_binary_fields
 from codec.scan import Field, Span, read_fields
 from codec.wire import detect_form
+from workspace.visible import visible_bytes
 
 FORM_TITLES = {
     "model-text": "v2 model-text",
@@ -204,20 +205,8 @@ class Loaded:
 
 
 def display_value(raw: bytes) -> str:
-    """A metadata value with control and non-printing characters made visible."""
-    text = raw.decode("utf-8", errors="backslashreplace")
-    out = []
-    for ch in text:
-        code = ord(ch)
-        if ch == "\n":
-            out.append("⏎")
-        elif code < 0x20 or code == 0x7F:
-            out.append(chr(0x2400 + code) if code < 0x20 else "␡")
-        elif ch in "\u2028\u2029\u200b\ufeff":
-            out.append(f"\\u{code:04x}")
-        else:
-            out.append(ch)
-    return "".join(out)
+    """A metadata value or literal as visible text (workspace.visible's one rule)."""
+    return visible_bytes(raw, newline="⏎")
 
 
 # --- loading --------------------------------------------------------------------------

@@ -416,3 +416,27 @@ def test_escape_leaves_a_text_field_so_keys_work_again():
             assert app.query_one("#expect-root").value == "x"
             assert app.tabbed.active == "dictionary"
     run(scenario())
+
+
+# --- untrusted text ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ch", ["\u202a", "\u202e", "\u2066", "\u2069", "\u200b", "\u200d", "\u2060", "\ufeff",
+                                "\x00", "\x1b", "\x7f", "\x85", "\x9f", "\u2028"])
+def test_visible_escapes_bidi_zero_width_and_controls(ch):
+    from workspace.visible import visible, visible_bytes
+
+    shown = visible(f"a{ch}gnp.py")
+    assert ch not in shown and shown.isprintable() and shown.endswith("gnp.py")
+    assert visible_bytes(f"a{ch}b".encode()) == shown.replace("gnp.py", "b")
+    assert visible_bytes(b"ok\xffx") == "ok\\xffx"
+
+
+def test_a_root_with_a_bidi_override_is_shown_escaped():
+    async def scenario():
+        p = codec.CompactProjection("graph", "evil\u202egnp.py", "r1", b'{"a":1}')
+        async with opened(load_bytes(codec.encode_model_text(p), "bidi")) as (app, _pilot):
+            fields = app.query_one("#fields", DataTable)
+            shown = str(fields.get_row("root")[2])
+            assert shown == "evil\\u202egnp.py"
+    run(scenario())

@@ -14,7 +14,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.strip import Strip
 
-from ..model import Loaded
+from ..model import Loaded, display_value
 from .rows import RowCursorView
 
 COLUMNS = ("#", "literal", "bytes", "refs", "saved B", "cl100k", "o200k")
@@ -192,7 +192,7 @@ class DictionaryView(RowCursorView):
     def row_text(self, index: int, width: int) -> str:
         loaded = self.loaded
         assert loaded is not None
-        literal = loaded.entries[index].decode("utf-8", "replace")
+        literal = display_value(loaded.entries[index])
         lw = _literal_width(width)
         if len(literal) > lw:
             literal = literal[: lw - 1] + "…"

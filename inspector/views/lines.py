@@ -26,6 +26,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from codec.scan import STRING
+from workspace.visible import visible_bytes
 
 _STRUCTURE = re.compile(b"(" + STRING + rb")|([\[\]{},])")
 
@@ -415,9 +416,5 @@ class LineView(ScrollView, can_focus=True):
 
 
 def _visible(data: bytes) -> str:
-    """Bytes as text with control characters shown, never breaking the screen."""
-    text = data.decode("utf-8", errors="replace")
-    if text.isprintable():
-        return text
-    return "".join(ch if ch.isprintable() else ("⏎" if ch == "\n" else "\N{REPLACEMENT CHARACTER}" if ch == "\ufffd"
-                                                   else f"\\x{ord(ch):02x}") for ch in text)
+    """Bytes as text that never breaks the screen (the shared rule of workspace.visible)."""
+    return visible_bytes(data, newline="⏎")
