@@ -235,7 +235,7 @@ def test_search_and_goto():
             await pilot.pause()
             compact = app.query_one("#compact", LineView)
             expected = [i for i in range(len(compact.data)) if compact.data.startswith(b"function", i)]
-            assert app.matches == expected
+            assert app.body.search.matches == expected
             assert compact.focus_marks[0].start == expected[0]
             await pilot.press("n")
             await pilot.pause()
@@ -311,7 +311,7 @@ def test_export_writes_new_files_and_asks_before_overwriting(tmp_path):
 def test_export_dialog_from_the_key(tmp_path):
     async def scenario():
         async with opened(LEDGER) as (app, pilot):
-            await pilot.press("e")
+            await pilot.press("ctrl+e")
             await pilot.pause()
             path_input = app.screen.query_one("#export-path")
             path_input.value = str(tmp_path / "ledger.model-text")
@@ -368,7 +368,7 @@ def test_loading_a_path_in_a_worker_and_reload(tmp_path):
             await settle(app, pilot)
             assert app.loaded is not None and app.loaded.ok
             wire.write_bytes(LEDGER.read_bytes() + b"\n")
-            await pilot.press("r")
+            await pilot.press("ctrl+r")
             await settle(app, pilot)
             assert app.loaded.error.code == "compact.digest"
     run(scenario())
@@ -439,4 +439,82 @@ def test_a_root_with_a_bidi_override_is_shown_escaped():
             fields = app.query_one("#fields", DataTable)
             shown = str(fields.get_row("root")[2])
             assert shown == "evil\\u202egnp.py"
+    run(scenario())
+
+
+# --- workers hand results back for the model they were computed for -------------------
+
+
+def test_counts_of_a_file_no_longer_loaded_are_dropped(monkeypatch):
+    """Opening a second file while the first is still being counted must never
+    show the first file's counts (or its per-entry savings) for the second."""
+    import threading
+
+    from inspector import counting
+
+    first = load_path(str(LEDGER))
+    second = load_path(str(WIRES / "http_app_routing.graph.model-text"))
+    first_forms = {codec.ENCODERS[f](first.projection) for f in codec.ENCODERS}
+    gate = threading.Event()
+    real = counting.count_bytes
+
+    def slow_for_the_first(data: bytes) -> dict[str, int]:
+        if data in first_forms:
+            gate.wait(30)
+        return real(data)
+
+    monkeypatch.setattr(counting, "count_bytes", slow_for_the_first)
+
+    async def scenario():
+        app = InspectorApp(first, count_tokens=True)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            app.loaded = second  # the first is still being counted
+            for _ in range(200):
+                await pilot.pause(0.05)
+                if app.counts is not None and app.counts.done:
+                    break
+            gate.set()  # now the first file's counts arrive, late
+            await settle(app, pilot)
+            await pilot.pause(0.2)
+            assert app.counts.source is second
+            table = app.query_one("#token-table", DataTable)
+            expected = real(codec.ENCODERS["json"](second.projection))
+            assert table.get_row("json")[2] == f"{expected['cl100k_base']:,}"
+            view = app.query_one("#dict", DictionaryView)
+            assert len(view.tokens_saved["cl100k_base"]) == len(second.entries)
+    run(scenario())
+
+
+def test_a_reading_layout_for_a_file_no_longer_loaded_is_dropped(monkeypatch):
+    import threading
+
+    from inspector.panes import body as body_module
+
+    doc = b'{"rows":[' + b",".join(b'"row %07d of a body over one MiB"' % i for i in range(40_000)) + b"]}"
+    big = load_bytes(codec.encode_model_text(codec.CompactProjection("graph", "big.py", "r", doc)), "big")
+    assert len(big.body) > body_module.BIG
+    small = load_path(str(LEDGER))
+    gate = threading.Event()
+    real = body_module.reading_layout
+
+    def slow(data, *args):
+        gate.wait(30)
+        return real(data, *args)
+
+    monkeypatch.setattr(body_module, "reading_layout", slow)
+
+    async def scenario():
+        app = InspectorApp(big, count_tokens=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("b", "m")  # the reading layout of the big body starts in a worker
+            await pilot.pause()
+            app.loaded = small
+            await pilot.pause()
+            gate.set()
+            await settle(app, pilot)
+            compact = app.query_one("#compact", LineView)
+            assert compact.data == small.body and compact.layout_mode == "wrap"
+            assert compact.lines.ends[-1] == len(small.body)
     run(scenario())
