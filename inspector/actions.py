@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.text import Text
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
@@ -113,7 +114,8 @@ class InspectorCommands(Provider):
 
     async def discover(self) -> Hits:
         for c in COMMANDS:
-            yield DiscoveryHit(self._label(c), lambda c=c: self._run(c), help=c.help)
+            label = self._label(c)  # a Text: "[o]" must not be read as markup
+            yield DiscoveryHit(Text(label), lambda c=c: self._run(c), text=label, help=c.help)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
@@ -121,4 +123,4 @@ class InspectorCommands(Provider):
             label = self._label(c)
             score = matcher.match(label)
             if score > 0:
-                yield Hit(score, matcher.highlight(label), lambda c=c: self._run(c), help=c.help)
+                yield Hit(score, matcher.highlight(label), lambda c=c: self._run(c), text=label, help=c.help)

@@ -37,6 +37,7 @@ class Region:
     end: int
     kind: str  # header | field | dict | entry | marker | body | reference | error
     label: str
+    index: int = -1  # the entry's index, for entries
 
 
 @dataclass
@@ -50,6 +51,8 @@ class Loaded:
     metadata: tuple[str, ...] | None = None
     entries: tuple[bytes, ...] = ()
     declared_entries: int | None = None  # the N of the `dict N` line, when it was read
+    dict_span: Span | None = None  # the `dict N` line
+    marker_span: Span | None = None  # the `body` line
     entry_spans: tuple[Span, ...] = ()
     reference_counts: tuple[int, ...] = ()
     ref_wire: list[int] = field(default_factory=list)  # wire offset of each @N, body order
@@ -178,9 +181,12 @@ class Loaded:
             out.append(Region(0, min(5, len(self.wire)), "header", "magic"))
         for f in self.fields:
             out.append(Region(f.line.start, f.line.end, "field", f.name))
-        if self.entry_spans:
-            for i, span in enumerate(self.entry_spans):
-                out.append(Region(span.start, span.end + 1, "entry", f"entry {i}"))
+        if self.dict_span is not None:
+            out.append(Region(self.dict_span.start, self.dict_span.end, "dict", f"dict {self.declared_entries:,} line"))
+        for i, span in enumerate(self.entry_spans):
+            out.append(Region(span.start, span.end + 1, "entry", f"entry {i} (@{i}) of {len(self.entry_spans):,}", i))
+        if self.marker_span is not None:
+            out.append(Region(self.marker_span.start, self.marker_span.end, "marker", "body line"))
         if self.body_start is not None:
             out.append(Region(self.body_start, len(self.wire), "body", "body"))
         return out
@@ -450,6 +456,8 @@ def _load_model_text(data: bytes, name: str, path: str | None) -> Loaded:
         ref_doc=list(layout.ref_doc),
         body_start=layout.body.start if layout.body else None,
         declared_entries=_declared(data, layout.dict_line),
+        dict_span=layout.dict_line,
+        marker_span=layout.body_marker,
         document=layout.document,
         path=path,
     )

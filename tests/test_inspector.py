@@ -46,7 +46,18 @@ async def opened(source, *, count_tokens: bool = False, size=SIZE):
 
 
 def text_of(app, selector: str) -> str:
-    return str(app.query_one(selector, Static).render())
+    """What a Static shows, as plain text (tables included)."""
+    import io
+
+    from rich.console import Console
+
+    content = app.query_one(selector, Static).content
+    if isinstance(content, str):
+        return content
+    console = Console(width=240, file=io.StringIO(), color_system=None)
+    with console.capture() as capture:
+        console.print(content)
+    return capture.get()
 
 
 # --- the model, without a UI ---------------------------------------------------------
@@ -517,4 +528,376 @@ def test_a_reading_layout_for_a_file_no_longer_loaded_is_dropped(monkeypatch):
             compact = app.query_one("#compact", LineView)
             assert compact.data == small.body and compact.layout_mode == "wrap"
             assert compact.lines.ends[-1] == len(small.body)
+    run(scenario())
+
+
+# --- the first screen -------------------------------------------------------------------
+
+
+def test_first_screen_of_a_valid_wire_sells_it():
+    async def scenario():
+        from workspace import tokens
+
+        async with opened(LEDGER, count_tokens=True, size=(160, 48)) as (app, _pilot):
+            assert app.focused is not None and app.tabbed.active == "overview"
+            assert "VALID" in text_of(app, "#badge") and "v2 model-text" in text_of(app, "#badge")
+            savings = text_of(app, "#savings")
+            json_counts = tokens.count_tokens((WIRES / "banking_ledger.graph.json").read_bytes())
+            mt_counts = tokens.count_tokens(LEDGER.read_bytes())
+            assert f"{json_counts['cl100k_base']:,}" in savings
+            delta = mt_counts["cl100k_base"] - json_counts["cl100k_base"]
+            assert f"{delta:+,} ({delta * 100 / json_counts['cl100k_base']:+.1f}%)" in savings
+            assert "★" in savings and "counting…" not in savings
+            checklist = text_of(app, "#checklist")
+            for step in ("envelope", "dictionary", "references", "digest", "normalised", "re-encoded"):
+                assert f"✓{step}" in checklist
+            entries = text_of(app, "#entries")
+            saved = app.counts.saved["cl100k_base"]
+            worst = min(saved)
+            assert worst < 0  # this example has an entry that costs a token
+            assert f"@{saved.index(worst)} " in entries.split("worst")[1] and f"{worst:+,}" in entries
+            assert f"@{saved.index(max(saved))} " in entries.split("worst")[0]
+            fields = app.query_one("#fields", DataTable)
+            assert fields.row_count == 4
+    run(scenario())
+
+
+def test_savings_cells_say_counting_until_counted_and_not_counted_when_off():
+    async def scenario():
+        async with opened(LEDGER, count_tokens=False) as (app, pilot):
+            assert "not counted" in text_of(app, "#savings") and "counting…" not in text_of(app, "#savings")
+            await pilot.press("ctrl+t")
+            await settle(app, pilot)
+            assert "not counted" not in text_of(app, "#savings")
+    run(scenario())
+
+
+def test_tab_labels_carry_their_keys_and_the_footer_the_focused_panes():
+    async def scenario():
+        async with opened(LEDGER) as (app, pilot):
+            from textual.widgets import Tab
+
+            labels = [str(t.label) for t in app.query(Tab)]
+            assert labels == ["o Overview", "d Dictionary", "b Body", "x Bytes", "v Verify", "t Tokens"]
+
+            def footer_keys() -> set[str]:
+                return {b.binding.key for b in app.screen.active_bindings.values() if b.binding.show}
+
+            assert "m" not in footer_keys()
+            await pilot.press("b")
+            await pilot.pause()
+            assert {"m", "s", "slash"} <= footer_keys()
+            await pilot.press("d")
+            await pilot.pause()
+            assert "m" not in footer_keys() and "enter" in footer_keys()
+            app.query_one("#dict-filter").focus()
+            await pilot.pause()
+            shown = {b.binding.key: b.binding.description for b in app.screen.active_bindings.values()
+                     if b.binding.show}
+            assert shown.get("escape") == "Leave field (Esc)"
+            await pilot.press("r", "e", "escape")
+            await pilot.pause()
+            assert app.query_one("#dict-filter").value == "re"
+            assert isinstance(app.focused, DictionaryView)
+    run(scenario())
+
+
+def test_palette_lists_every_command_with_its_key_on_an_empty_query():
+    async def scenario():
+        from textual.command import CommandList
+
+        from inspector.actions import COMMANDS
+
+        async with opened(LEDGER) as (app, pilot):
+            await pilot.press("ctrl+p")
+            await pilot.pause(0.5)
+            options = app.screen.query_one(CommandList)
+            prompts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+            for command in COMMANDS:
+                assert any(f"{command.title}  [{command.keys_label}]" in p for p in prompts), command.title
+    run(scenario())
+
+
+def test_help_lists_every_command():
+    from inspector.actions import COMMANDS, help_markdown
+
+    text = help_markdown()
+    for command in COMMANDS:
+        assert f"| `{command.keys_label}` | {command.title} |" in text
+
+
+# --- rejected payloads ------------------------------------------------------------------------
+
+
+def _problems_of(wire: bytes) -> list[str]:
+    from inspector.model import problems
+
+    return [p.text for p in problems(load_bytes(wire, "w"))]
+
+
+def test_hints_name_the_likely_cause():
+    wire = LEDGER.read_bytes()
+    assert any("ends with an LF at byte" in t for t in _problems_of(wire + b"\n"))
+    assert any(t.startswith("CRLF line ending at byte 21") for t in _problems_of(wire.replace(b"\n", b"\r\n")))
+    assert any("ends inside a string" in t for t in _problems_of(wire[:-40]))
+    assert any("open: the wire looks truncated" in t for t in _problems_of(wire[:-2]))
+    assert any(t == "invalid UTF-8 at byte 300" for t in _problems_of(wire[:300] + b"\xff" + wire[301:]))
+    long_root = wire.replace(b"root 17 ", b"root 5000 ", 1)
+    assert any(t.startswith("the root's length says 5,000 but an LF follows at byte 65") for t in _problems_of(long_root))
+    assert _problems_of(b"")[-1] == "not a wire: the file is empty"
+    assert _problems_of(b"\x00\x01garbage")[-1] == "not a wire: it has no known header and is not JSON"
+    assert load_bytes(b"\x00\x01garbage", "junk").title == "not a wire"
+    assert _problems_of(wire) == []
+
+
+def test_rejected_first_screen_keeps_what_parsed_and_jumps_from_its_problems():
+    async def scenario():
+        wire = LEDGER.read_bytes().replace(b"root 17 ", b"root 5000 ", 1)
+        async with opened(load_bytes(wire, "long root")) as (app, pilot):
+            from textual.widgets import OptionList
+
+            assert "REJECTED compact.limit" in text_of(app, "#badge")
+            fields = app.query_one("#fields", DataTable)
+            assert fields.get_row("profile")[2].plain == "graph"
+            root = fields.get_row("root")
+            assert root[1].plain == "5,000 declared" and "17 bytes but an LF at byte 65" in root[2].plain
+            assert "✗envelope" in text_of(app, "#checklist") and "·dictionary" in text_of(app, "#checklist")
+            problems_list = app.query_one("#problems", OptionList)
+            assert app.focused is problems_list and problems_list.option_count == 2
+            await pilot.press("down", "enter")
+            await pilot.pause()
+            assert app.tabbed.active == "bytes"
+            assert app.bytes_pane.hex.cursor_offset == 65
+    run(scenario())
+
+
+def test_dictionary_tab_says_why_there_is_none_truthfully():
+    async def scenario():
+        doc = b'{"rows":[' + b",".join(b'"unique literal number %06d"' % i for i in range(1200)) + b"]}"
+        assert len(doc) > 16_384
+        wire = codec.encode_model_text(codec.CompactProjection("graph", "w.py", "r", doc))
+        async with opened(load_bytes(wire, "no dict")) as (app, _pilot):
+            detail = text_of(app, "#dict-detail")
+            assert "under" not in detail
+            assert f"{len(doc):,}-byte document" in detail and "occurs 2 times or more" in detail
+        small = load_bytes(codec.encode_model_text(codec.CompactProjection("graph", "w.py", "r", b"[1]")), "s")
+        async with opened(small) as (app, _pilot):
+            assert "3 bytes, under the 16,384 bytes" in text_of(app, "#dict-detail")
+    run(scenario())
+
+
+def test_tokens_of_a_rejected_wire_count_it_as_given_and_say_why():
+    async def scenario():
+        from workspace import tokens
+
+        wire = (REJECTED / "compact.digest.model-text").read_bytes()
+        async with opened(load_bytes(wire, "digest"), count_tokens=True) as (app, _pilot):
+            table = app.query_one("#token-table", DataTable)
+            assert table.row_count == 1
+            row = table.get_row("given")
+            assert row[0] == "the wire as given" and row[2] == f"{tokens.count_tokens(wire)['cl100k_base']:,}"
+            info = text_of(app, "#token-info")
+            assert "only the wire as given is counted" in info and "compact.digest" in info
+    run(scenario())
+
+
+# --- the byte view ------------------------------------------------------------------------
+
+
+def test_byte_view_has_a_byte_cursor_that_names_the_exact_part():
+    async def scenario():
+        async with opened(LEDGER, size=(160, 48)) as (app, pilot):
+            loaded = app.loaded
+            span = loaded.entry_spans[137]
+            await pilot.press("g")
+            await pilot.pause()
+            await pilot.press(*str(span.start), "enter")
+            await pilot.pause()
+            assert app.tabbed.active == "bytes"
+            hexview = app.bytes_pane.hex
+            assert hexview.cursor_offset == span.start
+            assert "entry 137 (@137)" in text_of(app, "#hex-status")
+            await pilot.press("left")
+            await pilot.pause()
+            assert hexview.cursor_offset == span.start - 1
+            assert "entry 136 (@136)" in text_of(app, "#hex-status")  # the LF ending entry 136
+            await pilot.press("right", "right")
+            await pilot.pause()
+            assert hexview.cursor_offset == span.start + 1
+            await pilot.press("down")
+            await pilot.pause()
+            assert hexview.cursor_offset == span.start + 1 + hexview.row_bytes
+            assert hexview.row_bytes == 32  # a wide terminal shows more bytes a row
+    run(scenario())
+
+
+def test_jump_to_the_diagnostic_lands_on_its_byte_in_the_byte_view():
+    async def scenario():
+        wire = LEDGER.read_bytes()
+        broken = wire[:300] + b"\xff" + wire[301:]
+        async with opened(load_bytes(broken, "broken")) as (app, pilot):
+            await pilot.press("exclamation_mark")
+            await pilot.pause()
+            assert app.tabbed.active == "bytes"
+            assert app.bytes_pane.hex.cursor_offset == 300 == app.loaded.error.offset
+            assert "the diagnostic's byte (compact.dictionary)" in text_of(app, "#hex-status")
+    run(scenario())
+
+
+def _luminance(colour) -> float:
+    def channel(c: int) -> float:
+        c = c / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = colour.get_truecolor()
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+
+
+def test_byte_view_colours_have_contrast_and_adjacent_entries_alternate():
+    async def scenario():
+        from rich.color import Color
+
+        from inspector.views.hexview import ERROR_BACKGROUND, PALETTE
+
+        async with opened(LEDGER) as (app, pilot):
+            await pilot.press("x")
+            await pilot.pause()
+            hexview = app.bytes_pane.hex
+            background = _luminance(hexview.rich_style.bgcolor)
+            for kind, (_label, colour, _bold) in PALETTE.items():
+                back = _luminance(Color.parse(ERROR_BACKGROUND)) if kind == "error" else background
+                fore = _luminance(Color.parse(colour))
+                ratio = (max(fore, back) + 0.05) / (min(fore, back) + 0.05)
+                assert ratio >= 4.5, (kind, ratio)
+            spans = app.loaded.entry_spans
+            kinds = [hexview._kind_at(spans[i].start) for i in range(4)]
+            assert kinds == ["entry", "entry-alt", "entry", "entry-alt"]
+            assert "dictionary entry" in text_of(app, "#hex-legend")
+    run(scenario())
+
+
+# --- fixes found by trying it -------------------------------------------------------------
+
+
+def _visible_line(view: LineView, line: int) -> bool:
+    top = int(view.scroll_offset.y)
+    return top <= line < top + view.scrollable_content_region.height
+
+
+def test_goto_into_a_body_not_yet_shown_scrolls_both_panes_and_the_status():
+    async def scenario():
+        async with opened(WIRES / "http_app_routing.graph.model-text") as (app, pilot):
+            loaded = app.loaded
+            target = loaded.body_start + len(loaded.body) * 3 // 4
+            await pilot.press("g")
+            await pilot.pause()
+            await pilot.press(*str(target), "enter")
+            await pilot.pause()
+            await pilot.pause()
+            compact, expanded = app.body.compact, app.body.expanded
+            rel = target - loaded.body_start
+            assert compact.cursor_line == compact.lines.line_of(rel) and _visible_line(compact, compact.cursor_line)
+            assert expanded.cursor_line == expanded.lines.line_of(loaded.body_to_doc(rel))
+            assert _visible_line(expanded, expanded.cursor_line)
+            assert f"compact byte {rel:,}" in text_of(app, "#body-status")
+    run(scenario())
+
+
+def test_search_and_the_diagnostic_jump_move_both_panes():
+    async def scenario():
+        async with opened(WIRES / "http_app_routing.graph.model-text") as (app, pilot):
+            await pilot.press("b", "slash")
+            await pilot.pause()
+            await pilot.press(*"NotFound", "enter")
+            await pilot.pause()
+            await pilot.press("n")
+            await pilot.pause()
+            compact, expanded = app.body.compact, app.body.expanded
+            hit = app.body.search.current
+            assert compact.cursor_offset == hit
+            assert expanded.cursor_line == expanded.lines.line_of(app.loaded.body_to_doc(hit))
+            assert f"compact byte {hit:,}" in text_of(app, "#body-status")
+        wire = (REJECTED / "compact.reference.model-text").read_bytes()
+        async with opened(load_bytes(wire, "rejected")) as (app, pilot):
+            await pilot.press("exclamation_mark")
+            await pilot.pause()
+            rel = app.loaded.error.offset - app.loaded.body_start
+            assert app.body.compact.cursor_offset == rel
+            assert _visible_line(app.body.compact, app.body.compact.cursor_line)
+    run(scenario())
+
+
+def test_reading_view_twice_drops_no_byte():
+    async def scenario():
+        async with opened(WIRES / "http_app_routing.graph.model-text") as (app, pilot):
+            await pilot.press("b", "m")
+            await pilot.pause()
+            for view in (app.body.compact, app.body.expanded):
+                view.scroll_to(x=3, animate=False)  # a long indented line scrolled into view
+            await pilot.pause()
+            await pilot.press("m")
+            await pilot.pause()
+            await pilot.pause()
+            for view in (app.body.compact, app.body.expanded):
+                assert view.scroll_offset.x == 0
+                width = view.scrollable_content_region.width
+                assert view.layout_mode == "wrap"
+                assert max(e - s for s, e in zip(view.lines.starts, view.lines.ends)) <= width
+    run(scenario())
+
+
+def test_enter_on_a_dictionary_row_steps_through_its_uses():
+    async def scenario():
+        async with opened(LEDGER) as (app, pilot):
+            await pilot.press("d", "down", "down")
+            uses = app.loaded.references_of(2)
+            assert len(uses) >= 3
+            for step in range(3):
+                await pilot.press("enter")
+                await pilot.pause()
+                assert app.tabbed.active == "body"
+                rel = app.loaded.ref_wire[uses[step]] - app.loaded.body_start
+                assert app.body.compact.focus_marks[0].start == rel
+                assert f"use {step + 1} of {len(uses)} of @2" in text_of(app, "#body-status")
+                await pilot.press("d")
+                await pilot.pause()
+                assert app.dictionary.view.current_index == 2
+    run(scenario())
+
+
+def test_enter_in_the_body_follows_the_reference_under_the_cursor():
+    async def scenario():
+        async with opened(LEDGER) as (app, pilot):
+            loaded = app.loaded
+            await pilot.press("b")
+            compact = app.body.compact
+            # a line with two references of different entries: go to the second
+            for k in range(1, len(loaded.ref_wire)):
+                a, b = loaded.ref_wire[k - 1] - loaded.body_start, loaded.ref_wire[k] - loaded.body_start
+                if compact.lines.line_of(a) == compact.lines.line_of(b) and loaded.ref_index[k - 1] != loaded.ref_index[k]:
+                    break
+            compact.go_to_offset(b + 1)  # on the digits of the second
+            await pilot.pause()
+            assert compact.cursor_offset == b + 1
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.tabbed.active == "dictionary"
+            assert app.dictionary.view.current_index == loaded.ref_index[k]
+            await pilot.press("b")
+            await pilot.pause()
+            compact.go_to_offset(b)
+            await pilot.press("left")
+            await pilot.pause()
+            assert compact.cursor_offset == b - 1
+    run(scenario())
+
+
+def test_body_panes_stay_aligned_at_80x24():
+    async def scenario():
+        async with opened(LEDGER, size=(80, 24)) as (app, pilot):
+            await pilot.press("b")
+            await pilot.pause()
+            compact, expanded = app.body.compact, app.body.expanded
+            assert compact.region.y == expanded.region.y
+            assert compact.region.height == expanded.region.height
     run(scenario())

@@ -100,9 +100,10 @@ class BodyPane(Pane):
     # --- places ---------------------------------------------------------------------
 
     def go_to_body_offset(self, offset: int) -> None:
-        """Put the compact cursor on a body byte; the document follows."""
+        """Put the compact cursor on a body byte; the document and the status follow."""
         self.compact.go_to_offset(offset)
         self._follow(self.compact, offset)
+        self.update_status()
 
     def mark_error(self, offset: int) -> None:
         self.compact.set_focus_marks([Mark(offset, offset + 1, "error")])
@@ -153,6 +154,11 @@ class BodyPane(Pane):
     def _activated(self, event: LineView.Activated) -> None:
         loaded = self.loaded
         if loaded is None or loaded.body_start is None or not loaded.ref_wire:
+            return
+        at = loaded.body_start + event.offset
+        k = bisect.bisect_right(loaded.ref_wire, at) - 1
+        if k >= 0 and at < loaded.ref_wire[k] + len(loaded.entry_token(loaded.ref_index[k])):
+            self.post_message(self.ReferenceFollowed(loaded.ref_index[k]))  # the @N under the cursor
             return
         lo = bisect.bisect_left(loaded.ref_wire, loaded.body_start + event.start)
         hi = bisect.bisect_left(loaded.ref_wire, loaded.body_start + event.end)
@@ -219,6 +225,7 @@ class BodyPane(Pane):
         view = self.query_one(f"#{self.search.pane}", LineView)
         view.set_focus_marks([Mark(offset, offset + self.search.length, "match")])
         view.go_to_offset(offset)
+        view.focus()
         self._follow(view, offset)
         self.status_message = f"match {self.search.position + 1} of {len(self.search.matches):,}"
         self.update_status()

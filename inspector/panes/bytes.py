@@ -10,7 +10,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from ..model import Loaded
-from ..views.hexview import HexView
+from ..views.hexview import HexView, legend
 from . import Pane
 from .search import Search
 
@@ -24,6 +24,7 @@ class BytesPane(Pane):
 
     def compose(self) -> ComposeResult:
         yield HexView(id="hex")
+        yield Static(legend(), id="hex-legend")
         yield Static("", id="hex-status")
 
     @property
@@ -48,7 +49,12 @@ class BytesPane(Pane):
             return
         region = loaded.region_at(event.offset)
         where = region.label if region else "outside any part"
-        self.query_one("#hex-status", Static).update(Text(f"byte {event.offset:,} (0x{event.offset:x}): {where}"))
+        if loaded.error is not None and loaded.error.offset == event.offset:
+            where += f" · the diagnostic's byte ({loaded.error.code})"
+        value = loaded.wire[event.offset:event.offset + 1]
+        shown = f" = 0x{value[0]:02x}" if value else ""
+        self.query_one("#hex-status", Static).update(
+            Text(f"byte {event.offset:,} (0x{event.offset:x}){shown}: {where}"))
 
     def action_search(self) -> None:
         if self.loaded is None:

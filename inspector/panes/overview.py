@@ -133,6 +133,7 @@ class OverviewPane(Pane):
                                                 (f"  → byte {p.offset:,}" if p.offset is not None else "", "dim")),
                                   id=str(i)) for i, p in enumerate(found)])
         plist.display = bool(found)
+        plist.highlighted = 0 if found else None
         self._problems = found
         table = self.query_one("#fields", DataTable)
         table.clear()
