@@ -25,7 +25,16 @@ from codec import CompactError
 from . import counting
 from .actions import TABS, Command, InspectorCommands, app_bindings
 from .messages import Counts, CountsProgress, FileLoaded, LoadFailed
-from .model import Loaded, display_value, load_path, problems
+from .model import (
+    PREVIEW_FROM,
+    Loaded,
+    display_value,
+    load_bytes,
+    load_path,
+    preview_bytes,
+    problems,
+    read_wire,
+)
 from .panes import Pane
 from .panes.body import BodyPane
 from .panes.bytes import BytesPane
@@ -36,7 +45,8 @@ from .panes.verify import VerifyPane
 from .screens import ConfirmScreen, ExportScreen, HelpScreen, OpenScreen, PromptScreen
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-DEFAULT_EXAMPLE = EXAMPLES / "wires" / "banking_ledger.graph.model-text"
+#: The example opened with no PATH: a view whose first screen shows model-text saving tokens.
+DEFAULT_EXAMPLE = EXAMPLES / "wires" / "http_app_routing.graph.model-text"
 
 PANES: dict[str, type[Pane]] = {"overview": OverviewPane, "dictionary": DictionaryPane, "body": BodyPane,
                                 "bytes": BytesPane, "verify": VerifyPane, "tokens": TokensPane}
@@ -123,7 +133,15 @@ class InspectorApp(App[None]):
     @work(thread=True, exclusive=True, group="load", exit_on_error=False, description="load")
     def _load_worker(self, serial: int, path: str, profile: str | None, workspace: str | None) -> None:
         try:
-            loaded = load_path(path, profile=profile, workspace=workspace).prepare()
+            if profile is None:
+                data = read_wire(path)
+                if len(data) >= PREVIEW_FROM:  # paint the envelope first; verify and lay out behind it
+                    preview = preview_bytes(data, path, path=path)
+                    if preview is not None:
+                        self.post_message(FileLoaded(serial, preview.prepare()))
+                loaded = load_bytes(data, path, path=path).prepare()
+            else:
+                loaded = load_path(path, profile=profile, workspace=workspace).prepare()
         except (OSError, CompactError, ValueError) as exc:
             reason = getattr(exc, "strerror", None) or str(exc)
             self.post_message(LoadFailed(serial, path, reason))
@@ -165,6 +183,8 @@ class InspectorApp(App[None]):
         self._fill_banner(loaded)
         if loaded.path and os.path.exists(loaded.path):
             self._mtime = os.path.getmtime(loaded.path)
+        if loaded.pending:  # a preview: the full model follows
+            return
         if self.count_tokens_enabled:  # after the first paint, so drawing comes first
             self.call_after_refresh(self.action_count_tokens)
         if loaded.error is not None and loaded.error.offset is not None:

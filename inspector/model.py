@@ -62,6 +62,7 @@ class Loaded:
     document: bytes | None = None  # the reconstructed selected bytes, when they could be built
     digest_ok: bool | None = None
     path: str | None = None  # the file on disk, for reload and watch
+    pending: bool = False  # a preview: the envelope only, painted while the full decode runs
     produced_from: tuple[str, str] | None = None  # (profile, root) when made live from sources
     _regions: list[Region] | None = field(default=None, repr=False, compare=False)
     _marks: tuple[list[int], list[int]] | None = field(default=None, repr=False, compare=False)
@@ -398,6 +399,8 @@ def no_dictionary_reason(loaded: Loaded) -> str:
         return f"{loaded.title} has no dictionary"
     if loaded.entries:
         return ""
+    if loaded.pending:
+        return "the dictionary is being read"
     if loaded.declared_entries is None:
         return "decoding stopped before the dictionary line"
     if loaded.declared_entries:
@@ -506,6 +509,54 @@ def _frame(loaded: Loaded) -> None:
         loaded.document = data
 
 
+#: Wires at least this large are previewed (envelope first) while they are decoded.
+PREVIEW_FROM = 1 << 20
+_DICT_LINE = re.compile(rb"dict (0|[1-9][0-9]{0,4})\n")
+
+
+def preview_bytes(data: bytes, name: str, *, path: str | None = None) -> Loaded | None:
+    """The envelope of a large wire, read without verifying anything, so the
+    first screen paints while the full decode runs: the metadata fields, the
+    declared dictionary size and where the body starts. None when even that
+    does not read cleanly (the full decode then says why)."""
+    try:
+        form = detect_form(data)
+    except CompactError:
+        return None
+    loaded = Loaded(name, data, form, path=path, pending=True)
+    try:
+        if form == "model-text":
+            loaded.fields = read_fields(data, _HEADERS["model-text"])
+            at = loaded.fields[-1].line.end
+            m = _DICT_LINE.match(data, at)
+            if m is None:
+                return None
+            loaded.declared_entries = int(m.group(1))
+            loaded.dict_span = Span(at, m.end())
+            pos = m.end()
+            for _ in range(loaded.declared_entries):
+                pos = data.index(b"\n", pos) + 1
+            if not data.startswith(b"body\n", pos):
+                return None
+            loaded.marker_span = Span(pos, pos + 5)
+            loaded.body_start = pos + 5
+        else:
+            _frame(loaded)
+            loaded.document = None
+    except (CompactError, ValueError):
+        return None
+    if loaded.fields:
+        loaded.metadata = tuple(f.raw.decode("utf-8", "replace") for f in loaded.fields)
+    return loaded
+
+
+def read_wire(path: str) -> bytes:
+    """A wire file's bytes, at most one past the wire limit (a larger one is
+    rejected by the decoder's size check instead of filling memory)."""
+    with open(path, "rb") as f:
+        return f.read(limits.MAX_WIRE_BYTES + 1)
+
+
 def load_path(path: str, *, profile: str | None = None, workspace: str | None = None) -> Loaded:
     """Open a file: a wire of any form, or (with ``profile``) a Python source
     file, package or manifest whose view is produced live."""
@@ -524,8 +575,7 @@ def load_path(path: str, *, profile: str | None = None, workspace: str | None = 
         loaded.produced_from = (profile, path)
         loaded.path = path
         return loaded
-    data = Path(path).read_bytes()
-    return load_bytes(data, path, path=path)
+    return load_bytes(read_wire(path), path, path=path)
 
 
 def encodings_of(loaded: Loaded) -> dict[str, bytes]:
@@ -589,6 +639,8 @@ __all__ = [
     "load_bytes",
     "load_path",
     "no_dictionary_reason",
+    "preview_bytes",
     "problems",
+    "read_wire",
     "verify_steps",
 ]

@@ -901,3 +901,50 @@ def test_body_panes_stay_aligned_at_80x24():
             assert compact.region.y == expanded.region.y
             assert compact.region.height == expanded.region.height
     run(scenario())
+
+
+# --- a large wire paints its envelope first --------------------------------------------------
+
+
+def _big_wire() -> bytes:
+    doc = b'{"rows":[' + b",".join(b'["module.Function%05d","calls","module.Target%03d"]' % (i, i % 400)
+                                  for i in range(30_000)) + b"]}"
+    return codec.encode_model_text(codec.CompactProjection("graph", "big.py", "r", doc))
+
+
+def test_a_preview_reads_the_envelope_the_decoder_reads():
+    from inspector.model import PREVIEW_FROM, preview_bytes
+
+    wire = _big_wire()
+    assert len(wire) >= PREVIEW_FROM
+    preview = preview_bytes(wire, "big")
+    full = load_bytes(wire, "big")
+    assert preview.pending and not full.pending
+    assert preview.fields == full.fields and preview.body_start == full.body_start
+    assert preview.declared_entries == len(full.entries) > 0
+    assert preview_bytes(wire[:30], "cut") is None
+
+
+def test_a_preview_says_only_what_is_known_and_the_full_model_follows(tmp_path):
+    async def scenario():
+        from inspector.model import preview_bytes
+
+        wire = _big_wire()
+        app = InspectorApp(preview_bytes(wire, "big"), count_tokens=True)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert "CHECKING" in text_of(app, "#badge") and "VALID" not in text_of(app, "#badge")
+            assert "decoding and verifying" in text_of(app, "#checklist")
+            assert "decoding and verifying" in text_of(app, "#verify-result")
+            assert str(app.query_one("#expanded-title").render()) == "expanded document: reconstructing…"
+            assert "reading" in text_of(app, "#dict-detail")
+            assert app.counts is None and not list(app.workers)  # nothing is counted from a preview
+            path = tmp_path / "big.model-text"
+            path.write_bytes(wire)
+            app.load_file(str(path))
+            await settle(app, pilot)
+            await settle(app, pilot)
+            assert not app.loaded.pending and app.loaded.ok
+            assert "VALID" in text_of(app, "#badge")
+            assert app.counts is not None and app.counts.source is app.loaded
+    run(scenario())

@@ -86,6 +86,7 @@ class BodyPane(Pane):
         self.query_one("#compact-title", Label).update(title)
         self.query_one("#expanded-title", Label).update(
             "expanded document (substituted literals marked)" if loaded.document is not None
+            else "expanded document: reconstructing…" if loaded.pending
             else "expanded document: could not be reconstructed")
         self.update_status()
 

@@ -53,7 +53,8 @@ class DictionaryPane(Pane):
         self.query_one("#dict-filter", FieldInput).value = ""
         self.update_header()
         self.query_one("#dict-detail", Static).update(Text(
-            "no dictionary: " + no_dictionary_reason(loaded) if not loaded.entries
+            "reading the dictionary… (decoding and verifying)" if loaded.pending
+            else "no dictionary: " + no_dictionary_reason(loaded) if not loaded.entries
             else "select an entry: Enter steps through its uses in the body, ] and [ too"))
 
     def show_counts(self, counts: Counts) -> None:

@@ -68,7 +68,8 @@ def savings_table(counts: Counts | None, loaded: Loaded, counting: bool = True) 
                 cells.append(_cell(f"{n:,}", change(n, base) if form != "json" else "", cheapest.get(e) == form))
             else:
                 pending = counting and (counts is None or not counts.done)
-                cells.append(Text("counting…" if pending else "not counted", style="dim italic"))
+                cells.append(Text("after decoding" if loaded.pending and pending else
+                                  "counting…" if pending else "not counted", style="dim italic"))
         table.add_row(*cells)
     return table
 
@@ -107,7 +108,9 @@ class OverviewPane(Pane):
     def show(self, loaded: Loaded) -> None:
         e = loaded.error
         badge = Text()
-        if e is None:
+        if loaded.pending:
+            badge.append(" CHECKING… ", style="bold black on yellow")
+        elif e is None:
             badge.append(" VALID ", style="bold white on dark_green")
         else:
             badge.append(f" REJECTED {e.code} ", style="bold white on red")
@@ -179,6 +182,9 @@ class OverviewPane(Pane):
 
     def _checklist(self, loaded: Loaded) -> Text:
         text = Text("verify: ", style="bold")
+        if loaded.pending:
+            return text.append("decoding and verifying… (the envelope above is read, not yet checked)",
+                               style="italic")
         marks = {"pass": ("✓ ", "green"), "fail": ("✗ ", "bold red"), "not reached": ("· ", "dim")}
         for step in verify_steps(loaded):
             mark, style = marks[step.state]
@@ -204,6 +210,11 @@ class OverviewPane(Pane):
     def _show_entries(self, counts: Counts | None) -> None:
         loaded = self.loaded
         widget = self.query_one("#entries", Static)
+        if loaded is not None and loaded.pending:
+            declared = loaded.declared_entries
+            widget.update(Text("dictionary: " + (f"dict {declared:,} declared, reading…" if declared is not None
+                                                 else "reading…"), style="italic"))
+            return
         if loaded is None or not loaded.entries:
             widget.update(Text("dictionary: none: " + no_dictionary_reason(loaded) if loaded else ""))
             return

@@ -56,6 +56,9 @@ class VerifyPane(Pane):
         if loaded is None:
             return
         result = self.query_one("#verify-result", Static)
+        if loaded.pending:
+            result.update(Text("decoding and verifying…", style="italic"))
+            return
         expected = {k: (self.query_one(f"#expect-{w}", FieldInput).value.strip() or None) for k, w in EXPECTATIONS}
         canon = self.query_one("#canon-panes")
         canon.display = False
