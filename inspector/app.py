@@ -10,6 +10,7 @@ they were computed for, and a result for a model no longer loaded is dropped."""
 from __future__ import annotations
 
 import os
+import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from textual import on, work
 from textual.app import App, ComposeResult
 from textual.reactive import reactive
 from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
+from textual.worker import get_current_worker
 
 import codec
 from codec import CompactError
@@ -84,6 +86,7 @@ class InspectorApp(App[None]):
         self.future: list[Place] = []
         self._mtime: float | None = None
         self._load_serial = 0
+        self._preview_painted = threading.Event()
 
     # --- layout -----------------------------------------------------------------------
 
@@ -138,7 +141,10 @@ class InspectorApp(App[None]):
                 if len(data) >= PREVIEW_FROM:  # paint the envelope first; verify and lay out behind it
                     preview = preview_bytes(data, path, path=path)
                     if preview is not None:
+                        self._preview_painted.clear()
                         self.post_message(FileLoaded(serial, preview.prepare()))
+                        # Decoding holds the interpreter lock for seconds: let the preview paint first.
+                        self._preview_painted.wait(3.0)
                 loaded = load_bytes(data, path, path=path).prepare()
             else:
                 loaded = load_path(path, profile=profile, workspace=workspace).prepare()
@@ -151,6 +157,8 @@ class InspectorApp(App[None]):
     def on_file_loaded(self, message: FileLoaded) -> None:
         if message.serial == self._load_serial:  # an older request answered late: dropped
             self.loaded = message.loaded
+        if message.loaded.pending:
+            self.call_after_refresh(self._preview_painted.set)
 
     def on_load_failed(self, message: LoadFailed) -> None:
         if message.serial == self._load_serial:
@@ -225,13 +233,17 @@ class InspectorApp(App[None]):
         if self.loaded is not None:
             self._count_worker(self.loaded)
 
+    def on_unmount(self) -> None:
+        counting.stop_children()
+
     @work(thread=True, exclusive=True, group="tokens", exit_on_error=False, description="count tokens")
     def _count_worker(self, loaded: Loaded) -> None:
         counts = Counts(loaded)
+        worker = get_current_worker()
         try:
-            for counts in counting.count_all(loaded):
+            for counts in counting.count_all(loaded, lambda: worker.is_cancelled or not self.is_running):
                 self.post_message(CountsProgress(counts))
-        except (RuntimeError, OSError, ValueError) as exc:  # e.g. a vocabulary that cannot be loaded
+        except (RuntimeError, OSError, ValueError) as exc:  # e.g. a missing vocabulary
             self.post_message(CountsProgress(replace(counts, done=True, error=str(exc))))
 
     def on_counts_progress(self, message: CountsProgress) -> None:

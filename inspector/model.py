@@ -584,6 +584,9 @@ def encodings_of(loaded: Loaded) -> dict[str, bytes]:
     if loaded.projection is not None:
         out = {}
         for form, encode in codec.ENCODERS.items():
+            if form == loaded.form and loaded.ok:
+                out[form] = loaded.wire  # verified, so canonical: the encoder would write these bytes
+                continue
             try:
                 out[form] = encode(loaded.projection)
             except CompactError:

@@ -11,7 +11,8 @@ For each wire (model-text, full JSON) and each round it records:
   the screen shows the cursor's new byte, repeated, while the token counter runs
   (the script checks the savings strip still says "counting…" afterwards);
 - all tokens counted: when the savings strip stops saying "counting…";
-- peak memory: the process's VmHWM, and its ratio to the wire's size.
+- peak memory: the inspector process's VmHWM, and its ratio to the wire's size
+  (wires of 1 MiB or more are counted in a child process, not included).
 
 Screen polling (``tmux capture-pane``) costs a few milliseconds, so latencies
 have that resolution. Medians over rounds, with the range.
@@ -51,14 +52,24 @@ def screen() -> str:
     return tmux("capture-pane", "-p", "-t", SESSION)
 
 
+_LAST = {"screen": ""}
+
+
 def wait_for(predicate, timeout: float = 120.0, every: float = 0.005) -> float:
     """Poll the screen until ``predicate(text)``; return the time it became true."""
     end = time.perf_counter() + timeout
     while time.perf_counter() < end:
-        if predicate(screen()):
+        text = screen()
+        if predicate(text):
+            _LAST["screen"] = text
             return time.perf_counter()
         time.sleep(every)
     raise TimeoutError(f"screen never matched; last screen:\n{screen()}")
+
+
+def screen_at(_when: float) -> str:
+    """The screen that satisfied the last ``wait_for``."""
+    return _LAST["screen"]
 
 
 def peak_memory_bytes() -> int:
@@ -83,12 +94,11 @@ def one_round(path: Path, keys: int) -> dict[str, float]:
             tmux("send-keys", "-t", SESSION, "Right")
             latencies.append(wait_for(lambda s, k=k: f"byte {k:,} (0x{k:x})" in s) - t)
         tmux("send-keys", "-t", SESSION, "o")
-        time.sleep(0.05)
-        during = "counting…" in screen()
+        during = "counting…" in screen_at(wait_for(lambda s: "what each form costs" in s))
         counted = wait_for(lambda s: "counting…" not in s and "cl100k" in s, timeout=600)
         peak = peak_memory_bytes()
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", SESSION], capture_output=True)
+        subprocess.run(["tmux", "kill-session", "-t", SESSION], check=False, capture_output=True)
     return {
         "first_paint": painted - started,
         "verified": verified - started,

@@ -948,3 +948,24 @@ def test_a_preview_says_only_what_is_known_and_the_full_model_follows(tmp_path):
             assert "VALID" in text_of(app, "#badge")
             assert app.counts is not None and app.counts.source is app.loaded
     run(scenario())
+
+
+def test_a_large_wire_is_counted_in_a_child_process(monkeypatch):
+    """Large wires are counted in a child process (the interpreter lock stays
+    free for the keys); the figures are those counted in the thread."""
+    from inspector import counting
+
+    monkeypatch.setattr(counting, "PROCESS_FROM", 0)
+
+    async def scenario():
+        async with opened(LEDGER, count_tokens=True) as (app, pilot):
+            for _ in range(600):
+                if app.counts is not None and app.counts.done:
+                    break
+                await pilot.pause(0.1)
+            assert app.counts.done and app.counts.error is None
+            monkeypatch.setattr(counting, "PROCESS_FROM", 1 << 40)
+            local = list(counting.count_all(app.loaded))[-1]
+            assert app.counts.tokens == local.tokens and app.counts.saved == local.saved
+            assert app.counts.sizes == local.sizes
+    run(scenario())

@@ -77,7 +77,7 @@ def savings_table(counts: Counts | None, loaded: Loaded, counting: bool = True) 
 def _cell(value: str, delta: str, best: bool) -> Text:
     text = Text(value, style="bold green" if best else "")
     if delta:
-        text.append(f" {delta}", style="green" if delta.startswith("-") else "red")
+        text.append(f"  {delta}", style="green" if delta.startswith("-") else "red")
     if best:
         text.append(" ★", style="bold green")
     return text
@@ -196,7 +196,7 @@ class OverviewPane(Pane):
         loaded = self.loaded
         if loaded is None:
             return
-        title = Text("what each form costs (change against full JSON; ★ cheapest)\n", style="bold")
+        title = Text("what each form costs (change against full JSON; ★ cheapest)", style="bold")
         counting = getattr(self.app, "count_tokens_enabled", True)
         self.query_one("#savings", Static).update(_stack(title, savings_table(counts, loaded, counting)))
         note = counts.note if counts is not None else ""
