@@ -16,9 +16,13 @@ from pathlib import Path
 import codec
 from codec import CompactError, CompactProjection, limits
 from codec.binary_v1 import read_binary_fields
-from codec.scan import Field, Span, read_fields, split_strings
+from codec.scan import STRING, Field, Span, read_fields, split_strings
 from codec.wire import detect_form
 from workspace.visible import visible_bytes
+
+#: The grammar's string token (for the reading layout), so the inspector's uses of
+#: codec internals stay in this module (issue 14 replaces them with layout_wire).
+STRING_TOKEN = STRING
 
 FORM_TITLES = {
     "model-text": "v2 model-text",

@@ -25,10 +25,11 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from codec.scan import STRING
 from workspace.visible import visible_bytes
 
-_STRUCTURE = re.compile(b"(" + STRING + rb")|([\[\]{},])")
+from ..model import STRING_TOKEN
+
+_STRUCTURE = re.compile(b"(" + STRING_TOKEN + rb")|([\[\]{},])")
 
 
 @dataclass(frozen=True)
