@@ -566,9 +566,13 @@ def test_savings_cells_say_counting_until_counted_and_not_counted_when_off():
     async def scenario():
         async with opened(LEDGER, count_tokens=False) as (app, pilot):
             assert "not counted" in text_of(app, "#savings") and "counting…" not in text_of(app, "#savings")
+            view = app.query_one("#dict", DictionaryView)
+            assert view.row_text(0, 100).endswith(" -") and "…" not in view.row_text(0, 100)
             await pilot.press("ctrl+t")
             await settle(app, pilot)
             assert "not counted" not in text_of(app, "#savings")
+            saved = app.counts.saved["o200k_base"][0]
+            assert view.row_text(0, 100).endswith(f" {saved:,}")
     run(scenario())
 
 

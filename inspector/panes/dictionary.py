@@ -49,6 +49,7 @@ class DictionaryPane(Pane):
 
     def show(self, loaded: Loaded) -> None:
         self.selected_entry = None
+        self.view.tokens_pending = getattr(self.app, "count_tokens_enabled", True)
         self.view.set_loaded(loaded)
         self.query_one("#dict-filter", FieldInput).value = ""
         self.update_header()
@@ -58,6 +59,7 @@ class DictionaryPane(Pane):
             else "select an entry: Enter steps through its uses in the body, ] and [ too"))
 
     def show_counts(self, counts: Counts) -> None:
+        self.view.tokens_pending = not counts.done
         if counts.saved:
             self.view.set_tokens_saved(counts.saved)
 
