@@ -536,9 +536,11 @@ def test_a_reading_layout_for_a_file_no_longer_loaded_is_dropped(monkeypatch):
 
 def test_first_screen_of_a_valid_wire_sells_it():
     async def scenario():
+        from dataclasses import replace
+
         from workspace import tokens
 
-        async with opened(LEDGER, count_tokens=True, size=(160, 48)) as (app, _pilot):
+        async with opened(LEDGER, count_tokens=True, size=(160, 48)) as (app, pilot):
             assert app.focused is not None and app.tabbed.active == "overview"
             assert "VALID" in text_of(app, "#badge") and "v2 model-text" in text_of(app, "#badge")
             savings = text_of(app, "#savings")
@@ -553,10 +555,13 @@ def test_first_screen_of_a_valid_wire_sells_it():
                 assert f"✓{step}" in checklist
             entries = text_of(app, "#entries")
             saved = app.counts.saved["cl100k_base"]
-            worst = min(saved)
-            assert worst < 0  # this example has an entry that costs a token
-            assert f"@{saved.index(worst)} " in entries.split("worst")[1] and f"{worst:+,}" in entries
             assert f"@{saved.index(max(saved))} " in entries.split("worst")[0]
+            assert f"@{saved.index(min(saved))} " in entries.split("worst")[1]
+            # an entry that costs tokens is shown with its negative figure, never clamped at 0
+            costly = [-3] + [1] * (len(saved) - 1)
+            app.counts = replace(app.counts, saved={"cl100k_base": costly, "o200k_base": costly})
+            await pilot.pause()
+            assert "@0 " in text_of(app, "#entries").split("worst")[1] and "-3" in text_of(app, "#entries")
             fields = app.query_one("#fields", DataTable)
             assert fields.row_count == 4
     run(scenario())
@@ -712,7 +717,8 @@ def test_byte_view_has_a_byte_cursor_that_names_the_exact_part():
     async def scenario():
         async with opened(LEDGER, size=(160, 48)) as (app, pilot):
             loaded = app.loaded
-            span = loaded.entry_spans[137]
+            n = len(loaded.entry_spans) // 2 + 1  # an entry in the middle, its predecessor before it
+            span = loaded.entry_spans[n]
             await pilot.press("g")
             await pilot.pause()
             await pilot.press(*str(span.start), "enter")
@@ -720,11 +726,11 @@ def test_byte_view_has_a_byte_cursor_that_names_the_exact_part():
             assert app.tabbed.active == "bytes"
             hexview = app.bytes_pane.hex
             assert hexview.cursor_offset == span.start
-            assert "entry 137 (@137)" in text_of(app, "#hex-status")
+            assert f"entry {n} (@{n})" in text_of(app, "#hex-status")
             await pilot.press("left")
             await pilot.pause()
             assert hexview.cursor_offset == span.start - 1
-            assert "entry 136 (@136)" in text_of(app, "#hex-status")  # the LF ending entry 136
+            assert f"entry {n - 1} (@{n - 1})" in text_of(app, "#hex-status")  # the LF ending entry n - 1
             await pilot.press("right", "right")
             await pilot.pause()
             assert hexview.cursor_offset == span.start + 1
@@ -853,19 +859,21 @@ def test_reading_view_twice_drops_no_byte():
 def test_enter_on_a_dictionary_row_steps_through_its_uses():
     async def scenario():
         async with opened(LEDGER) as (app, pilot):
-            await pilot.press("d", "down", "down")
-            uses = app.loaded.references_of(2)
-            assert len(uses) >= 3
+            index = next(i for i, n in enumerate(app.loaded.reference_counts) if n >= 3)
+            await pilot.press("d")
+            app.dictionary.select(index)
+            await pilot.pause()
+            uses = app.loaded.references_of(index)
             for step in range(3):
                 await pilot.press("enter")
                 await pilot.pause()
                 assert app.tabbed.active == "body"
                 rel = app.loaded.ref_wire[uses[step]] - app.loaded.body_start
                 assert app.body.compact.focus_marks[0].start == rel
-                assert f"use {step + 1} of {len(uses)} of @2" in text_of(app, "#body-status")
+                assert f"use {step + 1} of {len(uses)} of @{index}" in text_of(app, "#body-status")
                 await pilot.press("d")
                 await pilot.pause()
-                assert app.dictionary.view.current_index == 2
+                assert app.dictionary.view.current_index == index
     run(scenario())
 
 

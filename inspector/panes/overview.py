@@ -226,8 +226,8 @@ class OverviewPane(Pane):
             text.append(f"  net tokens saved per entry: {pending}", style="dim italic")
             widget.update(text)
             return
-        order = sorted(range(len(saved)), key=saved.__getitem__)
-        best, worst = order[::-1][:3], order[:3]
+        best = sorted(range(len(saved)), key=saved.__getitem__, reverse=True)[:3]
+        worst = sorted(range(len(saved)), key=saved.__getitem__)[:3]
         text.append("  net cl100k tokens each entry saves (its literal counted alone):", style="dim")
         for label, picks in (("best ", best), ("worst", worst)):
             text.append(f"\n  {label} ")
