@@ -15,7 +15,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="semaprax-inspect",
         description="Inspect a compact projection wire: envelope, dictionary, compact and expanded "
         "body side by side, decode-and-verify, and live token counts. With no PATH, opens the "
-        "bundled banking ledger example.",
+        "bundled HTTP routing example.",
     )
     parser.add_argument("path", nargs="?", metavar="PATH",
                         help="a wire (v2 model-text, v1 text, v1 binary), full JSON, or with --profile a "
@@ -61,7 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             except ValueError:
                 path = str(DEFAULT_EXAMPLE)
         else:
-            path, profile, workspace = "banking_ledger.py", "graph", str(EXAMPLES)
+            path, profile, workspace = "http_app_routing.py", "graph", str(EXAMPLES)
     if path == "-":
         if profile is not None:
             parser.error("--profile needs a source file, package or manifest, not standard input")

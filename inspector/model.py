@@ -9,20 +9,27 @@ from __future__ import annotations
 import bisect
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import codec
-from codec import CompactError, CompactProjection
+from codec import CompactError, CompactProjection, limits
 from codec.binary_v1 import read_binary_fields
-from codec.scan import Field, Span, read_fields
+from codec.scan import STRING, Field, Span, read_fields, split_strings
 from codec.wire import detect_form
+from workspace.visible import visible_bytes
+
+#: The grammar's string token (for the reading layout), so the inspector's uses of
+#: codec internals stay in this module (issue 14 replaces them with layout_wire).
+STRING_TOKEN = STRING
 
 FORM_TITLES = {
     "model-text": "v2 model-text",
     "text": "v1 text",
     "binary": "v1 binary (CBOR)",
     "json": "full JSON",
+    "unknown": "not a wire",
 }
 
 
@@ -34,6 +41,7 @@ class Region:
     end: int
     kind: str  # header | field | dict | entry | marker | body | reference | error
     label: str
+    index: int = -1  # the entry's index, for entries
 
 
 @dataclass
@@ -46,6 +54,9 @@ class Loaded:
     fields: tuple[Field, ...] = ()
     metadata: tuple[str, ...] | None = None
     entries: tuple[bytes, ...] = ()
+    declared_entries: int | None = None  # the N of the `dict N` line, when it was read
+    dict_span: Span | None = None  # the `dict N` line
+    marker_span: Span | None = None  # the `body` line
     entry_spans: tuple[Span, ...] = ()
     reference_counts: tuple[int, ...] = ()
     ref_wire: list[int] = field(default_factory=list)  # wire offset of each @N, body order
@@ -55,6 +66,7 @@ class Loaded:
     document: bytes | None = None  # the reconstructed selected bytes, when they could be built
     digest_ok: bool | None = None
     path: str | None = None  # the file on disk, for reload and watch
+    pending: bool = False  # a preview: the envelope only, painted while the full decode runs
     produced_from: tuple[str, str] | None = None  # (profile, root) when made live from sources
     _regions: list[Region] | None = field(default=None, repr=False, compare=False)
     _marks: tuple[list[int], list[int]] | None = field(default=None, repr=False, compare=False)
@@ -174,9 +186,12 @@ class Loaded:
             out.append(Region(0, min(5, len(self.wire)), "header", "magic"))
         for f in self.fields:
             out.append(Region(f.line.start, f.line.end, "field", f.name))
-        if self.entry_spans:
-            for i, span in enumerate(self.entry_spans):
-                out.append(Region(span.start, span.end + 1, "entry", f"entry {i}"))
+        if self.dict_span is not None:
+            out.append(Region(self.dict_span.start, self.dict_span.end, "dict", f"dict {self.declared_entries:,} line"))
+        for i, span in enumerate(self.entry_spans):
+            out.append(Region(span.start, span.end + 1, "entry", f"entry {i} (@{i}) of {len(self.entry_spans):,}", i))
+        if self.marker_span is not None:
+            out.append(Region(self.marker_span.start, self.marker_span.end, "marker", "body line"))
         if self.body_start is not None:
             out.append(Region(self.body_start, len(self.wire), "body", "body"))
         return out
@@ -204,20 +219,204 @@ class Loaded:
 
 
 def display_value(raw: bytes) -> str:
-    """A metadata value with control and non-printing characters made visible."""
-    text = raw.decode("utf-8", errors="backslashreplace")
-    out = []
-    for ch in text:
-        code = ord(ch)
-        if ch == "\n":
-            out.append("⏎")
-        elif code < 0x20 or code == 0x7F:
-            out.append(chr(0x2400 + code) if code < 0x20 else "␡")
-        elif ch in "\u2028\u2029\u200b\ufeff":
-            out.append(f"\\u{code:04x}")
+    """A metadata value or literal as visible text (workspace.visible's one rule)."""
+    return visible_bytes(raw, newline="⏎")
+
+
+# --- verification, as a checklist -----------------------------------------------------
+
+#: The decode-and-verify steps of each form, in order (docs/wire-format.md §4).
+VERIFY_STEPS = {
+    "model-text": ("envelope", "dictionary", "references", "digest", "normalised", "re-encoded"),
+    "text": ("envelope", "references", "digest", "normalised", "re-encoded"),
+    "binary": ("envelope", "CBOR body", "digest", "normalised", "re-encoded"),
+    "json": ("JSON", "normalised"),
+}
+
+
+@dataclass(frozen=True)
+class Step:
+    name: str
+    state: str  # "pass" | "fail" | "not reached"
+
+
+def verify_steps(loaded: Loaded) -> tuple[Step, ...]:
+    """Which steps of decode-and-verify the loaded wire passed, and where it
+    stopped: every step before the failing one passed (the decoders run them in
+    order), none after it ran."""
+    names = VERIFY_STEPS.get(loaded.form)
+    if names is None:  # not a wire at all
+        return (Step("envelope", "fail"),)
+    if loaded.error is None:
+        return tuple(Step(n, "pass") for n in names)
+    failed = names.index(_failing_step(loaded, names))
+    return tuple(Step(n, "pass" if i < failed else "fail" if i == failed else "not reached")
+                 for i, n in enumerate(names))
+
+
+def _failing_step(loaded: Loaded, names: tuple[str, ...]) -> str:
+    code = loaded.error.code if loaded.error else ""
+    if loaded.form == "json":
+        return "normalised" if code == "compact.noncanonical" else "JSON"
+    by_code = {"compact.envelope": "envelope", "compact.metadata": "envelope", "compact.dictionary": "dictionary",
+               "compact.reference": "references", "compact.digest": "digest", "compact.json": "normalised",
+               "compact.noncanonical": "re-encoded"}
+    step = by_code.get(code)
+    if code == "compact.limit":  # the size limits are checked at the step that reads the part
+        if loaded.body_start is None:
+            step = "dictionary" if loaded.form == "model-text" and loaded.fields else "envelope"
         else:
-            out.append(ch)
-    return "".join(out)
+            step = names[2] if loaded.document is None else "normalised"
+    if loaded.form == "binary" and step in (None, "references", "dictionary"):
+        step = "CBOR body" if loaded.body_start is not None else "envelope"
+    return step if step in names else names[0]
+
+
+# --- problems of a rejected wire ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One line of the problems list: the diagnostic itself, or a hint naming a
+    likely cause, each with the wire byte it is about (None: the whole wire)."""
+
+    text: str
+    offset: int | None
+    kind: str  # "diagnostic" | "hint"
+
+
+_FIELD_HEAD = re.compile(rb"(profile|root|source_revision|source_digest) ([0-9]{1,9}) ")
+_HEADERS = {"model-text": 22, "text": 16}
+
+
+def problems(loaded: Loaded) -> list[Problem]:
+    """The diagnostic, then every heuristic hint that applies. Empty for a valid wire."""
+    e = loaded.error
+    if e is None:
+        return []
+    where = "" if e.offset is None else f" at byte {e.offset:,}"
+    out = [Problem(f"{e.code}{where}: {display_value(e.message.encode())}", e.offset, "diagnostic")]
+    wire = loaded.wire
+    if loaded.form == "unknown" and not wire.startswith(b"SEMAPRAX"):
+        what = "the file is empty" if not wire else "it has no known header and is not JSON"
+        out.append(Problem(f"not a wire: {what}", 0 if wire else None, "hint"))
+        return out
+    if wire.endswith(b"\n") and loaded.form in ("model-text", "text", "json"):
+        out.append(Problem(f"the wire ends with an LF at byte {len(wire) - 1:,}: there is no LF after the body "
+                           "(docs/wire-format.md §5); an editor or echo adds one; remove that byte",
+                           len(wire) - 1, "hint"))
+    crlf = wire.find(b"\r\n", 0, loaded.body_start if loaded.body_start is not None else 1 << 16)
+    if crlf >= 0:
+        out.append(Problem(f"CRLF line ending at byte {crlf:,}: the wire's lines end with LF alone "
+                           "(docs/wire-format.md §3)", crlf, "hint"))
+    try:
+        wire.decode("utf-8")
+    except UnicodeDecodeError as bad:
+        out.append(Problem(f"invalid UTF-8 at byte {bad.start:,}", bad.start, "hint"))
+    out.extend(_length_hints(loaded))
+    out.extend(_truncation_hints(loaded))
+    return out
+
+
+@dataclass(frozen=True)
+class FieldRow:
+    """One metadata field as far as its framing could be read, for the envelope
+    table of a rejected wire: what parsed stays visible."""
+
+    name: str
+    declared: int
+    value: bytes
+    offset: int  # of the value
+    complete: bool  # the declared length ends at an LF
+    lf_at: int | None  # for an incomplete one, where the next LF really is
+
+
+def field_rows(loaded: Loaded) -> list[FieldRow]:
+    """The metadata fields of the loaded wire: the decoder's own when it read
+    all four, else a lenient re-reading of the framing up to the first field
+    whose declared length does not end at an LF (that one included)."""
+    if loaded.fields:
+        return [FieldRow(f.name, len(f.raw), f.raw, f.value.start, True, None) for f in loaded.fields]
+    start = _HEADERS.get(loaded.form)
+    wire, rows = loaded.wire, []
+    if start is None or not wire.startswith(b"SEMAPRAX"):
+        return rows
+    pos = start
+    for _ in range(4):
+        m = _FIELD_HEAD.match(wire, pos)
+        if m is None:
+            break
+        name, declared, value = m.group(1).decode(), int(m.group(2)), m.end()
+        end = value + declared
+        if end < len(wire) and wire[end] == 0x0A:
+            rows.append(FieldRow(name, declared, wire[value:end], value, True, None))
+            pos = end + 1
+            continue
+        nl = wire.find(b"\n", value)
+        rows.append(FieldRow(name, declared, wire[value:nl if nl >= 0 else len(wire)], value, False,
+                             nl if nl >= 0 else None))
+        break
+    return rows
+
+
+def _length_hints(loaded: Loaded) -> list[Problem]:
+    """A metadata length whose value does not end at an LF: say what the length
+    claims and where the LF actually is."""
+    bad = [r for r in field_rows(loaded) if not r.complete]
+    if not bad:
+        return []
+    r = bad[0]
+    if r.lf_at is None:
+        return [Problem(f"the {r.name}'s length says {r.declared:,} but the wire ends after "
+                        f"{len(r.value):,} bytes of value", r.offset, "hint")]
+    return [Problem(f"the {r.name}'s length says {r.declared:,} but an LF follows at byte {r.lf_at:,} "
+                    f"(a value of {len(r.value):,} bytes)", r.lf_at, "hint")]
+
+
+def _truncation_hints(loaded: Loaded) -> list[Problem]:
+    """A body that ends inside a string or with brackets open looks truncated."""
+    if loaded.body_start is None or loaded.form not in ("model-text", "text", "json"):
+        return []
+    body = loaded.body.rstrip(b"\n")
+    if not body:
+        return []
+    parts = split_strings(body)
+    last = parts[-2] if len(parts) >= 3 and parts[-1] == b"" else b""
+    if last and (len(last) < 2 or not last.endswith(b'"') or last.endswith(b'\\"') and _odd_backslashes(last)):
+        return [Problem("the body ends inside a string: the wire looks truncated", len(loaded.wire), "hint")]
+    outside = b"".join(parts[0::2])
+    depth = outside.count(b"{") + outside.count(b"[") - outside.count(b"}") - outside.count(b"]")
+    if depth > 0:
+        return [Problem(f"the body ends with {depth:,} bracket{'s' if depth > 1 else ''} open: the wire looks "
+                        "truncated", len(loaded.wire), "hint")]
+    return []
+
+
+def _odd_backslashes(token: bytes) -> bool:
+    run = len(token) - 1 - len(token[:-1].rstrip(b"\\"))
+    return run % 2 == 1
+
+
+def no_dictionary_reason(loaded: Loaded) -> str:
+    """Why the loaded wire has no dictionary entries, true of its bytes."""
+    if loaded.form != "model-text":
+        return f"{loaded.title} has no dictionary"
+    if loaded.entries:
+        return ""
+    if loaded.pending:
+        return "the dictionary is being read"
+    if loaded.declared_entries is None:
+        return "decoding stopped before the dictionary line"
+    if loaded.declared_entries:
+        return f"the wire declares dict {loaded.declared_entries:,} but no entry could be read"
+    if loaded.document is None:
+        return "the wire declares dict 0"
+    size = len(loaded.document)
+    if size < limits.DICTIONARY_THRESHOLD:
+        return (f"the wire declares dict 0: its document is {size:,} bytes, under the "
+                f"{limits.DICTIONARY_THRESHOLD:,} bytes below which the encoder uses none (docs/wire-format.md §5.1)")
+    return (f"the wire declares dict 0: no literal of {limits.MIN_ENTRY_BYTES} bytes or more occurs "
+            f"{limits.MIN_ENTRY_OCCURRENCES} times or more in its {size:,}-byte document")
 
 
 # --- loading --------------------------------------------------------------------------
@@ -241,6 +440,10 @@ def load_bytes(data: bytes, name: str, *, path: str | None = None) -> Loaded:
     except CompactError as exc:
         loaded.error = exc
         loaded.digest_ok = False if exc.code == "compact.digest" else None
+        if form == "json" and not _looks_like_json(data):
+            loaded.form = "unknown"  # no known header and not JSON: not a wire at all
+            loaded.body_start = 0
+            return loaded
     _frame(loaded)
     return loaded
 
@@ -259,6 +462,9 @@ def _load_model_text(data: bytes, name: str, path: str | None) -> Loaded:
         ref_index=list(layout.ref_index),
         ref_doc=list(layout.ref_doc),
         body_start=layout.body.start if layout.body else None,
+        declared_entries=_declared(data, layout.dict_line),
+        dict_span=layout.dict_line,
+        marker_span=layout.body_marker,
         document=layout.document,
         path=path,
     )
@@ -271,6 +477,18 @@ def _load_model_text(data: bytes, name: str, path: str | None) -> Loaded:
     elif layout.document is not None and layout.error.code in ("compact.json", "compact.noncanonical", "compact.limit"):
         loaded.digest_ok = True  # the digest step came before and passed
     return loaded
+
+
+def _declared(wire: bytes, line: Span | None) -> int | None:
+    """N of the ``dict N`` line the decoder read."""
+    return None if line is None else int(wire[line.start + 5:line.end - 1])
+
+
+def _looks_like_json(data: bytes) -> bool:
+    """Whether the bytes start as JSON could, so a rejection can be called
+    'full JSON' rather than 'not a wire'."""
+    head = data.lstrip(b" \t\r\n")[:1]
+    return bool(head) and head in b'{["-0123456789tfn'
 
 
 def _frame(loaded: Loaded) -> None:
@@ -295,6 +513,54 @@ def _frame(loaded: Loaded) -> None:
         loaded.document = data
 
 
+#: Wires at least this large are previewed (envelope first) while they are decoded.
+PREVIEW_FROM = 1 << 20
+_DICT_LINE = re.compile(rb"dict (0|[1-9][0-9]{0,4})\n")
+
+
+def preview_bytes(data: bytes, name: str, *, path: str | None = None) -> Loaded | None:
+    """The envelope of a large wire, read without verifying anything, so the
+    first screen paints while the full decode runs: the metadata fields, the
+    declared dictionary size and where the body starts. None when even that
+    does not read cleanly (the full decode then says why)."""
+    try:
+        form = detect_form(data)
+    except CompactError:
+        return None
+    loaded = Loaded(name, data, form, path=path, pending=True)
+    try:
+        if form == "model-text":
+            loaded.fields = read_fields(data, _HEADERS["model-text"])
+            at = loaded.fields[-1].line.end
+            m = _DICT_LINE.match(data, at)
+            if m is None:
+                return None
+            loaded.declared_entries = int(m.group(1))
+            loaded.dict_span = Span(at, m.end())
+            pos = m.end()
+            for _ in range(loaded.declared_entries):
+                pos = data.index(b"\n", pos) + 1
+            if not data.startswith(b"body\n", pos):
+                return None
+            loaded.marker_span = Span(pos, pos + 5)
+            loaded.body_start = pos + 5
+        else:
+            _frame(loaded)
+            loaded.document = None
+    except (CompactError, ValueError):
+        return None
+    if loaded.fields:
+        loaded.metadata = tuple(f.raw.decode("utf-8", "replace") for f in loaded.fields)
+    return loaded
+
+
+def read_wire(path: str) -> bytes:
+    """A wire file's bytes, at most one past the wire limit (a larger one is
+    rejected by the decoder's size check instead of filling memory)."""
+    with open(path, "rb") as f:
+        return f.read(limits.MAX_WIRE_BYTES + 1)
+
+
 def load_path(path: str, *, profile: str | None = None, workspace: str | None = None) -> Loaded:
     """Open a file: a wire of any form, or (with ``profile``) a Python source
     file, package or manifest whose view is produced live."""
@@ -313,8 +579,7 @@ def load_path(path: str, *, profile: str | None = None, workspace: str | None = 
         loaded.produced_from = (profile, path)
         loaded.path = path
         return loaded
-    data = Path(path).read_bytes()
-    return load_bytes(data, path, path=path)
+    return load_bytes(read_wire(path), path, path=path)
 
 
 def encodings_of(loaded: Loaded) -> dict[str, bytes]:
@@ -323,6 +588,9 @@ def encodings_of(loaded: Loaded) -> dict[str, bytes]:
     if loaded.projection is not None:
         out = {}
         for form, encode in codec.ENCODERS.items():
+            if form == loaded.form and loaded.ok:
+                out[form] = loaded.wire  # verified, so canonical: the encoder would write these bytes
+                continue
             try:
                 out[form] = encode(loaded.projection)
             except CompactError:
@@ -366,11 +634,20 @@ def canonical_comparison(loaded: Loaded) -> tuple[bytes, bytes, int] | None:
 
 
 __all__ = [
+    "FieldRow",
     "Loaded",
+    "Problem",
     "Region",
+    "Step",
     "canonical_comparison",
     "display_value",
     "encodings_of",
+    "field_rows",
     "load_bytes",
     "load_path",
+    "no_dictionary_reason",
+    "preview_bytes",
+    "problems",
+    "read_wire",
+    "verify_steps",
 ]

@@ -13,44 +13,19 @@ from textual.widgets import Button, DirectoryTree, Input, Label, Markdown, Radio
 
 import codec
 
-HELP = """\
-# semaprax inspector: keys
-
-| key | what it does |
-|---|---|
-| `o` `d` `b` `x` `v` `t` | Overview, Dictionary, Body, Bytes, Verify, Tokens |
-| `ctrl+p` | command palette: every action by name |
-| `ctrl+o` | open another file |
-| `r` | reload the file from disk (`--watch` reloads on change) |
-| `e` | export the projection in any encoding to a new file |
-| `/` | search the focused pane (body or bytes); in the dictionary, filter |
-| `n` / `N` | next / previous search match |
-| `enter` | on a body line with an `@N`: follow it to its dictionary row; in the dictionary: show its uses |
-| `]` / `[` | next / previous use of the selected dictionary entry |
-| `alt+left` / `alt+right` (or `<` / `>`) | back / forward through places you followed |
-| `g` | go to a byte offset of the wire (decimal, or hex with `0x`) |
-| `!` | jump to the diagnostic's byte |
-| `m` | switch the body between exact bytes and an indented reading view |
-| `s` | make the other body pane follow this one (on by default) |
-| `c` | copy the value under the cursor (OSC 52; also shown in a notification) |
-| `1`…`7` | in the dictionary: sort by that column (again: reverse) |
-| `?` | this help |
-| `q` | quit |
-
-Mouse: click tabs, rows and lines; double-click follows; the wheel scrolls.
-"""
+from .actions import help_markdown
 
 
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close")]
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
-    HelpScreen > VerticalScroll { width: 90; max-width: 95%; height: 80%; border: thick $accent; background: $panel; }
+    HelpScreen > VerticalScroll { width: 130; max-width: 95%; height: 80%; border: thick $accent; background: $panel; }
     """
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
-            yield Markdown(HELP)
+            yield Markdown(help_markdown())
 
 
 class PromptScreen(ModalScreen[str | None]):

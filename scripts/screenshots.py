@@ -25,7 +25,7 @@ OUT = ROOT / "screenshots"
 
 async def shoot(name: str, path: Path, keys: list[str], size: tuple[int, int], tab: str | None = None) -> Path:
     app = InspectorApp(load_path(str(path.relative_to(ROOT))))
-    async with app.run_test(size=size) as pilot:
+    async with app.run_test(size=SIZES.get(name, size)) as pilot:
         await pilot.pause()
         await app.workers.wait_for_complete()
         await pilot.pause()
@@ -42,14 +42,19 @@ async def shoot(name: str, path: Path, keys: list[str], size: tuple[int, int], t
         return target
 
 
+#: (name, wire, keys pressed, tab). "overview" is the first screen, with no key pressed: the
+#: README's first image. "rejected" is a wire with a trailing LF: the diagnostic and its hint.
 SHOTS = [
-    ("overview", WIRES / "banking_ledger.graph.model-text", [], None),
-    ("dictionary", WIRES / "http_app_routing.graph.model-text", ["down", "down", "down"], "dictionary"),
-    ("body", WIRES / "banking_ledger.graph.model-text", ["d", "down", "enter"], None),
-    ("rejected", REJECTED / "compact.reference.model-text", [], "body"),
-    ("tokens", WIRES / "http_app_routing.graph.model-text", [], "tokens"),
-    ("bytes", WIRES / "banking_ledger.graph.model-text", [], "bytes"),
+    ("overview", WIRES / "http_app_routing.graph.model-text", [], None),
+    ("overview-80x24", WIRES / "http_app_routing.graph.model-text", [], None),
+    ("dictionary", WIRES / "warehouse_inventory.graph.model-text", ["4", "down", "down"], "dictionary"),
+    ("body", WIRES / "warehouse_inventory.graph.model-text", ["d", "down", "down", "enter"], None),
+    ("rejected", REJECTED / "compact.digest.model-text", [], None),
+    ("rejected-length", REJECTED / "compact.limit.model-text", [], None),
+    ("tokens", WIRES / "warehouse_inventory.graph.model-text", [], "tokens"),
+    ("bytes", WIRES / "warehouse_inventory.graph.model-text", ["g", *"290", "enter"], None),
 ]
+SIZES = {"overview-80x24": (80, 24)}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -32,6 +32,8 @@ VIEWS = [
     ("http_app_routing.graph", "graph", "http_app_routing.py", "."),
     ("http_app_routing.task-context", "task-context", "http_app_routing.App.handle", "."),
     ("http_app_routing.references", "references", "http_app_routing.Request", "."),
+    ("warehouse_inventory.graph", "graph", "warehouse_inventory.py", "warehouse"),
+    ("warehouse_inventory.symbols", "symbols", "warehouse_inventory.py", "warehouse"),
     ("calculator.project-graph", "project-graph", "semaprax.toml", "calculator-project"),
     ("calculator.diagnostics", "diagnostics", "semaprax.toml", "calculator-project"),
     ("frame-payload.project-graph", "project-graph", "semaprax.toml", "frame-payload-project"),

@@ -15,6 +15,7 @@ from codec import errors as E
 from codec.projection import excerpt, first_difference
 
 from .sources import WorkspaceError
+from .visible import visible as _visible  # metadata never move the cursor or forge lines
 
 EXIT_FAILURE = 1
 EXIT_USAGE = 2
@@ -28,11 +29,6 @@ def _read(path: str) -> bytes:
         return sys.stdin.buffer.read(limit)
     with open(path, "rb") as f:
         return f.read(limit)
-
-
-def _visible(text: str) -> str:
-    """Metadata are opaque UTF-8: never let them move the cursor or forge lines."""
-    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 
 def _write(data: bytes, path: str | None, *, binary: bool) -> None:

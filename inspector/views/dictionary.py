@@ -14,7 +14,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.strip import Strip
 
-from ..model import Loaded
+from ..model import Loaded, display_value
 from .rows import RowCursorView
 
 COLUMNS = ("#", "literal", "bytes", "refs", "saved B", "cl100k", "o200k")
@@ -65,6 +65,7 @@ class DictionaryView(RowCursorView):
         self.reverse = False
         self.filter_text = ""
         self.tokens_saved: dict[str, list[int]] = {}  # encoding -> per entry
+        self.tokens_pending = True  # "…" while counting; "-" when tokens are not counted
         self._cache: LRUCache[tuple, Strip] = LRUCache(512)
         self._version = 0
 
@@ -192,7 +193,7 @@ class DictionaryView(RowCursorView):
     def row_text(self, index: int, width: int) -> str:
         loaded = self.loaded
         assert loaded is not None
-        literal = loaded.entries[index].decode("utf-8", "replace")
+        literal = display_value(loaded.entries[index])
         lw = _literal_width(width)
         if len(literal) > lw:
             literal = literal[: lw - 1] + "…"
@@ -203,6 +204,7 @@ class DictionaryView(RowCursorView):
             f"{len(loaded.entries[index]):,}".rjust(WIDTHS[2]),
             f"{loaded.reference_counts[index]:,}".rjust(WIDTHS[3]),
             f"{loaded.bytes_saved(index):,}".rjust(WIDTHS[4]),
-            *[(f"{s[index]:,}" if s else "…").rjust(w) for s, w in zip(saved, WIDTHS[5:])],
+            *[(f"{s[index]:,}" if s else "…" if self.tokens_pending else "-").rjust(w)
+              for s, w in zip(saved, WIDTHS[5:])],
         ]
         return " ".join(cells)

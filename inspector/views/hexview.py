@@ -1,10 +1,18 @@
-"""A hexyl-style byte view of the raw wire, coloured by the part of the envelope
-each byte belongs to, with a cursor whose region (field, entry, reference) the
-app names in its status line."""
+"""A hexyl-style byte view of the raw wire with a byte cursor, coloured by the
+part of the envelope each byte belongs to (adjacent dictionary entries in
+alternating shades), as wide as the terminal allows (16 or 32 bytes a row).
+
+The colours are one table, ``PALETTE``, used for the bytes and for the legend;
+each has a contrast of at least 4.5:1 against the view's background in the
+default theme (tests/test_inspector.py checks it)."""
 
 from __future__ import annotations
 
 from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
 from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
@@ -13,25 +21,47 @@ from textual.strip import Strip
 from ..model import Loaded
 from .rows import RowCursorView
 
-ROW = 16
+#: kind -> (legend label, foreground colour, bold)
+PALETTE: dict[str, tuple[str, str, bool]] = {
+    "header": ("header", "#ffb86c", True),
+    "field": ("metadata field", "#8be9fd", False),
+    "dict": ("dict line", "#bd93f9", True),
+    "entry": ("dictionary entry", "#50fa7b", False),
+    "entry-alt": ("next entry", "#b8f5a0", False),
+    "marker": ("body line", "#bd93f9", True),
+    "body": ("body", "#e6e6e6", False),
+    "reference": ("@N reference", "#ff79c6", True),
+    "error": ("diagnostic byte", "#ffffff", True),
+}
+ERROR_BACKGROUND = "#b00020"
+OFFSET_COLOUR = "#9a9a9a"
+
+
+def bytes_per_row(width: int) -> int:
+    """32 bytes a row when the terminal is wide enough for them, else 16."""
+    return 32 if width >= 10 + 32 * 3 + 2 + 32 else 16
+
+
+def legend() -> Text:
+    text = Text("colours: ")
+    for kind, (label, colour, bold) in PALETTE.items():
+        style = Style(color=colour, bold=bold, bgcolor=ERROR_BACKGROUND if kind == "error" else None)
+        text.append("██" if kind != "error" else " ! ", style=style)
+        text.append(f" {label}  ")
+    return text
 
 
 class HexView(RowCursorView):
-    COMPONENT_CLASSES = {
-        "hexview--header", "hexview--field", "hexview--entry", "hexview--body", "hexview--reference",
-        "hexview--error", "hexview--cursor", "hexview--offset",
-    }
+    COMPONENT_CLASSES = {"hexview--cursor"}
     DEFAULT_CSS = """
     HexView { background: $surface; }
-    HexView > .hexview--header { color: $secondary; text-style: bold; }
-    HexView > .hexview--field { color: $primary; }
-    HexView > .hexview--entry { color: $success; }
-    HexView > .hexview--body { color: $text; }
-    HexView > .hexview--reference { color: $accent; text-style: bold; }
-    HexView > .hexview--error { background: $error; color: $text; }
     HexView > .hexview--cursor { background: $primary-muted; }
-    HexView > .hexview--offset { color: $text-muted; }
     """
+    BINDINGS = [
+        Binding("left,h", "byte(-1)", "Byte left", show=False),
+        Binding("right,l", "byte(1)", "Byte right", show=False),
+    ]
+
     class Moved(Message):
         def __init__(self, offset: int) -> None:
             super().__init__()
@@ -40,31 +70,71 @@ class HexView(RowCursorView):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.loaded: Loaded | None = None
+        self.cursor_offset = 0
+        self.row_bytes = 16
         self._cache: LRUCache[tuple, Strip] = LRUCache(512)
         self._version = 0
 
     def set_loaded(self, loaded: Loaded) -> None:
         self.loaded = loaded
-        rows = (len(loaded.wire) + ROW - 1) // ROW or 1
-        self.virtual_size = Size(10 + ROW * 3 + 2 + ROW, rows)
+        self.cursor_offset = 0
+        self._relayout()
+        self.cursor_row = 0
+
+    def _relayout(self) -> None:
+        if self.loaded is None:
+            return
+        width = self.scrollable_content_region.width if self.is_mounted else 0
+        self.row_bytes = bytes_per_row(width or 80)
+        rows = (len(self.loaded.wire) + self.row_bytes - 1) // self.row_bytes or 1
+        self.virtual_size = Size(10 + self.row_bytes * 4 + 2, rows)
+        self._changed()
+
+    def on_resize(self, event: events.Resize) -> None:
+        before = self.row_bytes
+        self._relayout()
+        if self.row_bytes != before:
+            self.go_to_offset(self.cursor_offset)
+
+    def _changed(self) -> None:
         self._version += 1
         self._cache.clear()
-        self.cursor_row = 0
         self.refresh()
 
-    @property
-    def cursor_offset(self) -> int:
-        return self.cursor_row * ROW
+    # --- the byte cursor -------------------------------------------------------------
 
-    def go_to_offset(self, offset: int) -> None:
-        self.cursor_row = max(0, min(offset // ROW, self.row_count - 1))
-        self.scroll_to_cursor(center=True)
+    def go_to_offset(self, offset: int, *, center: bool = True) -> None:
+        size = len(self.loaded.wire) if self.loaded is not None else 0
+        self.cursor_offset = max(0, min(offset, size - 1)) if size else 0
+        self.cursor_row = self.cursor_offset // self.row_bytes
+        self.scroll_to_cursor(center=center)
+
+    def action_byte(self, delta: int) -> None:
+        self.go_to_offset(self.cursor_offset + delta, center=False)
+
+    def action_move(self, delta: int) -> None:
+        """Up and down keep the column; paging and the ends come through here too."""
+        self.go_to_offset(self.cursor_offset + delta * self.row_bytes, center=False)
 
     def watch_cursor_row(self, old: int, new: int) -> None:
-        self._version += 1
-        self._cache.clear()
-        self.refresh()
+        self._changed()
         self.post_message(self.Moved(self.cursor_offset))
+
+    def on_click(self, event: events.Click) -> None:
+        row = int(self.scroll_offset.y) + event.y
+        x = int(self.scroll_offset.x) + event.x
+        n = self.row_bytes
+        hex_start, text_start = 10, 10 + n * 3 + 1 + 1
+        if hex_start <= x < hex_start + n * 3 + 1:
+            column = min((x - hex_start - (1 if x - hex_start > (n // 2) * 3 else 0)) // 3, n - 1)
+        elif text_start <= x < text_start + n:
+            column = x - text_start
+        else:
+            column = 0
+        if 0 <= row < self.row_count:
+            self.go_to_offset(row * n + max(column, 0), center=False)
+
+    # --- rendering -------------------------------------------------------------------
 
     def _kind_at(self, offset: int) -> str:
         loaded = self.loaded
@@ -73,7 +143,18 @@ class HexView(RowCursorView):
         if loaded.error is not None and loaded.error.offset == offset:
             return "error"
         region = loaded.region_at(offset)  # a reference, entry, field, header or the body
-        return region.kind if region is not None else "body"
+        if region is None:
+            return "body"
+        if region.kind == "entry" and region.index % 2:
+            return "entry-alt"
+        return region.kind
+
+    def _style(self, kind: str, base: Style) -> Style:
+        _label, colour, bold = PALETTE.get(kind, PALETTE["body"])
+        style = base + Style(color=colour, bold=bold)
+        if kind == "error":
+            style += Style(bgcolor=ERROR_BACKGROUND)
+        return style
 
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
@@ -91,22 +172,27 @@ class HexView(RowCursorView):
     def _render_row(self, row: int) -> Strip:
         assert self.loaded is not None
         data = self.loaded.wire
+        n = self.row_bytes
         base = self.rich_style
+        cursor = self.get_component_rich_style("hexview--cursor", partial=True)
         if row == self.cursor_row:
-            base = base + self.get_component_rich_style("hexview--cursor", partial=True)
-        start = row * ROW
-        chunk = data[start:start + ROW]
-        segments = [Segment(f"{start:08x}  ", base + self.get_component_rich_style("hexview--offset", partial=True))]
+            base = base + cursor
+        start = row * n
+        chunk = data[start:start + n]
+        segments = [Segment(f"{start:08x}  ", base + Style(color=OFFSET_COLOUR))]
         text = []
-        for i in range(ROW):
+        for i in range(n):
             if i < len(chunk):
-                style = base + self.get_component_rich_style(f"hexview--{self._kind_at(start + i)}", partial=True)
-                segments.append(Segment(f"{chunk[i]:02x} ", style))
+                style = self._style(self._kind_at(start + i), base)
+                if start + i == self.cursor_offset:
+                    style += Style(reverse=True)
+                segments.append(Segment(f"{chunk[i]:02x}", style))
+                segments.append(Segment(" ", base))
                 ch = chr(chunk[i])
                 text.append(Segment(ch if 0x20 <= chunk[i] < 0x7F else "·", style))
             else:
                 segments.append(Segment("   ", base))
-            if i == 7:
+            if i == n // 2 - 1:
                 segments.append(Segment(" ", base))
         segments.append(Segment(" ", base))
         segments.extend(text)

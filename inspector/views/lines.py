@@ -25,9 +25,11 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from codec.scan import STRING
+from workspace.visible import visible_bytes
 
-_STRUCTURE = re.compile(b"(" + STRING + rb")|([\[\]{},])")
+from ..model import STRING_TOKEN
+
+_STRUCTURE = re.compile(b"(" + STRING_TOKEN + rb")|([\[\]{},])")
 
 
 @dataclass(frozen=True)
@@ -152,6 +154,7 @@ class LineView(ScrollView, can_focus=True):
         "lineview--match",
         "lineview--error",
         "lineview--cursor",
+        "lineview--cell",
         "lineview--dim",
     }
 
@@ -162,6 +165,7 @@ class LineView(ScrollView, can_focus=True):
     LineView > .lineview--match { background: $success; color: $background; }
     LineView > .lineview--error { background: $error; color: $background; text-style: bold; }
     LineView > .lineview--cursor { background: $primary-muted; }
+    LineView > .lineview--cell { text-style: reverse bold; }
     LineView > .lineview--dim { color: $text-muted; }
     """
 
@@ -172,6 +176,8 @@ class LineView(ScrollView, can_focus=True):
         Binding("pagedown,space", "page(1)", "Page down", show=False),
         Binding("home", "edge(0)", "Top", show=False),
         Binding("end", "edge(1)", "Bottom", show=False),
+        Binding("left", "column(-1)", "Left", show=False),
+        Binding("right", "column(1)", "Right", show=False),
         Binding("enter", "activate", "Follow @N", show=False),
     ]
 
@@ -190,13 +196,15 @@ class LineView(ScrollView, can_focus=True):
             return self.view
 
     class Activated(Message):
-        """Enter was pressed with the cursor on the line spanning these offsets."""
+        """Enter was pressed with the cursor at ``offset``, on the line spanning
+        ``start`` to ``end``."""
 
-        def __init__(self, view: LineView, start: int, end: int) -> None:
+        def __init__(self, view: LineView, start: int, end: int, offset: int) -> None:
             super().__init__()
             self.view = view
             self.start = start
             self.end = end
+            self.offset = offset
 
         @property
         def control(self) -> LineView:
@@ -214,6 +222,7 @@ class LineView(ScrollView, can_focus=True):
         self._version = 0
         self._wrap_width = 0
         self._anchor = 0
+        self._column = 0  # bytes from the start of the cursor's line
 
     # --- content --------------------------------------------------------------------
 
@@ -226,6 +235,7 @@ class LineView(ScrollView, can_focus=True):
         self._wrap_width = self._content_width()
         self.lines = layout or wrapped_layout(data, self._wrap_width)
         self._changed()
+        self._column = 0
         self.cursor_line = 0
         self.scroll_to(0, 0, animate=False)
 
@@ -233,6 +243,9 @@ class LineView(ScrollView, can_focus=True):
         offset = self.anchor
         self.layout_mode = mode
         self.lines = layout
+        if mode == "wrap":  # wrapped lines fit the width: a horizontal scroll left over would hide bytes
+            self._wrap_width = self._content_width()
+            self.scroll_to(x=0, animate=False)
         self._changed()
         self.go_to_offset(offset)
 
@@ -269,9 +282,12 @@ class LineView(ScrollView, can_focus=True):
 
     @property
     def cursor_offset(self) -> int:
+        """The byte under the cursor: its line's start plus its column."""
         if not len(self.lines):
             return 0
-        return self.lines.starts[min(self.cursor_line, len(self.lines) - 1)]
+        line = min(self.cursor_line, len(self.lines) - 1)
+        start, end = self.lines.starts[line], self.lines.ends[line]
+        return start + max(0, min(self._column, end - start - 1 if end > start else 0))
 
     @property
     def anchor(self) -> int:
@@ -284,9 +300,20 @@ class LineView(ScrollView, can_focus=True):
 
     def go_to_offset(self, offset: int, *, center: bool = True) -> None:
         line = self.lines.line_of(offset)
+        self._column = max(offset - self.lines.starts[line], 0)
         self.cursor_line = line
         self._anchor = offset
         self.scroll_to_line(line, center=center)
+        self._scroll_to_column()
+
+    def _scroll_to_column(self) -> None:
+        if self.layout_mode == "wrap":
+            return
+        line = min(self.cursor_line, len(self.lines) - 1)
+        x = self.lines.indents[line] + self.cursor_offset - self.lines.starts[line]
+        width = max(self.scrollable_content_region.width, 1)
+        if not self.scroll_offset.x <= x < self.scroll_offset.x + width:
+            self.scroll_to(x=max(x - width // 2, 0), animate=False)
 
     def scroll_to_line(self, line: int, *, center: bool = True) -> None:
         height = max(self.scrollable_content_region.height, 1)
@@ -336,9 +363,35 @@ class LineView(ScrollView, can_focus=True):
         self.scroll_to_line(self.cursor_line, center=False)
         self._moved_by_user()
 
+    def action_column(self, delta: int) -> None:
+        """Left and right by one character (a whole UTF-8 sequence), across lines."""
+        if not len(self.lines):
+            return
+        offset = self.cursor_offset
+        line = min(self.cursor_line, len(self.lines) - 1)
+        start, end = self.lines.starts[line], self.lines.ends[line]
+        if delta > 0:
+            step = offset + 1
+            while step < end and (self.data[step] & 0xC0) == 0x80:
+                step += 1
+            if step >= end:
+                if line + 1 >= len(self.lines):
+                    return
+                step = self.lines.starts[line + 1]
+        else:
+            step = offset - 1
+            while step > start and (self.data[step] & 0xC0) == 0x80:
+                step -= 1
+            if step < start:
+                if line == 0:
+                    return
+                step = max(self.lines.ends[line - 1] - 1, self.lines.starts[line - 1])
+        self.go_to_offset(step, center=False)
+        self._moved_by_user()
+
     def action_activate(self) -> None:
         line = min(self.cursor_line, len(self.lines) - 1)
-        self.post_message(self.Activated(self, self.lines.starts[line], self.lines.ends[line]))
+        self.post_message(self.Activated(self, self.lines.starts[line], self.lines.ends[line], self.cursor_offset))
 
     def on_click(self, event: events.Click) -> None:
         line = int(self.scroll_offset.y) + event.y
@@ -356,7 +409,7 @@ class LineView(ScrollView, can_focus=True):
         width = self.scrollable_content_region.width
         if line >= len(self.lines):
             return Strip.blank(width, self.rich_style)
-        key = (line, self._version, self.cursor_line == line and (1 + self.has_focus))
+        key = (line, self._version, self.cursor_line == line and (1 + self.has_focus, self.cursor_offset))
         strip = self._cache.get(key)
         if strip is None:
             strip = self._render_full_line(line)
@@ -399,7 +452,14 @@ class LineView(ScrollView, can_focus=True):
             if ends[i] > start:
                 found.append((max(starts[i], start), min(ends[i], end), style))
             i += 1
-        for m in self.focus_marks:
+        marks = self.focus_marks
+        if self.has_focus and start <= self.cursor_offset < max(end, start + 1):
+            cell = self.cursor_offset
+            cell_end = cell + 1
+            while cell_end < end and (self.data[cell_end] & 0xC0) == 0x80:
+                cell_end += 1
+            marks = [*marks, Mark(cell, cell_end, "cell")]
+        for m in marks:
             if m.start < end and m.end > start:
                 s, e = max(m.start, start), min(m.end, end)
                 found = [f for f in found if f[1] <= s or f[0] >= e] + [(s, e, self._style(m.style))]
@@ -415,9 +475,5 @@ class LineView(ScrollView, can_focus=True):
 
 
 def _visible(data: bytes) -> str:
-    """Bytes as text with control characters shown, never breaking the screen."""
-    text = data.decode("utf-8", errors="replace")
-    if text.isprintable():
-        return text
-    return "".join(ch if ch.isprintable() else ("⏎" if ch == "\n" else "\N{REPLACEMENT CHARACTER}" if ch == "\ufffd"
-                                                   else f"\\x{ord(ch):02x}") for ch in text)
+    """Bytes as text that never breaks the screen (the shared rule of workspace.visible)."""
+    return visible_bytes(data, newline="⏎")

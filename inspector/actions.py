@@ -1,0 +1,126 @@
+"""Every inspector command, once: its key, action, title, help text and the pane
+that owns it. The app's and each pane's ``BINDINGS``, the command palette and
+the help screen are all generated from this table, so they cannot disagree.
+
+``panes`` empty means an app-wide command (tabs, open, go to byte…), shown in
+the footer only when ``footer`` says so; a pane command is bound on the pane,
+so the footer shows it only while that pane has focus."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+
+@dataclass(frozen=True)
+class Command:
+    key: str  # Textual key spec; several keys separated by commas
+    action: str  # the action's name on the pane (or the app), with arguments
+    title: str
+    help: str
+    panes: tuple[str, ...] = ()  # () : app-wide
+    footer: bool = True
+    shown_key: str = ""  # how help and the palette spell the key (default: from ``key``)
+
+    @property
+    def keys_label(self) -> str:
+        if self.shown_key:
+            return self.shown_key
+        names = {"question_mark": "?", "slash": "/", "exclamation_mark": "!", "right_square_bracket": "]",
+                 "left_square_bracket": "[", "less_than_sign": "<", "greater_than_sign": ">", "enter": "Enter",
+                 "escape": "Esc"}
+        return " / ".join(names.get(k, k) for k in self.key.split(","))
+
+
+TABS = (("o", "overview"), ("d", "dictionary"), ("b", "body"), ("x", "bytes"), ("v", "verify"), ("t", "tokens"))
+
+COMMANDS: tuple[Command, ...] = (
+    *(Command(key, f"tab('{name}')", f"Show {name.title()}", f"Switch to the {name.title()} tab", footer=False)
+      for key, name in TABS),
+    Command("question_mark", "help", "Help", "List every key"),
+    Command("q", "quit", "Quit", "Leave the inspector"),
+    Command("ctrl+o", "open", "Open file…", "Open another wire or JSON file", footer=False),
+    Command("ctrl+r", "reload", "Reload file", "Read the file again from disk (--watch reloads on change)",
+            footer=False),
+    Command("ctrl+e", "export", "Export…", "Write the projection in any encoding to a new file (never "
+            "overwrites without asking)", footer=False),
+    Command("g", "goto", "Go to byte…", "Go to a byte offset of the wire (decimal, or hex with 0x)", footer=False),
+    Command("exclamation_mark", "jump_error", "Jump to diagnostic", "Go to the byte the diagnostic names",
+            footer=False),
+    Command("right_square_bracket", "next_use", "Next use of entry",
+            "Step to the next reference of the selected dictionary entry", footer=False),
+    Command("left_square_bracket", "prev_use", "Previous use of entry",
+            "Step to the previous reference of the selected dictionary entry", footer=False),
+    Command("alt+left,less_than_sign", "back", "Back", "Go back to where you were", footer=False),
+    Command("alt+right,greater_than_sign", "forward", "Forward", "Go forward again", footer=False),
+    Command("V", "verify", "Verify", "Run decode-and-verify again, with the expectations typed in the Verify tab",
+            footer=False),
+    Command("ctrl+t", "count_tokens", "Count tokens", "Count tokens for every form again", footer=False),
+    # pane commands
+    Command("slash", "search", "Search…", "Search the bytes of this pane", panes=("body", "bytes")),
+    Command("slash", "filter", "Filter entries", "Filter the dictionary by text", panes=("dictionary",)),
+    Command("n", "next_match", "Next match", "Next search match", panes=("body", "bytes")),
+    Command("N", "prev_match", "Previous match", "Previous search match", panes=("body", "bytes")),
+    Command("m", "toggle_reading", "Reading view", "Switch the body between exact bytes and indented JSON",
+            panes=("body",)),
+    Command("s", "toggle_sync", "Sync panes", "Make the other body pane follow this one (on by default)",
+            panes=("body",)),
+    Command("c", "copy", "Copy", "Copy the value under the cursor (OSC 52; also shown in a notification)",
+            panes=("overview", "dictionary", "body", "bytes")),
+)
+
+#: Keys of the views inside the panes, for the help screen (their bindings live on the views).
+VIEW_KEYS = (
+    ("Enter", ("on a body line: follow the @N under the cursor to its entry; on a dictionary row: step through "
+              "its uses")),
+    ("1 … 7", "in the dictionary: sort by that column (again: reverse)"),
+    ("← / →", "in the byte view: move one byte"),
+    ("Esc", "leave a text field and give the keys back"),
+    ("ctrl+p", "command palette: every command by name"),
+)
+
+
+def app_bindings() -> list[Binding]:
+    return [Binding(c.key, c.action, c.title, show=c.footer) for c in COMMANDS if not c.panes]
+
+
+def pane_bindings(pane: str) -> list[Binding]:
+    return [Binding(c.key, c.action, c.title, show=c.footer) for c in COMMANDS if pane in c.panes]
+
+
+def help_markdown() -> str:
+    rows = ["# semaprax inspector: keys", "", "| key | command | what it does | where |", "|---|---|---|---|"]
+    for c in COMMANDS:
+        where = ", ".join(p.title() for p in c.panes) or "everywhere"
+        rows.append(f"| `{c.keys_label}` | {c.title} | {c.help} | {where} |")
+    for key, text in VIEW_KEYS:
+        rows.append(f"| `{key}` | | {text} | |")
+    rows += ["", "Mouse: click tabs, rows and lines; double-click follows; the wheel scrolls."]
+    return "\n".join(rows)
+
+
+class InspectorCommands(Provider):
+    """Every command of the table in Textual's palette, with its key; all of
+    them on an empty query."""
+
+    def _run(self, command: Command) -> None:
+        self.app.run_command(command)  # type: ignore[attr-defined]
+
+    def _label(self, command: Command) -> str:
+        return f"{command.title}  [{command.keys_label}]"
+
+    async def discover(self) -> Hits:
+        for c in COMMANDS:
+            label = self._label(c)  # a Text: "[o]" must not be read as markup
+            yield DiscoveryHit(Text(label), lambda c=c: self._run(c), text=label, help=c.help)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for c in COMMANDS:
+            label = self._label(c)
+            score = matcher.match(label)
+            if score > 0:
+                yield Hit(score, matcher.highlight(label), lambda c=c: self._run(c), text=label, help=c.help)

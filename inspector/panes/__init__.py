@@ -1,0 +1,58 @@
+"""One widget per tab. Each pane owns its compose, handlers, keys (from the
+command table in ``inspector/actions.py``) and state; it is fed the loaded model
+and its token counts through reactives bound from the app (``data_bind``)."""
+
+from __future__ import annotations
+
+from textual.containers import Vertical
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from ..actions import pane_bindings
+from ..messages import Counts
+from ..model import Loaded
+
+
+class Pane(Vertical):
+    """Base of the six panes."""
+
+    NAME = ""
+    loaded: reactive[Loaded | None] = reactive(None, init=False, always_update=True)
+    counts: reactive[Counts | None] = reactive(None, init=False)
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        if cls.__dict__.get("NAME"):  # before Textual merges the class's bindings
+            cls.BINDINGS = pane_bindings(cls.NAME)
+        super().__init_subclass__(**kwargs)
+
+    def watch_loaded(self, loaded: Loaded | None) -> None:
+        if loaded is not None:
+            self.show(loaded)
+
+    def watch_counts(self, counts: Counts | None) -> None:
+        if counts is not None and counts.source is self.loaded:
+            self.show_counts(counts)
+
+    def show(self, loaded: Loaded) -> None:
+        """Fill the pane for a newly loaded model."""
+
+    def show_counts(self, counts: Counts) -> None:
+        """Token counts arrived (or grew) for the loaded model."""
+
+    @property
+    def focus_target(self) -> Widget | None:
+        """What gets focus when the tab is shown."""
+        return None
+
+    def copy_value(self) -> str:
+        """The value under the cursor, for ``c``."""
+        return ""
+
+    def action_copy(self) -> None:
+        value = self.copy_value()
+        if not value:
+            self.notify("nothing under the cursor to copy", severity="warning")
+            return
+        self.app.copy_to_clipboard(value)
+        shown = value if len(value) <= 200 else value[:200] + "…"
+        self.notify(f"copied {len(value):,} characters (OSC 52): {shown}", timeout=6)

@@ -1,0 +1,259 @@
+"""The first screen, with no key pressed: the status badge, the savings strip of
+every form against full JSON, the envelope, the dictionary's best and worst
+entries, and the verify checklist (or, for a rejected wire, its problems)."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widget import Widget
+from textual.widgets import DataTable, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ..messages import Counts
+from ..model import Loaded, display_value, field_rows, no_dictionary_reason, problems, verify_steps
+from . import Pane
+
+FORM_NAMES = {"json": "full JSON", "text": "v1 text", "model-text": "v2 model-text", "binary": "v1 binary",
+              "given": "the wire as given"}
+ENCODINGS = ("cl100k_base", "o200k_base")
+
+
+def change(new: int, old: int | None) -> str:
+    """Absolute and relative change against full JSON: ``-1,234 (-12.3%)``."""
+    if not old:
+        return ""
+    delta = new - old
+    return f"{delta:+,} ({delta * 100 / old:+.1f}%)"
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
+def _entries(n: int) -> str:
+    return f"{n:,} entr" + ("y" if n == 1 else "ies")
+
+
+def savings_table(counts: Counts | None, loaded: Loaded, counting: bool = True) -> Table:
+    """Bytes and tokens of each form, with the change against full JSON; the
+    cheapest of each column marked. Cells not yet counted say so."""
+    table = Table(box=None, padding=(0, 1), show_edge=False, header_style="bold", expand=False)
+    table.add_column("form")
+    for name in ("bytes", "cl100k_base tokens", "o200k_base tokens"):
+        table.add_column(name, justify="right")
+    if counts is None:
+        sizes = {loaded.form if loaded.ok and loaded.form in FORM_NAMES else "given": len(loaded.wire)}
+        tokens: dict[str, dict[str, int]] = {}
+    else:
+        sizes, tokens = counts.sizes, counts.tokens
+    cheapest_bytes = min(sizes, key=sizes.__getitem__) if len(sizes) > 1 else None
+    cheapest = {e: min((f for f in tokens if e in tokens[f]), key=lambda f, e=e: tokens[f][e], default=None)
+                for e in ENCODINGS} if counts is not None and counts.done and len(tokens) > 1 else {}
+    for form in (*FORM_NAMES,):
+        if form not in sizes:
+            continue
+        cells = [Text(FORM_NAMES[form], style="bold" if form == loaded.form else "")]
+        size = sizes[form]
+        cells.append(_cell(f"{size:,}", change(size, sizes.get("json")) if form != "json" else "",
+                           form == cheapest_bytes))
+        for e in ENCODINGS:
+            if form == "binary":
+                cells.append(Text("bytes only", style="dim"))
+            elif form in tokens:
+                n = tokens[form][e]
+                base = tokens.get("json", {}).get(e)
+                cells.append(_cell(f"{n:,}", change(n, base) if form != "json" else "", cheapest.get(e) == form))
+            else:
+                pending = counting and (counts is None or not counts.done)
+                cells.append(Text("after decoding" if loaded.pending and pending else
+                                  "counting…" if pending else "not counted", style="dim italic"))
+        table.add_row(*cells)
+    return table
+
+
+def _cell(value: str, delta: str, best: bool) -> Text:
+    text = Text(value, style="bold green" if best else "")
+    if delta:
+        text.append(f"  {delta}", style="green" if delta.startswith("-") else "red")
+    if best:
+        text.append(" ★", style="bold green")
+    return text
+
+
+class OverviewPane(Pane):
+    NAME = "overview"
+
+    def compose(self) -> ComposeResult:
+        yield Static("Loading…", id="badge")
+        yield Static("", id="checklist")
+        yield OptionList(id="problems")
+        with VerticalScroll(id="overview-scroll"):
+            yield Static("", id="savings")
+            yield Static("", id="savings-note")
+            yield DataTable(id="fields", cursor_type="row", zebra_stripes=True)
+            yield Static("", id="entries")
+            yield Static("", id="summary")
+
+    def on_mount(self) -> None:
+        self.query_one("#fields", DataTable).add_columns("field", "bytes", "value")
+
+    @property
+    def focus_target(self) -> Widget:
+        problems_list = self.query_one("#problems", OptionList)
+        return problems_list if problems_list.display else self.query_one("#overview-scroll")
+
+    def show(self, loaded: Loaded) -> None:
+        e = loaded.error
+        badge = Text()
+        if loaded.pending:
+            badge.append(" CHECKING… ", style="bold black on yellow")
+        elif e is None:
+            badge.append(" VALID ", style="bold white on dark_green")
+        else:
+            badge.append(f" REJECTED {e.code} ", style="bold white on red")
+            if e.offset is not None:
+                badge.append(f" at byte {e.offset:,}", style="bold")
+        badge.append(f" {loaded.title}" + (f" (format {loaded.version})" if loaded.form != "unknown" else ""))
+        badge.append(f" · {len(loaded.wire):,} bytes")
+        if loaded.document is not None and loaded.form != "json":
+            badge.append(f" → a {len(loaded.document):,}-byte document")
+        if loaded.form == "model-text" and loaded.declared_entries is not None:
+            badge.append(f" · dict {loaded.declared_entries:,}")
+            if loaded.declared_entries != len(loaded.entries):
+                badge.append(f" declared, {len(loaded.entries):,} read", style="bold red")
+        if loaded.digest_ok is not None:
+            badge.append(" · digest " + ("matches" if loaded.digest_ok else "does not match"),
+                         style="" if loaded.digest_ok else "bold red")
+        self.query_one("#badge", Static).update(badge)
+        self.query_one("#summary", Static).update(self._summary(loaded))
+        found = problems(loaded)
+        plist = self.query_one("#problems", OptionList)
+        plist.clear_options()
+        plist.add_options([Option(Text.assemble((p.text, "bold" if p.kind == "diagnostic" else ""),
+                                                (f"  → byte {p.offset:,}" if p.offset is not None else "", "dim")),
+                                  id=str(i)) for i, p in enumerate(found)])
+        plist.display = bool(found)
+        plist.highlighted = 0 if found else None
+        self._problems = found
+        table = self.query_one("#fields", DataTable)
+        table.clear()
+        rows = field_rows(loaded)
+        for r in rows:
+            if r.complete:
+                table.add_row(r.name, f"{r.declared:,}", Text(display_value(r.value)), key=r.name)
+            else:
+                where = f"but an LF at byte {r.lf_at:,}" if r.lf_at is not None else "but the wire ends"
+                table.add_row(Text(r.name, style="bold red"), Text(f"{r.declared:,} declared", style="bold red"),
+                              Text.assemble(display_value(r.value), (f"  ← {len(r.value):,} bytes {where}",
+                                                                     "bold red")), key=r.name)
+        table.display = bool(rows)
+        self.query_one("#checklist", Static).update(self._checklist(loaded))
+        self._show_savings(None)
+        self._show_entries(None)
+
+    def show_counts(self, counts: Counts) -> None:
+        self._show_savings(counts)
+        self._show_entries(counts)
+
+    # --- parts ------------------------------------------------------------------------
+
+    def _summary(self, loaded: Loaded) -> Text:
+        parts = [f"form: {loaded.title}", f"wire: {len(loaded.wire):,} bytes"]
+        if loaded.document is not None:
+            parts.append(f"selected document: {len(loaded.document):,} bytes")
+        if loaded.form == "model-text" and (loaded.declared_entries is not None or loaded.entries):
+            declared = loaded.declared_entries
+            read = len(loaded.entries)
+            if declared is not None and declared != read:
+                parts.append(f"dictionary: dict {declared:,} declared, {read:,} read")
+            else:
+                parts.append(f"dictionary: {_entries(read)}, {plural(len(loaded.ref_wire), 'reference')}")
+        if loaded.form != "json" and loaded.form != "unknown":
+            parts.append("digest: " + {True: "matches", False: "does not match", None: "not checked"}[loaded.digest_ok])
+        parts.append("status: " + ("valid" if loaded.ok else f"rejected: {loaded.error.code}"))
+        text = Text(" · ".join(parts))
+        if loaded.produced_from:
+            text.append(f"\nproduced live: profile {loaded.produced_from[0]} of "
+                        f"{display_value(loaded.produced_from[1].encode())}")
+        return text
+
+    def _checklist(self, loaded: Loaded) -> Text:
+        text = Text("verify: ", style="bold")
+        if loaded.pending:
+            return text.append("decoding and verifying… (the envelope above is read, not yet checked)",
+                               style="italic")
+        marks = {"pass": ("✓ ", "green"), "fail": ("✗ ", "bold red"), "not reached": ("· ", "dim")}
+        for step in verify_steps(loaded):
+            mark, style = marks[step.state]
+            text.append(mark.strip() + step.name, style=style)
+            text.append(" ")
+        return text
+
+    def _show_savings(self, counts: Counts | None) -> None:
+        loaded = self.loaded
+        if loaded is None:
+            return
+        title = Text("what each form costs (change against full JSON; ★ cheapest)", style="bold")
+        counting = getattr(self.app, "count_tokens_enabled", True)
+        self.query_one("#savings", Static).update(_stack(title, savings_table(counts, loaded, counting)))
+        note = counts.note if counts is not None else ""
+        if counts is None and not counting:
+            note = "tokens are not counted (--no-tokens); ctrl+t counts them"
+        if counts is not None and counts.error:
+            note = f"token counting failed: {counts.error}"
+        self.query_one("#savings-note", Static).update(Text(note, style="italic"))
+        self.query_one("#savings-note", Static).display = bool(note)
+
+    def _show_entries(self, counts: Counts | None) -> None:
+        loaded = self.loaded
+        widget = self.query_one("#entries", Static)
+        if loaded is not None and loaded.pending:
+            declared = loaded.declared_entries
+            widget.update(Text("dictionary: " + (f"dict {declared:,} declared, reading…" if declared is not None
+                                                 else "reading…"), style="italic"))
+            return
+        if loaded is None or not loaded.entries:
+            widget.update(Text("dictionary: none: " + no_dictionary_reason(loaded) if loaded else ""))
+            return
+        text = Text(f"dictionary: {_entries(len(loaded.entries))}, "
+                    f"{plural(len(loaded.ref_wire), 'reference')}", style="bold")
+        saved = counts.saved.get("cl100k_base") if counts is not None else None
+        if not saved:
+            pending = "counting…" if getattr(self.app, "count_tokens_enabled", True) or counts else "not counted"
+            text.append(f"  net tokens saved per entry: {pending}", style="dim italic")
+            widget.update(text)
+            return
+        best = sorted(range(len(saved)), key=saved.__getitem__, reverse=True)[:3]
+        worst = sorted(range(len(saved)), key=saved.__getitem__)[:3]
+        text.append("  net cl100k tokens each entry saves (its literal counted alone):", style="dim")
+        for label, picks in (("best ", best), ("worst", worst)):
+            text.append(f"\n  {label} ")
+            for i in picks:
+                text.append(f"@{i} ", style="bold")
+                literal = display_value(loaded.entries[i])
+                text.append(literal if len(literal) <= 28 else literal[:27] + "…")
+                text.append(f" {saved[i]:+,}  ", style="green" if saved[i] > 0 else "red")
+        widget.update(text)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        problem = self._problems[int(event.option.id or 0)]
+        if problem.offset is not None:
+            self.app.go_to_wire_offset(problem.offset)  # type: ignore[attr-defined]
+
+    def copy_value(self) -> str:
+        loaded = self.loaded
+        table = self.query_one("#fields", DataTable)
+        rows = field_rows(loaded) if loaded is not None else []
+        if not rows or not table.row_count:
+            return ""
+        return rows[min(table.cursor_row, len(rows) - 1)].value.decode("utf-8", "replace")
+
+
+def _stack(title: Text, table: Table) -> Table:
+    outer = Table.grid()
+    outer.add_row(title)
+    outer.add_row(table)
+    return outer
