@@ -1,4 +1,4 @@
-"""The numbers of spec section 7, in one place.
+"""The numbers of docs/wire-format.md §9, in one place.
 
 Exactly at a limit is accepted and one past it is rejected, everywhere.
 """
@@ -11,7 +11,7 @@ MAX_METADATA_BYTES = 4 * 1024
 MAX_DEPTH = 512
 MAX_INTEGER_DIGITS = 4_300
 
-#: Documents smaller than this get no v2 dictionary (spec section 4, rule 1).
+#: Documents smaller than this get no v2 dictionary (docs/wire-format.md §5.1, rule 1).
 DICTIONARY_THRESHOLD = 16_384
 #: A literal shorter than this, quotes and escapes included, never enters it.
 MIN_ENTRY_BYTES = 16

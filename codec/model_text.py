@@ -1,27 +1,27 @@
-"""Version 2, model-text: dictionary selection, encode, decode, verify (spec 4).
+"""Version 2, model-text: dictionary selection, encode, decode, verify
+(docs/wire-format.md §5).
 
-The decoder is a sequence of stages over one ``_Reader``; ``layout_model_text``
-runs the same stages and keeps whatever they found before a failure, so the
-inspector shows exactly what the decoder read, up to the byte where it stopped.
+The decoder is a sequence of stages (``STAGES``) over one ``Reader``;
+``codec.layout_wire`` runs the same stages and keeps whatever they found before a
+failure, so a tool shows exactly what the decoder read, up to where it stopped.
 """
 
 from __future__ import annotations
 
 import re
-from array import array
 from collections import Counter
-from dataclasses import dataclass
 from itertools import accumulate
 
 from . import errors as E
 from . import limits
-from .errors import CompactError
-from .projection import CompactProjection, check_digest, metadata_values, normalize
+from .errors import CompactError, excerpt, over_limit
+from .projection import CompactProjection, check_digest, metadata_bytes, metadata_values, normalize
 from .scan import (
     STRING,
     Field,
     Span,
     canonical_index,
+    check_encoded_size,
     check_wire_size,
     expect,
     frame_fields,
@@ -47,7 +47,7 @@ FORMAT_VERSION = 2
 
 
 def select_entries(content_counts: Counter, size: int) -> list[bytes]:
-    """The fixed heuristic of spec section 4, from the occurrence count of each
+    """The fixed heuristic of docs/wire-format.md §5.1, from the occurrence count of each
     string's content (its spelling between the quotes): below the threshold
     nothing; else every literal of 16 bytes or more, quotes included, that occurs
     twice or more, sorted bytewise as whole literals."""
@@ -62,7 +62,7 @@ def select_entries(content_counts: Counter, size: int) -> list[bytes]:
 def encode_model_text(p: CompactProjection) -> bytes:
     """The complete v2 wire of ``p``; refuses (compact.limit) to write a wire that
     no decoder would accept."""
-    fields = frame_fields(_metadata_bytes(p))
+    fields = frame_fields(metadata_bytes(p))
     selected = body = p.selected
     entries: list[bytes] = []
     if len(selected) >= limits.DICTIONARY_THRESHOLD:
@@ -89,42 +89,23 @@ def encode_model_text(p: CompactProjection) -> bytes:
                 tokens[1::2] = map(refs.get, literals, literals)
                 body = b"".join(tokens)
     dictionary = b"".join([b"dict %d\n" % len(entries), *[e + b"\n" for e in entries], b"body\n"])
-    wire = b"".join([HEADER, fields, dictionary, body])
-    if len(wire) > limits.MAX_WIRE_BYTES:
-        raise CompactError(
-            E.LIMIT, f"the model-text wire would be {len(wire):,} bytes; the limit is {limits.MAX_WIRE_BYTES:,}"
-        )
-    return wire
+    return check_encoded_size(b"".join([HEADER, fields, dictionary, body]), "model-text")
 
 
 def _check_entry_limits(entries: list[bytes]) -> None:
     if len(entries) > limits.MAX_DICTIONARY_ENTRIES:
-        raise CompactError(
-            E.LIMIT,
-            f"document needs {len(entries):,} dictionary entries; the limit is {limits.MAX_DICTIONARY_ENTRIES:,}",
-        )
+        raise over_limit(f"document needs {len(entries):,} dictionary entries", limits.MAX_DICTIONARY_ENTRIES)
     longest = max(map(len, entries), default=0)
     if longest > limits.MAX_ENTRY_BYTES:
-        raise CompactError(
-            E.LIMIT,
-            f"a repeated literal is {longest:,} bytes; a dictionary entry may be at most {limits.MAX_ENTRY_BYTES:,}",
-        )
-
-
-def _metadata_bytes(p: CompactProjection) -> tuple[bytes, bytes, bytes, bytes]:
-    return (
-        p.profile.encode(),
-        p.root.encode(),
-        p.source_revision.encode(),
-        p.source_digest.encode(),
-    )
+        raise over_limit(f"a repeated literal is {longest:,} bytes, too long for a dictionary entry",
+                         limits.MAX_ENTRY_BYTES)
 
 
 # --- decoding ---------------------------------------------------------------------
 
 
-class _Reader:
-    """The decoding stages of spec section 4, in their order; each stage leaves
+class Reader:
+    """The decoding stages of docs/wire-format.md §5.2, in their order; each stage leaves
     what it found on the reader, so a failure still leaves a partial parse."""
 
     def __init__(self, wire: bytes) -> None:
@@ -186,7 +167,7 @@ class _Reader:
         self.body_marker = Span(at, self.body_start)
 
     def _read_entries_one_by_one(self, at: int, n: int) -> int:
-        """The exact reading of spec step 2, entry by entry, so a failure names
+        """The exact reading of docs/wire-format.md §5.2 step 2, entry by entry, so a failure names
         the entry and its byte. Reached only when the bulk read found a fault."""
         wire = self.wire
         entries, starts = self.entries, self.entry_starts
@@ -210,7 +191,7 @@ class _Reader:
             if not is_string_literal(entry):
                 raise CompactError(
                     E.DICTIONARY,
-                    f"dictionary entry {i} is not exactly one JSON string literal: {_show(entry)}",
+                    f"dictionary entry {i} is not exactly one JSON string literal: {excerpt(entry, 0, 48)}",
                     at + _literal_fault(entry),
                 )
             entries.append(entry)
@@ -308,7 +289,7 @@ class _Reader:
         for i in range(1, len(entries)):
             if entries[i] <= entries[i - 1]:
                 what = "duplicate dictionary entry" if entries[i] == entries[i - 1] else "dictionary out of bytewise order"
-                raise CompactError(E.NONCANONICAL, f"{what}: entry {i} {_show(entries[i])}", self.entry_starts[i])
+                raise CompactError(E.NONCANONICAL, f"{what}: entry {i} {excerpt(entries[i], 0, 48)}", self.entry_starts[i])
         for i, entry in enumerate(entries):
             at = self.entry_starts[i]
             if len(entry) < limits.MIN_ENTRY_BYTES:
@@ -342,14 +323,14 @@ class _Reader:
                 if token in known:
                     raise CompactError(
                         E.NONCANONICAL,
-                        f"missing reference: literal {_show(token)} is dictionary entry {index[token]} "
+                        f"missing reference: literal {excerpt(token, 0, 48)} is dictionary entry {index[token]} "
                         f"and must be written @{index[token]}",
                         at,
                     )
                 if token in repeated:
                     raise CompactError(
                         E.NONCANONICAL,
-                        f"missing dictionary entry: literal {_show(token)} occurs more than once, "
+                        f"missing dictionary entry: literal {excerpt(token, 0, 48)} occurs more than once, "
                         f"is {len(token)} bytes, and so must be in the dictionary",
                         at,
                     )
@@ -373,13 +354,14 @@ class _Reader:
         return CompactProjection._checked(profile, root, revision, self.document, digest)
 
 
-_STAGES = ("envelope", "dictionary", "expand", "verify_digest", "normalize", "check_canonical")
+#: The decoder's stages in order; ``codec.layout_wire`` runs the same ones.
+STAGES = ("envelope", "dictionary", "expand", "verify_digest", "normalize", "check_canonical")
 
 
 def decode_model_text(wire: bytes) -> CompactProjection:
     """Decode and fully check a v2 wire; any failure is a CompactError."""
-    reader = _Reader(bytes(wire))
-    for stage in _STAGES:
+    reader = Reader(bytes(wire))
+    for stage in STAGES:
         getattr(reader, stage)()
     return reader.projection()
 
@@ -403,110 +385,6 @@ def check_binding(
             raise CompactError(
                 E.BINDING, f"{name} mismatch: expected {expected!r}, found {found!r}", None
             )
-
-
-# --- the structured parse, for tools that show a wire ------------------------------
-
-
-@dataclass(frozen=True)
-class ModelTextLayout:
-    """Everything a v2 wire says and where, as far as decoding got.
-
-    ``ref_wire``, ``ref_index`` and ``ref_doc`` are parallel arrays, one item per
-    ``@N`` occurrence in body order: its wire offset (of the ``@``), its entry
-    index, and where its expansion starts in the reconstructed document.
-    ``error`` is the diagnostic that stopped decoding, or None for a valid wire."""
-
-    wire_size: int
-    header: Span
-    fields: tuple[Field, ...]
-    metadata: tuple[str, str, str, str] | None
-    dict_line: Span | None
-    entries: tuple[bytes, ...]
-    entry_spans: tuple[Span, ...]
-    body_marker: Span | None
-    body: Span | None
-    ref_wire: array
-    ref_index: array
-    ref_doc: array
-    reference_counts: tuple[int, ...]
-    document: bytes | None
-    error: CompactError | None
-
-    @property
-    def valid(self) -> bool:
-        return self.error is None
-
-
-def layout_model_text(wire: bytes) -> ModelTextLayout:
-    """Run the decoder's own stages and describe what they read, failure included."""
-    reader = _Reader(bytes(wire))
-    error = None
-    try:
-        for stage in _STAGES:
-            getattr(reader, stage)()
-    except CompactError as exc:
-        error = exc
-    ref_wire, ref_index, ref_doc = array("q"), array("q"), array("q")
-    counts = [0] * len(reader.entries)
-    if reader.body is not None:
-        _collect_references(reader, ref_wire, ref_index, ref_doc, counts)
-    body = None if reader.body_start is None else Span(reader.body_start, len(reader.wire))
-    return ModelTextLayout(
-        wire_size=len(reader.wire),
-        header=Span(0, min(len(HEADER), len(reader.wire))),
-        fields=reader.fields,
-        metadata=reader.metadata,
-        dict_line=reader.dict_line,
-        entries=tuple(reader.entries),
-        entry_spans=tuple(Span(a, a + len(e)) for a, e in zip(reader.entry_starts, reader.entries)),
-        body_marker=reader.body_marker,
-        body=body,
-        ref_wire=ref_wire,
-        ref_index=ref_index,
-        ref_doc=ref_doc,
-        reference_counts=tuple(counts),
-        document=reader.document,
-        error=error,
-    )
-
-
-def _collect_references(reader: _Reader, ref_wire: array, ref_index: array, ref_doc: array, counts: list[int]) -> None:
-    """Every reference's wire offset, entry index and document offset. When no
-    string holds '@' (the decoder's own fast-path condition) every '@' run is a
-    reference, and the positions come from cumulative part lengths in C; else
-    the tokens are walked one by one, stopping where the decoder stopped."""
-    n = len(reader.entries)
-    if reader.document is not None and not any(b"@" in c for c in reader.string_counts):
-        parts = split_references(reader.body)
-        ends = list(accumulate(map(len, parts), initial=reader.body_start))
-        index_of = {b"@%d" % i: i for i in range(n)}
-        indices = list(map(index_of.__getitem__, parts[1::2]))
-        wires = ends[1::2][: len(indices)]
-        growth = [len(reader.entries[i]) - len(t) for i, t in zip(indices, parts[1::2])]
-        docs = [w - reader.body_start + g for w, g in zip(wires, accumulate(growth, initial=0))]
-        ref_wire.extend(wires)
-        ref_index.extend(indices)
-        ref_doc.extend(docs)
-        for i, c in Counter(indices).items():
-            counts[i] = c
-        return
-    wire = reader.body_start
-    doc = 0
-    for k, token in enumerate(reader.tokens):
-        if k % 2 and is_reference(token):
-            digits = token[1:]
-            if not canonical_index(digits) or int(digits) >= n:
-                return  # the decoder stopped here; nothing after it was read
-            i = int(digits)
-            ref_wire.append(wire)
-            ref_index.append(i)
-            ref_doc.append(doc)
-            counts[i] += 1
-            doc += len(reader.entries[i])
-        else:
-            doc += len(token)
-        wire += len(token)
 
 
 # --- message helpers ----------------------------------------------------------------
@@ -538,8 +416,3 @@ def _literal_fault(entry: bytes) -> int:
     except UnicodeDecodeError as exc:
         return exc.start
     return max(len(entry) - 1, 0)
-
-
-def _show(data: bytes, width: int = 48) -> str:
-    shown = repr(bytes(data[:width]))[2:-1]
-    return "'" + shown + ("…'" if len(data) > width else "'")

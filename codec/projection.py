@@ -1,7 +1,9 @@
-"""The projection value, its canonical JSON encoding and its digest (spec 1 and 2).
+"""The projection value, its canonical JSON encoding and its digest
+(docs/wire-format.md §1 and §2).
 
 Every wire form carries the same selected bytes; this module is where "the selected
-bytes are canonical" is decided, so every decoder normalizes through ``normalize``.
+bytes are canonical" is decided, so every decoder normalizes through ``normalize``,
+and where the canonical encoder is spelled, once (``_encode``).
 """
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ from typing import Any
 
 from . import errors as E
 from . import limits
-from .errors import CompactError
-from .scan import Field, split_strings
+from .errors import CompactError, excerpt, over_limit
+from .scan import FIELD_NAMES, Field, split_strings
 
 PROFILES: tuple[str, ...] = (
     "graph",
@@ -45,16 +47,19 @@ _LONG_DIGIT_RUN = re.compile(rb"[0-9]{%d}" % (limits.MAX_INTEGER_DIGITS + 1))
 Locate = Callable[[int], int]
 
 
+def _encode(value: Any) -> bytes:
+    """The canonical projection encoding (docs/wire-format.md §1), the one place it
+    is spelled. Raises what ``json.dumps`` raises; callers map that to diagnostics."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+
+
 def canonical_json(value: Any) -> bytes:
-    """The canonical projection encoding of a JSON value (spec section 1).
+    """The canonical projection encoding of a JSON value (docs/wire-format.md §1).
 
     Raises CompactError (compact.json) for values JSON cannot hold here: NaN,
     Infinity, lone surrogates, non-JSON types."""
     try:
-        text = json.dumps(
-            value, ensure_ascii=False, separators=(",", ":"), allow_nan=False
-        )
-        return text.encode("utf-8")
+        return _encode(value)
     except RecursionError:
         raise CompactError(E.LIMIT, f"value nests deeper than {limits.MAX_DEPTH} levels") from None
     except ValueError as exc:
@@ -67,8 +72,20 @@ def canonical_json(value: Any) -> bytes:
         raise CompactError(E.JSON, f"value cannot be a projection document: {exc}") from None
 
 
+def canonicalize(document: bytes) -> bytes:
+    """The canonical spelling of a JSON document spelled any way (whitespace, key
+    escapes, ``1E5``): parsed leniently and encoded canonically, for showing a
+    producer what it should have written. CompactError (compact.json) when it is
+    not JSON at all."""
+    try:
+        value = json.loads(document)
+    except (ValueError, RecursionError) as exc:
+        raise CompactError(E.JSON, f"not a JSON document: {exc}") from None
+    return canonical_json(value)
+
+
 def source_digest(selected: bytes) -> str:
-    """The domain-separated SHA-256 of spec section 2, without concatenating a copy
+    """The domain-separated SHA-256 of docs/wire-format.md §2, without concatenating a copy
     of a document that may be 16 MiB."""
     h = hashlib.sha256(DIGEST_TAG)
     h.update(len(selected).to_bytes(8, "big"))
@@ -110,8 +127,18 @@ def check_metadata(profile: str, root: str, source_revision: str) -> None:
             raise CompactError(E.METADATA, f"{name} is not valid Unicode (lone surrogate)") from None
 
 
+def metadata_bytes(p: CompactProjection) -> tuple[bytes, bytes, bytes, bytes]:
+    """Encoder side: the four metadata values as bytes in wire order, each checked
+    against the 4 KiB limit so an encoder never writes what no decoder accepts."""
+    values = (p.profile.encode(), p.root.encode(), p.source_revision.encode(), p.source_digest.encode())
+    for name, value in zip(FIELD_NAMES, values):
+        if len(value) > limits.MAX_METADATA_BYTES:
+            raise over_limit(f"{name} is {len(value):,} bytes", limits.MAX_METADATA_BYTES)
+    return values
+
+
 def metadata_values(fields: tuple[Field, ...]) -> tuple[str, str, str, str]:
-    """Decoder-side value checks (spec section 4, step 1), after the framing of all
+    """Decoder-side value checks (docs/wire-format.md §3), after the framing of all
     four fields was read: UTF-8, non-empty, a known profile, a digest spelling."""
     values = []
     for i, f in enumerate(fields):  # in wire order: the first bad field is reported
@@ -165,10 +192,8 @@ def normalize(selected: bytes, *, skeleton: bytes | None = None, locate: Locate 
 
 def _normalize(selected: bytes, skeleton: bytes | None) -> Any:
     if len(selected) > limits.MAX_SELECTED_BYTES:
-        raise CompactError(
-            E.LIMIT,
-            f"selected document is {len(selected):,} bytes; the limit is {limits.MAX_SELECTED_BYTES:,}",
-            limits.MAX_SELECTED_BYTES,
+        raise over_limit(
+            f"selected document is {len(selected):,} bytes", limits.MAX_SELECTED_BYTES, limits.MAX_SELECTED_BYTES
         )
     if not selected:
         raise CompactError(E.JSON, "the document is empty: no JSON value", 0)
@@ -196,9 +221,7 @@ def _normalize(selected: bytes, skeleton: bytes | None) -> Any:
             raise fault from None
         raise CompactError(E.JSON, f"invalid JSON: {exc}", None) from None
     try:
-        again = json.dumps(
-            value, ensure_ascii=False, separators=(",", ":"), allow_nan=False
-        ).encode("utf-8")
+        again = _encode(value)
     except (ValueError, UnicodeEncodeError):
         fault = _json_fault(text)
         raise (fault or CompactError(E.JSON, "document holds a value JSON cannot encode")) from None
@@ -241,15 +264,6 @@ def first_difference(a: bytes, b: bytes) -> int:
     return lo
 
 
-def excerpt(data: bytes, at: int, width: int = 24) -> str:
-    """A short, printable view of the bytes from ``at``, for messages."""
-    piece = data[at : at + width]
-    shown = repr(piece)[2:-1]
-    if at + width < len(data):
-        shown += "…"
-    return f"'{shown}'" if piece else "end of input"
-
-
 # --- the slow path: find exactly what is wrong, with its byte offset -------------
 
 _TOKEN = re.compile(
@@ -287,10 +301,8 @@ def _json_fault(text: str) -> CompactError | None:
         elif kind == "number":
             digits = len(m.group("number").lstrip("-"))
             if digits > limits.MAX_INTEGER_DIGITS:
-                return CompactError(
-                    E.LIMIT,
-                    f"integer has {digits:,} digits; the limit is {limits.MAX_INTEGER_DIGITS:,}",
-                    _byte_offset(text, m.start()),
+                return over_limit(
+                    f"integer has {digits:,} digits", limits.MAX_INTEGER_DIGITS, _byte_offset(text, m.start())
                 )
         elif kind == "constant":
             return CompactError(
@@ -348,7 +360,7 @@ def _depth_error(text: str) -> CompactError:
 
 @dataclass(frozen=True)
 class CompactProjection:
-    """Four metadata values and one canonical selected document (spec section 1).
+    """Four metadata values and one canonical selected document (docs/wire-format.md §1).
 
     ``source_digest`` is derived from ``selected`` and never chosen, so two equal
     projections always carry equal digests."""

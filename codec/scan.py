@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from . import errors as E
 from . import limits
-from .errors import CompactError
+from .errors import CompactError, excerpt, over_limit
 
 #: A JSON string token as spelled, from its opening quote to its closing quote.
 #: An unterminated string runs to the end of the input (a trailing lone backslash
@@ -135,10 +135,10 @@ def expect(wire: bytes, pos: int, literal: bytes, what: str) -> int:
     while at < end and at < len(wire) and wire[at] == literal[at - pos]:
         at += 1
     if at >= len(wire):
-        raise CompactError(E.ENVELOPE, f"wire ends inside {what}; expected {_show(literal)}", len(wire))
+        raise CompactError(E.ENVELOPE, f"wire ends inside {what}; expected {excerpt(literal, 0, 48)}", len(wire))
     raise CompactError(
         E.ENVELOPE,
-        f"expected {what} {_show(literal)}, found {_show(wire[pos:pos + len(literal)])}",
+        f"expected {what} {excerpt(literal, 0, 48)}, found {excerpt(wire[pos:pos + len(literal)], 0, 48)}",
         at,
     )
 
@@ -156,20 +156,18 @@ def read_decimal(
     if not digits:
         if pos >= len(wire):
             raise CompactError(E.ENVELOPE, f"wire ends before {what}", pos)
-        raise CompactError(E.ENVELOPE, f"expected {what} as decimal digits, found {_show(wire[pos:pos + 8])}", pos)
+        raise CompactError(E.ENVELOPE, f"expected {what} as decimal digits, found {excerpt(wire[pos:pos + 8], 0, 48)}", pos)
     if digits[0] == 0x30 and len(digits) > 1:
-        raise CompactError(E.ENVELOPE, f"{what} has a leading zero ({_show(digits)})", pos)
+        raise CompactError(E.ENVELOPE, f"{what} has a leading zero ({excerpt(digits, 0, 48)})", pos)
     if len(digits) > max_digits:
-        raise CompactError(
-            E.LIMIT, f"{what} has more than {max_digits} digits; the limit is {maximum:,}", pos + max_digits
-        )
+        raise over_limit(f"{what} has more than {max_digits} digits", maximum, pos + max_digits)
     value = int(digits)
     if value > maximum:
-        raise CompactError(E.LIMIT, f"{what} is {value:,}; the limit is {maximum:,}", pos)
+        raise over_limit(f"{what} is {value:,}", maximum, pos)
     return value, m.end()
 
 
-# --- metadata framing (spec section 3), shared by v1 text and v2 model-text --------
+# --- metadata framing (docs/wire-format.md §3), shared by v1 text and v2 model-text
 
 FIELD_NAMES: tuple[str, ...] = ("profile", "root", "source_revision", "source_digest")
 
@@ -207,7 +205,7 @@ def read_field(wire: bytes, pos: int, name: str) -> Field:
             E.ENVELOPE, f"wire ends inside the value of {name} ({length} bytes declared)", len(wire)
         )
     if wire[end : end + 1] != b"\n":
-        found = "the end of the wire" if end >= len(wire) else _show(wire[end : end + 1])
+        found = "the end of the wire" if end >= len(wire) else excerpt(wire[end : end + 1], 0, 48)
         raise CompactError(
             E.ENVELOPE,
             f"expected LF after the {length}-byte value of {name}, found {found} "
@@ -234,32 +232,24 @@ def _field_name_at(wire: bytes, pos: int) -> str | None:
     return None
 
 
-def _show(data: bytes) -> str:
-    return "'" + repr(bytes(data))[2:-1] + "'"
-
-
 def frame_fields(values: tuple[bytes, ...]) -> bytes:
-    """Write the four fields as spec section 3 frames them, checking the 4 KiB
-    limit so an encoder never writes what no decoder accepts."""
-    out = []
-    for name, value in zip(FIELD_NAMES, values):
-        if len(value) > limits.MAX_METADATA_BYTES:
-            raise CompactError(
-                E.LIMIT,
-                f"{name} is {len(value):,} bytes; the limit is {limits.MAX_METADATA_BYTES:,}",
-            )
-        out.append(b"%s %d %s\n" % (name.encode(), len(value), value))
-    return b"".join(out)
+    """Write the four fields as docs/wire-format.md §3 frames them; the values come
+    from ``projection.metadata_bytes``, which checked their limit."""
+    return b"".join(b"%s %d %s\n" % (name.encode(), len(v), v) for name, v in zip(FIELD_NAMES, values))
 
 
 def check_wire_size(wire: bytes) -> None:
-    """The first check of every decoder (spec section 7)."""
+    """The first check of every decoder (docs/wire-format.md §9)."""
     if len(wire) > limits.MAX_WIRE_BYTES:
-        raise CompactError(
-            E.LIMIT,
-            f"wire is {len(wire):,} bytes; the limit is {limits.MAX_WIRE_BYTES:,}",
-            limits.MAX_WIRE_BYTES,
-        )
+        raise over_limit(f"wire is {len(wire):,} bytes", limits.MAX_WIRE_BYTES, limits.MAX_WIRE_BYTES)
+
+
+def check_encoded_size(wire: bytes, form: str) -> bytes:
+    """The last step of every encoder: refuse (compact.limit, no offset) a wire no
+    decoder would accept, instead of writing it (docs/wire-format.md §9)."""
+    if len(wire) > limits.MAX_WIRE_BYTES:
+        raise over_limit(f"the {form} wire would be {len(wire):,} bytes", limits.MAX_WIRE_BYTES)
+    return wire
 
 
 def trace_document_offset(

@@ -1,14 +1,17 @@
 """Version 1 text: the same framed envelope as v2, and a body whose repeated
 string literals become ``~k`` back-references into a table built while reading
-(spec section 5)."""
+(docs/wire-format.md §6)."""
 
 from __future__ import annotations
 
 from . import errors as E
 from . import limits
 from .errors import CompactError
-from .projection import CompactProjection, check_digest, metadata_values, normalize
+from .projection import CompactProjection, check_digest, metadata_bytes, metadata_values, normalize
 from .scan import (
+    Field,
+    Span,
+    check_encoded_size,
     check_wire_size,
     expect,
     frame_fields,
@@ -25,9 +28,7 @@ FORMAT_VERSION = 1
 
 def encode_text(p: CompactProjection) -> bytes:
     """The complete v1 text wire of ``p``."""
-    fields = frame_fields(
-        (p.profile.encode(), p.root.encode(), p.source_revision.encode(), p.source_digest.encode())
-    )
+    fields = frame_fields(metadata_bytes(p))
     parts = split_strings(p.selected)
     table: dict[bytes, int] = {}
     for i in range(1, len(parts), 2):
@@ -39,39 +40,77 @@ def encode_text(p: CompactProjection) -> bytes:
             ref = b"~%d" % k
             if len(ref) < len(literal):
                 parts[i] = ref
-    wire = b"".join([HEADER, fields, b"body\n", *parts])
-    if len(wire) > limits.MAX_WIRE_BYTES:
-        raise CompactError(
-            E.LIMIT, f"the v1 text wire would be {len(wire):,} bytes; the limit is {limits.MAX_WIRE_BYTES:,}"
-        )
-    return wire
+    return check_encoded_size(b"".join([HEADER, fields, b"body\n", *parts]), "v1 text")
+
+
+class Reader:
+    """The decoding stages of docs/wire-format.md §6, in their order; each leaves
+    what it found on the reader, so a failure still leaves a partial parse."""
+
+    def __init__(self, wire: bytes) -> None:
+        self.wire = wire
+        self.fields: tuple[Field, ...] = ()
+        self.metadata: tuple[str, str, str, str] | None = None
+        self.body_marker: Span | None = None
+        self.body_start: int | None = None
+        self.tokens: list[bytes] = []  # the body as split, references unexpanded
+        self.parts: list[bytes] = []  # the same with each reference expanded
+        self.table: list[bytes] = []
+        self.problem: CompactError | None = None  # a canonical-form fault, raised last
+        self.document: bytes | None = None
+
+    def envelope(self) -> None:
+        wire = self.wire
+        check_wire_size(wire)
+        if not wire.startswith(HEADER):
+            prefix = b"SEMAPRAX-TEXT "
+            if wire.startswith(prefix) and not wire.startswith(prefix + b"1") and len(wire) > len(prefix):
+                raise CompactError(E.ENVELOPE, "unsupported v1 text version; this decoder reads 1", len(prefix))
+            expect(wire, 0, HEADER, "header")
+        self.fields = read_fields(wire, len(HEADER))
+        self.metadata = metadata_values(self.fields)
+        at = self.fields[-1].line.end
+        self.body_start = expect(wire, at, b"body\n", "the body line")
+        self.body_marker = Span(at, self.body_start)
+
+    def expand(self) -> None:
+        self.tokens = split_body(self.wire[self.body_start :], b"~")
+        self.parts = self.tokens.copy()
+        self.table, self.problem = _expand(self.parts, self.body_start)
+        self.document = b"".join(self.parts)
+
+    def verify_digest(self) -> None:
+        check_digest(self.document, self.metadata[3], self.fields[3].value.start)
+
+    def normalize(self) -> None:
+        table = self.table
+
+        def locate(doc_offset: int) -> int:
+            return trace_document_offset(
+                self.tokens, lambda ref: table[int(ref[1:])], self.body_start, doc_offset
+            )[0]
+
+        normalize(self.document, skeleton=b"".join(self.parts[0::2]), locate=locate)
+
+    def check_canonical(self) -> None:
+        if self.problem is not None:
+            raise self.problem
+
+    def projection(self) -> CompactProjection:
+        profile, root, revision, digest = self.metadata
+        return CompactProjection._checked(profile, root, revision, self.document, digest)
+
+
+#: The decoder's stages in order; ``codec.layout_wire`` runs the same ones.
+STAGES = ("envelope", "expand", "verify_digest", "normalize", "check_canonical")
 
 
 def decode_text(wire: bytes) -> CompactProjection:
     """Decode and fully check a v1 text wire; any failure is a CompactError."""
-    wire = bytes(wire)
-    check_wire_size(wire)
-    if not wire.startswith(HEADER):
-        prefix = b"SEMAPRAX-TEXT "
-        if wire.startswith(prefix) and not wire.startswith(prefix + b"1") and len(wire) > len(prefix):
-            raise CompactError(E.ENVELOPE, "unsupported v1 text version; this decoder reads 1", len(prefix))
-        expect(wire, 0, HEADER, "header")
-    fields = read_fields(wire, len(HEADER))
-    profile, root, revision, digest = metadata_values(fields)
-    body_start = expect(wire, fields[-1].line.end, b"body\n", "the body line")
-    parts = split_body(wire[body_start:], b"~")
-    tokens = parts.copy()
-    table, first_problem = _expand(parts, body_start)
-    document = b"".join(parts)
-    check_digest(document, digest, fields[3].value.start)
-
-    def locate(doc_offset: int) -> int:
-        return trace_document_offset(tokens, lambda ref: table[int(ref[1:])], body_start, doc_offset)[0]
-
-    normalize(document, skeleton=b"".join(parts[0::2]), locate=locate)
-    if first_problem is not None:
-        raise first_problem
-    return CompactProjection._checked(profile, root, revision, document, digest)
+    reader = Reader(bytes(wire))
+    for stage in STAGES:
+        getattr(reader, stage)()
+    return reader.projection()
 
 
 def _expand(parts: list[bytes], body_start: int) -> tuple[list[bytes], CompactError | None]:

@@ -1,4 +1,5 @@
-"""Recognise a wire's form from its first bytes and decode any of the four."""
+"""Recognise a wire's form from its first bytes and decode any of the four
+(docs/wire-format.md §8)."""
 
 from __future__ import annotations
 
@@ -57,12 +58,32 @@ def detect_form(wire: bytes) -> str:
     return JSON_FORM
 
 
+class JsonReader:
+    """The stages of a full JSON wire (docs/wire-format.md §4): the size limit, then
+    normalization (§1) of the wire, which is the document itself."""
+
+    def __init__(self, wire: bytes) -> None:
+        self.wire = wire
+        self.document: bytes | None = None
+
+    def envelope(self) -> None:
+        check_wire_size(self.wire)
+        self.document = self.wire
+
+    def normalize(self) -> None:
+        normalize(self.wire)
+
+
+#: The full JSON decoder's stages in order; ``codec.layout_wire`` runs the same ones.
+JSON_STAGES = ("envelope", "normalize")
+
+
 def decode_json(wire: bytes) -> bytes:
     """A full JSON wire is the selected bytes themselves, checked to be canonical."""
-    wire = bytes(wire)
-    check_wire_size(wire)
-    normalize(wire)
-    return wire
+    reader = JsonReader(bytes(wire))
+    for stage in JSON_STAGES:
+        getattr(reader, stage)()
+    return reader.wire
 
 
 def decode_wire(wire: bytes) -> DecodedWire:
