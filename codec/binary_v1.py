@@ -118,6 +118,7 @@ class Reader:
         self.metadata: tuple[str, str, str, str] | None = None
         self.body_start: int | None = None
         self.items: CborItems | None = None
+        self.floats = True  # until the walk has seen there are none
         self.value: object = None
         self.document: bytes | None = None
 
@@ -129,7 +130,7 @@ class Reader:
 
     def walk(self) -> None:
         try:
-            check_cbor(self.wire[self.body_start :], self.items)
+            self.floats = check_cbor(self.wire[self.body_start :], self.items)
         except CompactError as exc:
             raise exc.shifted(self.body_start) from None
 
@@ -137,7 +138,7 @@ class Reader:
         # check_cbor enforced the profile and the depth limit; let cbor2 build the
         # value past its own default depth cap of 400.
         self.value = cbor2.loads(self.wire[self.body_start :], max_depth=limits.MAX_DEPTH + 1)
-        selected = canonical_json(self.value)
+        selected = canonical_json(self.value, floats=self.floats)
         if len(selected) > limits.MAX_SELECTED_BYTES:
             raise over_limit(
                 f"the document is {len(selected):,} bytes as JSON", limits.MAX_SELECTED_BYTES, self.body_start
@@ -205,20 +206,23 @@ class CborItems:
         return len(self.start) - 1
 
 
-def check_cbor(body: bytes, items: CborItems | None = None) -> None:
+def check_cbor(body: bytes, items: CborItems | None = None) -> bool:
     """Require ``body`` to be exactly one CBOR item in the deterministic profile.
 
     Raises compact.json for a value JSON cannot hold, compact.noncanonical for any
     other departure (wider head, indefinite length, half or single float, duplicate
     key, trailing bytes), compact.limit past the nesting or integer limits and
     compact.envelope when the body ends inside an item. Offsets are in ``body``.
-    ``items``, when given, receives each item read (the structured parse)."""
+    ``items``, when given, receives each item read (the structured parse).
+    Returns whether the item holds a float; without one, its value holds only
+    JSON types and no float, which lets the canonical encoder take its fast path."""
     n = len(body)
     if n == 0:
         raise CompactError(E.ENVELOPE, "wire ends before the CBOR body", 0)
     # frames: [items left, is_map, keys seen (for maps), position in pair, item index]
     stack: list[list] = []
     pos = 0
+    floats = False
     size = 0  # the canonical JSON length of what was read, checked before cbor2 builds it
     while True:
         if pos >= n:
@@ -239,6 +243,7 @@ def check_cbor(body: bytes, items: CborItems | None = None) -> None:
                     raise CompactError(E.JSON, f"{x} is not a JSON number", start)
                 pos += 8
                 size += len(repr(x))
+                floats = True
                 head_end = pos
             elif ai in (25, 26):
                 raise CompactError(
@@ -319,6 +324,7 @@ def check_cbor(body: bytes, items: CborItems | None = None) -> None:
             break
     if pos != n:
         raise CompactError(E.NONCANONICAL, f"{n - pos} trailing byte(s) after the CBOR item", pos)
+    return floats
 
 
 def _argument(body: bytes, start: int) -> tuple[int, int]:

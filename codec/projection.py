@@ -19,8 +19,15 @@ from typing import Any
 
 from . import errors as E
 from . import limits
+
+try:  # optional: the canonical encoder's fast path for values without floats
+    from msgspec.json import Encoder as _MsgspecEncoder
+except ImportError:  # pragma: no cover - json.dumps does all the work then
+    _FAST_ENCODE = None
+else:
+    _FAST_ENCODE = _MsgspecEncoder().encode
 from .errors import CompactError, excerpt, over_limit
-from .scan import FIELD_NAMES, Field, split_strings
+from .scan import FIELD_NAMES, Field, quote_split, split_strings
 
 PROFILES: tuple[str, ...] = (
     "graph",
@@ -47,19 +54,33 @@ _LONG_DIGIT_RUN = re.compile(rb"[0-9]{%d}" % (limits.MAX_INTEGER_DIGITS + 1))
 Locate = Callable[[int], int]
 
 
-def _encode(value: Any) -> bytes:
+def _encode(value: Any, *, floats: bool = True) -> bytes:
     """The canonical projection encoding (docs/wire-format.md §1), the one place it
-    is spelled. Raises what ``json.dumps`` raises; callers map that to diagnostics."""
+    is spelled: ``json.dumps`` with these options defines it. Raises what
+    ``json.dumps`` raises; callers map that to diagnostics.
+
+    ``floats=False`` is the caller's promise that ``value`` holds only JSON types
+    (str keys, list, str, int, bool, None) and no float, as a value parsed from a
+    document with no float token does. msgspec's encoder writes exactly the same
+    bytes for such values, several times faster (tests/test_canonical.py compares
+    them on every code point and on random documents), so it is used for them when
+    installed; it spells floats differently (``1e16``), so never for floats."""
+    if not floats and _FAST_ENCODE is not None:
+        try:
+            return _FAST_ENCODE(value)
+        except Exception:  # noqa: BLE001, S110 - whatever it cannot write, json.dumps reports below
+            pass
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
 
 
-def canonical_json(value: Any) -> bytes:
-    """The canonical projection encoding of a JSON value (docs/wire-format.md §1).
+def canonical_json(value: Any, *, floats: bool = True) -> bytes:
+    """The canonical projection encoding of a JSON value (docs/wire-format.md §1);
+    ``floats`` as for ``_encode``.
 
     Raises CompactError (compact.json) for values JSON cannot hold here: NaN,
     Infinity, lone surrogates, non-JSON types."""
     try:
-        return _encode(value)
+        return _encode(value, floats=floats)
     except RecursionError:
         raise CompactError(E.LIMIT, f"value nests deeper than {limits.MAX_DEPTH} levels") from None
     except ValueError as exc:
@@ -204,7 +225,8 @@ def _normalize(selected: bytes, skeleton: bytes | None) -> Any:
     except UnicodeDecodeError as exc:
         raise CompactError(E.JSON, f"invalid UTF-8 in document ({exc.reason})", exc.start) from None
     if skeleton is None:
-        skeleton = b"".join(split_strings(selected)[0::2])
+        quoted = quote_split(selected)
+        skeleton = b"".join((quoted if quoted is not None else split_strings(selected))[0::2])
     if document_depth(skeleton) > limits.MAX_DEPTH:
         raise _depth_error(text)
     if _LONG_DIGIT_RUN.search(skeleton):
@@ -221,7 +243,7 @@ def _normalize(selected: bytes, skeleton: bytes | None) -> Any:
             raise fault from None
         raise CompactError(E.JSON, f"invalid JSON: {exc}", None) from None
     try:
-        again = _encode(value)
+        again = _encode(value, floats=_has_float_token(skeleton))
     except (ValueError, UnicodeEncodeError):
         fault = _json_fault(text)
         raise (fault or CompactError(E.JSON, "document holds a value JSON cannot encode")) from None
@@ -237,6 +259,14 @@ def _normalize(selected: bytes, skeleton: bytes | None) -> Any:
             at,
         )
     return value
+
+
+def _has_float_token(skeleton: bytes) -> bool:
+    """Whether the bytes outside strings may hold a float: a ``.``, an ``E``, or an
+    ``e`` that is not one of ``true``'s or ``false``'s."""
+    if b"." in skeleton or b"E" in skeleton:
+        return True
+    return skeleton.count(b"e") != skeleton.count(b"true") + skeleton.count(b"false")
 
 
 def _reject_constant(name: str) -> Any:
