@@ -142,6 +142,8 @@ class _Reader:
         self._tokens: list[bytes] | None = None
         self.string_counts: Counter = Counter()
         self.ref_counts: Counter = Counter()
+        #: Some string token holds '@' (then not every '@' run is a reference).
+        self.at_in_strings = False
         self.document: bytes | None = None
 
     # step 1
@@ -226,6 +228,7 @@ class _Reader:
         if quoted is not None:
             # Contents of strings, and what lies outside them (refs included).
             self.string_counts = Counter(quoted[1::2])
+            self.at_in_strings = any(b"@" in c for c in self.string_counts)
             # NUL (never valid outside a string) keeps the parts apart, so an '@'
             # before a string and digits after it do not join into a reference.
             outside = b"\x00".join(quoted[0::2])
@@ -235,6 +238,9 @@ class _Reader:
             tokens = self.tokens
             counts = Counter(tokens[1::2])
             self.string_counts = Counter({t[1:-1]: n for t, n in counts.items() if not is_reference(t)})
+            # Whole tokens, not contents: an unterminated string at the end of the
+            # body has no closing quote, and t[1:-1] would drop its last byte.
+            self.at_in_strings = any(b"@" in t for t in counts if not is_reference(t))
             self.ref_counts = Counter({t: n for t, n in counts.items() if is_reference(t)})
             self._skeleton = b"".join(tokens[0::2])
         references = self.ref_counts
@@ -245,7 +251,7 @@ class _Reader:
             self._fail_expansion()
         if not references:
             self.document = body
-        elif any(b"@" in c for c in self.string_counts):
+        elif self.at_in_strings:
             parts = self.tokens.copy()
             parts[1::2] = map(table.get, parts[1::2], parts[1::2])
             self.document = b"".join(parts)
@@ -477,7 +483,7 @@ def _collect_references(reader: _Reader, ref_wire: array, ref_index: array, ref_
     reference, and the positions come from cumulative part lengths in C; else
     the tokens are walked one by one, stopping where the decoder stopped."""
     n = len(reader.entries)
-    if reader.document is not None and not any(b"@" in c for c in reader.string_counts):
+    if reader.document is not None and not reader.at_in_strings:
         parts = split_references(reader.body)
         ends = list(accumulate(map(len, parts), initial=reader.body_start))
         index_of = {b"@%d" % i: i for i in range(n)}
