@@ -23,6 +23,7 @@ from .projection import (
     check_digest,
     first_difference,
     metadata_values,
+    with_stack,
 )
 from .scan import FIELD_NAMES, Field, Span, check_wire_size
 
@@ -131,7 +132,7 @@ def decode_binary(wire: bytes) -> CompactProjection:
         raise exc.shifted(start) from None
     # check_cbor enforced the profile and the depth limit; let cbor2 build the
     # value past its own default depth cap of 400.
-    value = cbor2.loads(body, max_depth=limits.MAX_DEPTH + 1)
+    value = with_stack(cbor2.loads, body, max_depth=limits.MAX_DEPTH + 1)
     selected = canonical_json(value)
     if len(selected) > limits.MAX_SELECTED_BYTES:
         raise CompactError(
@@ -140,7 +141,7 @@ def decode_binary(wire: bytes) -> CompactProjection:
             start,
         )
     check_digest(selected, digest, fields[3].value.start)
-    again = cbor2.dumps(value)
+    again = with_stack(cbor2.dumps, value)
     if again != body:  # check_cbor should have caught it; this is the spec's own test
         at = first_difference(body, again)
         raise CompactError(E.NONCANONICAL, "CBOR body is not the deterministic encoding", start + at)
