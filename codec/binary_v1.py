@@ -26,6 +26,7 @@ from .projection import (
     first_difference,
     metadata_bytes,
     metadata_values,
+    with_stack,
 )
 from .scan import FIELD_NAMES, Field, Span, check_encoded_size, check_wire_size
 
@@ -137,7 +138,7 @@ class Reader:
     def build(self) -> None:
         # check_cbor enforced the profile and the depth limit; let cbor2 build the
         # value past its own default depth cap of 400.
-        self.value = cbor2.loads(self.wire[self.body_start :], max_depth=limits.MAX_DEPTH + 1)
+        self.value = with_stack(cbor2.loads, self.wire[self.body_start :], max_depth=limits.MAX_DEPTH + 1)
         selected = canonical_json(self.value, floats=self.floats)
         if len(selected) > limits.MAX_SELECTED_BYTES:
             raise over_limit(
@@ -150,7 +151,7 @@ class Reader:
 
     def check_canonical(self) -> None:
         body = self.wire[self.body_start :]
-        again = cbor2.dumps(self.value)
+        again = with_stack(cbor2.dumps, self.value)
         if again != body:  # check_cbor should have caught it; this is §7's own test
             at = first_difference(body, again)
             raise CompactError(E.NONCANONICAL, "CBOR body is not the deterministic encoding", self.body_start + at)

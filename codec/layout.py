@@ -234,7 +234,7 @@ def _collect_v2_references(
     reference, and the positions come from cumulative part lengths in C; else
     the decoder's tokens are walked one by one, stopping where it stopped."""
     n = len(reader.entries)
-    if reader.document is not None and not any(b"@" in c for c in reader.string_counts):
+    if reader.document is not None and not reader.at_in_strings:
         pieces = split_references(reader.body)
         ends = list(accumulate(map(len, pieces), initial=reader.body_start))
         index_of = {b"@%d" % i: i for i in range(n)}

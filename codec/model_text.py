@@ -123,6 +123,8 @@ class Reader:
         self._tokens: list[bytes] | None = None
         self.string_counts: Counter = Counter()
         self.ref_counts: Counter = Counter()
+        #: Some string token holds '@' (then not every '@' run is a reference).
+        self.at_in_strings = False
         self.document: bytes | None = None
 
     # step 1
@@ -207,6 +209,7 @@ class Reader:
         if quoted is not None:
             # Contents of strings, and what lies outside them (refs included).
             self.string_counts = Counter(quoted[1::2])
+            self.at_in_strings = any(b"@" in c for c in self.string_counts)
             # NUL (never valid outside a string) keeps the parts apart, so an '@'
             # before a string and digits after it do not join into a reference.
             outside = b"\x00".join(quoted[0::2])
@@ -216,6 +219,9 @@ class Reader:
             tokens = self.tokens
             counts = Counter(tokens[1::2])
             self.string_counts = Counter({t[1:-1]: n for t, n in counts.items() if not is_reference(t)})
+            # Whole tokens, not contents: an unterminated string at the end of the
+            # body has no closing quote, and t[1:-1] would drop its last byte.
+            self.at_in_strings = any(b"@" in t for t in counts if not is_reference(t))
             self.ref_counts = Counter({t: n for t, n in counts.items() if is_reference(t)})
             self._skeleton = b"".join(tokens[0::2])
         references = self.ref_counts
@@ -226,7 +232,7 @@ class Reader:
             self._fail_expansion()
         if not references:
             self.document = body
-        elif any(b"@" in c for c in self.string_counts):
+        elif self.at_in_strings:
             parts = self.tokens.copy()
             parts[1::2] = map(table.get, parts[1::2], parts[1::2])
             self.document = b"".join(parts)

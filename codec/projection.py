@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import threading
 from array import array
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -49,7 +50,11 @@ _DEPTH_TABLE = bytes(
     1 if b in b"[{" else 0xFF if b in b"]}" else 0 for b in range(256)
 )
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
-_LONG_DIGIT_RUN = re.compile(rb"[0-9]{%d}" % (limits.MAX_INTEGER_DIGITS + 1))
+#: Every digit becomes "0" and every other byte ".", so a run of more than 4,300
+#: digits is one substring test in C: linear, where a regular expression restarts
+#: at every digit of a long run (quadratic).
+_DIGIT_MASK = bytes(0x30 if 0x30 <= b <= 0x39 else 0x2E for b in range(256))
+_LONG_DIGIT_RUN = b"0" * (limits.MAX_INTEGER_DIGITS + 1)
 
 Locate = Callable[[int], int]
 
@@ -70,7 +75,7 @@ def _encode(value: Any, *, floats: bool = True) -> bytes:
             return _FAST_ENCODE(value)
         except Exception:  # noqa: BLE001, S110 - whatever it cannot write, json.dumps reports below
             pass
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+    return with_stack(json.dumps, value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
 
 
 def canonical_json(value: Any, *, floats: bool = True) -> bytes:
@@ -103,6 +108,41 @@ def canonicalize(document: bytes) -> bytes:
     except (ValueError, RecursionError) as exc:
         raise CompactError(E.JSON, f"not a JSON document: {exc}") from None
     return canonical_json(value)
+
+
+def with_stack(call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``call(*args, **kwargs)``, run again on a fresh thread if it ran out of
+    Python recursion depth.
+
+    Parsing or encoding a document 512 levels deep needs 512 frames; a caller
+    already several hundred frames deep would otherwise turn a valid wire into an
+    error that depends on where the decoder was called from, not on the bytes. A
+    new thread starts with an empty frame stack, so a second RecursionError means
+    the value itself is too deep for this interpreter."""
+    try:
+        return call(*args, **kwargs)
+    except RecursionError:
+        pass
+    outcome: list[tuple[bool, Any]] = []
+
+    def run() -> None:
+        try:
+            outcome.append((True, call(*args, **kwargs)))
+        except BaseException as exc:  # noqa: BLE001 - handed back to the caller's thread
+            outcome.append((False, exc))
+
+    worker = threading.Thread(target=run, name="semaprax-deep-value")
+    worker.start()
+    worker.join()
+    ok, result = outcome[0]
+    if ok:
+        return result
+    raise result
+
+
+def has_long_digit_run(skeleton: bytes) -> bool:
+    """More than 4,300 digits in a row somewhere in ``skeleton``."""
+    return _LONG_DIGIT_RUN in skeleton.translate(_DIGIT_MASK)
 
 
 def source_digest(selected: bytes) -> str:
@@ -229,15 +269,23 @@ def _normalize(selected: bytes, skeleton: bytes | None) -> Any:
         skeleton = b"".join((quoted if quoted is not None else split_strings(selected))[0::2])
     if document_depth(skeleton) > limits.MAX_DEPTH:
         raise _depth_error(text)
-    if _LONG_DIGIT_RUN.search(skeleton):
-        fault = _json_fault(text)
-        if fault is not None and fault.code == E.LIMIT:
-            raise fault
+    # A run of more than 4,300 digits may be an integer over the limit: then the
+    # parser itself reports it, in document order with everything else it checks,
+    # so the verdict does not depend on where the run stands (nor on the
+    # interpreter's own integer conversion setting).
+    extra = {"parse_int": _bounded_int} if has_long_digit_run(skeleton) else {}
     try:
-        value = json.loads(text, parse_constant=_reject_constant)
+        value = with_stack(json.loads, text, parse_constant=_reject_constant, **extra)
     except json.JSONDecodeError as exc:
         raise CompactError(E.JSON, f"invalid JSON: {exc.msg}", _byte_offset(text, exc.pos)) from None
-    except (ValueError, RecursionError) as exc:
+    except _LongInteger:
+        fault = _json_fault(text)
+        raise (fault or _long_integer(None)) from None
+    except RecursionError:
+        raise CompactError(
+            E.LIMIT, "the document nests deeper than this interpreter's recursion limit can parse", None
+        ) from None
+    except ValueError as exc:
         fault = _json_fault(text)
         if fault is not None:
             raise fault from None
@@ -248,7 +296,10 @@ def _normalize(selected: bytes, skeleton: bytes | None) -> Any:
         fault = _json_fault(text)
         raise (fault or CompactError(E.JSON, "document holds a value JSON cannot encode")) from None
     if again != selected:
-        fault = _json_fault(text)
+        # Parsed and encodable, yet different: a duplicate key (a parse failure,
+        # compact.json) or a noncanonical spelling. Only the first needs the slow
+        # walk that places it.
+        fault = _json_fault(text) if _has_duplicate_key(text) else None
         if fault is not None:
             raise fault
         at = first_difference(selected, again)
@@ -271,6 +322,46 @@ def _has_float_token(skeleton: bytes) -> bool:
 
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not allowed")
+
+
+class _LongInteger(ValueError):
+    """Raised from inside the parser at the first integer over the digit limit."""
+
+
+def _bounded_int(spelling: str) -> int:
+    if len(spelling) - spelling.startswith("-") > limits.MAX_INTEGER_DIGITS:
+        raise _LongInteger(spelling[:20])
+    return int(spelling)
+
+
+def _long_integer(offset: int | None) -> CompactError:
+    return CompactError(
+        E.LIMIT, f"integer has more than {limits.MAX_INTEGER_DIGITS:,} digits; the limit is "
+        f"{limits.MAX_INTEGER_DIGITS:,}", offset
+    )
+
+
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        raise _DuplicateKey
+    return value
+
+
+def _has_duplicate_key(text: str) -> bool:
+    """Whether some object repeats a key: one more parse in C, a cheap question
+    before the token walk that says where."""
+    try:
+        with_stack(json.loads, text, object_pairs_hook=_unique_pairs)
+    except _DuplicateKey:
+        return True
+    except (ValueError, RecursionError):
+        return True  # let the walk decide
+    return False
 
 
 def _byte_offset(text: str, char_offset: int) -> int:
@@ -297,7 +388,7 @@ def first_difference(a: bytes, b: bytes) -> int:
 # --- the slow path: find exactly what is wrong, with its byte offset -------------
 
 _TOKEN = re.compile(
-    r"""(?P<string>"(?:[^"\\]|\\.)*")
+    r"""(?P<string>"(?:[^"\\]++|\\.)*+")
       | (?P<number>-?(?:0|[1-9][0-9]*)(?P<frac>\.[0-9]+)?(?P<exp>[eE][+-]?[0-9]+)?)
       | (?P<open>[\[{])
       | (?P<close>[\]}])

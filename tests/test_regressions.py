@@ -1,0 +1,113 @@
+"""Findings of issue 13 (an audit under atheris) and of the project's own fuzzing
+(fuzz/), each pinned by its minimal input: the outcome is a projection or the
+named ``CompactError``, never another exception."""
+
+from __future__ import annotations
+
+import pytest
+from wirekit import V2_HEADER, digest_of, fields, v2
+
+import codec
+from codec import CompactError
+
+ZERO_DIGEST = b"sha256:" + b"0" * 64
+#: The envelope of the issue's minimal inputs: metadata r / v, an unrelated digest.
+V2_PREFIX = (
+    V2_HEADER + b"profile 5 graph\nroot 1 r\nsource_revision 1 v\nsource_digest 71 " + ZERO_DIGEST + b"\n"
+)
+
+
+def reject(call, wire: bytes) -> CompactError:
+    with pytest.raises(CompactError) as info:
+        call(wire)
+    error = info.value
+    assert error.offset is None or 0 <= error.offset <= len(wire), error
+    return error
+
+
+def layout_error(wire: bytes) -> CompactError:
+    layout = codec.layout_model_text(wire)
+    assert layout.error is not None
+    return layout.error
+
+
+# --- an '@' as the last byte of an unterminated string ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    "rest",
+    [
+        b'dict 1\n"aaaaaaaaaaaaaaaa"\nbody\n@0"@',  # the issue's smallest case
+        b'dict 0\nbody\n"@',  # layout alone crashed on this one
+        b'dict 1\n"aaaaaaaaaaaaaaaa"\nbody\n@0"\\@',  # '@' after a backslash, also the last byte
+    ],
+)
+def test_unterminated_string_ending_in_at_is_copied_not_split(rest):
+    wire = V2_PREFIX + rest
+    assert reject(codec.decode_model_text, wire).code == "compact.digest"
+    assert reject(codec.decode_wire, wire).code == "compact.digest"
+    assert layout_error(wire).code == "compact.digest"
+
+
+@pytest.mark.parametrize("body", [b'@0"@', b'@0"\\@'])
+def test_unterminated_string_ending_in_at_with_a_right_digest_is_not_json(body):
+    entry = b'"aaaaaaaaaaaaaaaa"'
+    document = entry + body[2:]
+    wire = v2(document, [entry], body)
+    assert reject(codec.decode_model_text, wire).code == "compact.json"
+    assert layout_error(wire).code == "compact.json"
+    assert list(codec.layout_model_text(wire).ref_wire) == [wire.index(b"\nbody\n") + 6]
+
+
+def test_wirekit_prefix_is_what_wirekit_frames():
+    assert V2_PREFIX == V2_HEADER + fields(digest=ZERO_DIGEST, root=b"r", revision=b"v")
+    assert digest_of(b"") != ZERO_DIGEST.decode()
+
+
+# --- verdicts that must depend on the bytes alone -----------------------------------------------
+
+DEPTH_512 = b"[" * 512 + b"]" * 512
+
+
+def _from_frames_deep(frames: int, call):
+    return call() if frames == 0 else _from_frames_deep(frames - 1, call)
+
+
+@pytest.mark.parametrize("form", codec.FORMS)
+def test_depth_512_decodes_whatever_the_callers_stack_depth(form):
+    p = codec.CompactProjection("graph", "r", "v", DEPTH_512)
+    wire = codec.ENCODERS[form](p)
+    for frames in (0, 480, 900):
+        assert _from_frames_deep(frames, lambda: codec.decode_wire(wire)).selected == DEPTH_512
+
+
+def test_depth_512_value_encodes_whatever_the_callers_stack_depth():
+    value = []
+    for _ in range(511):
+        value = [value]
+    assert _from_frames_deep(900, lambda: codec.canonical_json(value)) == DEPTH_512
+
+
+LONG = b"1" * 4301
+
+
+@pytest.mark.parametrize(
+    "document, code",
+    [
+        (b"[1,,2," + LONG + b"]", "compact.json"),  # the syntax error comes first
+        (b"[x," + LONG + b"]", "compact.json"),
+        (b"[" + LONG + b",,2]", "compact.limit"),  # the integer comes first
+        (b'{"a":1,"a":' + LONG + b"}", "compact.json"),  # a duplicate key, then the integer
+        (b"[1.5" + b"0" * 4301 + b"]", "compact.noncanonical"),  # a long run that is no integer
+    ],
+)
+def test_long_digit_run_does_not_change_an_earlier_verdict(document, code):
+    """Spec 1: the first fault in document order decides, as the parser meets it;
+    an unrelated run of digits does not turn compact.json into compact.limit."""
+    for wire in (document, v2(document)):
+        assert reject(codec.decode_wire, wire).code == code
+
+
+def test_long_integer_is_placed_at_its_byte():
+    document = b"[0," + LONG + b"]"
+    assert reject(codec.decode_json, document).offset == 3
