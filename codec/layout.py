@@ -8,17 +8,24 @@ read. Every offset is a wire offset unless a field says it is a document offset.
 
 from __future__ import annotations
 
-import re
 from array import array
 from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import accumulate
 
-from . import binary_v1, model_text, text_v1
+from . import binary_v1, limits, model_text, text_v1
 from .binary_v1 import CborItems
 from .errors import CompactError
-from .scan import Field, Span, canonical_index, is_reference, split_references, split_strings
+from .scan import (
+    Field,
+    Span,
+    is_reference,
+    reference_index,
+    skeleton_token_end,
+    split_references,
+    split_strings,
+)
 from .wire import BINARY_FORM, JSON_STAGES, MODEL_TEXT_FORM, TEXT_FORM, JsonReader, detect_form
 
 #: What the header is called in each form, and its bytes.
@@ -252,10 +259,10 @@ def _collect_v2_references(
     doc = 0
     for k, token in enumerate(reader.tokens):
         if k % 2 and is_reference(token):
-            digits = token[1:]
-            if not canonical_index(digits) or int(digits) >= n:
+            try:
+                i = reference_index(token, n, wire, max_digits=limits.MAX_REFERENCE_DIGITS)
+            except CompactError:
                 return  # the decoder stopped here; nothing after it was read
-            i = int(digits)
             ref_wire.append(wire)
             ref_index.append(i)
             ref_doc.append(doc)
@@ -318,7 +325,6 @@ def _binary_parts(reader: binary_v1.Reader, parts: dict) -> None:
 
 # --- JSON value spans -----------------------------------------------------------------
 
-_SKELETON_TOKEN = re.compile(rb"[\[{]|[\]}]|[:,]|-?[0-9][0-9.eE+-]*|true|false|null|[ \t\r\n]+")
 _KIND = {ord("["): b"a", ord("{"): b"o", ord("-"): b"n", ord("t"): b"t", ord("f"): b"f", ord("n"): b"z"}
 
 
@@ -341,21 +347,21 @@ def json_values(document: bytes) -> JsonValues:
             continue
         pos = 0
         while pos < len(piece):
-            m = _SKELETON_TOKEN.match(piece, pos)
-            if m is None:
+            token_end = skeleton_token_end(piece, pos)
+            if token_end is None:
                 return JsonValues(start, end, bytes(kind), parent)
             first = piece[pos]
             if first in b"]}":
                 if open_:
-                    end[open_.pop()] = at + m.end()
+                    end[open_.pop()] = at + token_end
             elif first in b"[{" or first in b"-0123456789tfn":
                 start.append(at + pos)
-                end.append(-1 if first in b"[{" else at + m.end())
+                end.append(-1 if first in b"[{" else at + token_end)
                 kind += _KIND.get(first, b"n")
                 parent.append(open_[-1] if open_ else -1)
                 if first in b"[{":
                     open_.append(len(start) - 1)
-            pos = m.end()
+            pos = token_end
         at += len(piece)
     return JsonValues(start, end, bytes(kind), parent)
 

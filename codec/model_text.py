@@ -8,7 +8,6 @@ failure, so a tool shows exactly what the decoder read, up to where it stopped.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from itertools import accumulate
 
@@ -17,29 +16,28 @@ from . import limits
 from .errors import CompactError, excerpt, over_limit
 from .projection import CompactProjection, check_digest, metadata_bytes, metadata_values, normalize
 from .scan import (
-    STRING,
     Field,
     Span,
-    canonical_index,
     check_encoded_size,
     check_wire_size,
     expect,
+    find_references,
     frame_fields,
     is_reference,
     is_string_literal,
     quote_split,
     read_decimal,
     read_fields,
+    reference_index,
     split_body,
     split_references,
     split_strings,
     string_lines,
+    string_token_end,
     trace_document_offset,
 )
 
 HEADER = b"SEMAPRAX-MODEL-TEXT 2\n"
-_STRING_TOKEN = re.compile(STRING).match
-_REFERENCE_RUN = re.compile(rb"@[0-9]*").findall
 FORMAT_VERSION = 2
 
 
@@ -213,7 +211,7 @@ class Reader:
             # NUL (never valid outside a string) keeps the parts apart, so an '@'
             # before a string and digits after it do not join into a reference.
             outside = b"\x00".join(quoted[0::2])
-            self.ref_counts = Counter(_REFERENCE_RUN(outside)) if b"@" in outside else Counter()
+            self.ref_counts = Counter(find_references(outside)) if b"@" in outside else Counter()
             self._skeleton = outside  # '@N' and NUL hold no bracket and break digit runs
         else:
             tokens = self.tokens
@@ -257,10 +255,8 @@ class Reader:
         for k, token in enumerate(self.tokens):
             piece = len(token)
             if k % 2 and is_reference(token):
-                digits = token[1:]
-                if not canonical_index(digits) or int(digits) >= n:
-                    raise CompactError(E.REFERENCE, _reference_problem(digits, n), at)
-                piece = len(self.entries[int(digits)])
+                i = reference_index(token, n, at, max_digits=limits.MAX_REFERENCE_DIGITS)
+                piece = len(self.entries[i])
             if size + piece > limits.MAX_SELECTED_BYTES:
                 raise CompactError(
                     E.LIMIT,
@@ -396,24 +392,14 @@ def check_binding(
 # --- message helpers ----------------------------------------------------------------
 
 
-def _reference_problem(digits: bytes, n: int) -> str:
-    if not digits:
-        return "'@' outside a string must be followed by a dictionary index"
-    if len(digits) > 5:
-        return f"reference '@{digits[:8].decode()}…' has more than five digits"
-    if digits[0] == 0x30 and len(digits) > 1:
-        return f"reference '@{digits.decode()}' has a leading zero"
-    return f"reference '@{digits.decode()}' is out of range: the dictionary has {n} entries"
-
-
 def _literal_fault(entry: bytes) -> int:
     """Offset inside ``entry`` of the first byte that keeps it from being a string
     literal, for pointing at it."""
     if not entry.startswith(b'"'):
         return 0
-    m = _STRING_TOKEN(entry)
-    if m is not None and m.end() < len(entry):
-        return m.end()
+    end = string_token_end(entry)
+    if end is not None and end < len(entry):
+        return end
     for i, b in enumerate(entry):
         if b < 0x20:
             return i

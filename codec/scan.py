@@ -16,29 +16,60 @@ from . import errors as E
 from . import limits
 from .errors import CompactError, excerpt, over_limit
 
-#: A JSON string token as spelled, from its opening quote to its closing quote.
-#: An unterminated string runs to the end of the input (a trailing lone backslash
-#: included), so a body that ends inside a string is one token, copied as it is.
-#: Every repetition is possessive (``*+``): the match never backtracks, so the
-#: engine keeps no frame per character or escape (a 16 MiB string of ``\n``
-#: escapes cost over 1 GiB of backtracking stack with plain ``*``).
-STRING = rb'"[^"\\]*+(?:\\[\s\S][^"\\]*+)*+(?:"|\\?\Z)'
+# --- the grammar ----------------------------------------------------------------------
+# Each piece is named once and every pattern below is composed from the names, as
+# python-hyper/h11's _abnf.py does, so a rule changes in one place. Every
+# repetition is possessive (``*+``): a match never backtracks, so the engine keeps
+# no frame per character or escape (a 16 MiB string of ``\n`` escapes cost over
+# 1 GiB of backtracking stack with plain ``*``).
+
+DIGIT = rb"[0-9]"
+#: Inside a string as the body tokenizer reads it: any byte but quote and backslash.
+STRING_BYTE = rb'[^"\\]'
+#: A backslash and whatever byte follows it (the escape's meaning is JSON's concern).
+ESCAPE = rb"\\[\s\S]"
+#: The end of a string token: its closing quote, or the end of the input (a string
+#: still open at the end of a body runs to the end, a trailing lone backslash included).
+STRING_END = rb'(?:"|\\?\Z)'
+#: A JSON string token as spelled, from its opening quote to its closing quote
+#: (docs/wire-format.md §5.1 rule 2 and §5.2 step 3).
+STRING = rb'"' + STRING_BYTE + rb"*+(?:" + ESCAPE + STRING_BYTE + rb"*+)*+" + STRING_END
+
+#: Inside an RFC 8259 string: any byte but quote, backslash and controls.
+STRICT_BYTE = rb'[^"\\\x00-\x1f]'
+#: The escapes RFC 8259 allows (docs/wire-format.md §5.2 step 2).
+STRICT_ESCAPE = rb'(?:\\["\\/bfnrt]|\\u[0-9A-Fa-f]{4})'
+#: RFC 8259 string token (bytes level; UTF-8 validity is checked separately).
+STRICT_STRING = rb'"' + STRICT_BYTE + rb"*+(?:" + STRICT_ESCAPE + STRICT_BYTE + rb"*+)*+" + rb'"'
+
+#: The reference markers: ``@N`` in a v2 body (§5), ``~k`` in a v1 text body (§6).
+V2_MARKER = b"@"
+V1_MARKER = b"~"
+#: A reference as the tokenizer takes it: its marker and every digit after it;
+#: ``reference_index`` then decides whether the digits name an entry.
+V2_REFERENCE = V2_MARKER + DIGIT + rb"*+"
+V1_REFERENCE = V1_MARKER + DIGIT + rb"*+"
+
+#: What stands between the string tokens of a document: structure, numbers, literals.
+JSON_STRUCTURE = rb"[\[\]{}:,]"
+JSON_NUMBER = rb"-?" + DIGIT + rb"[0-9.eE+-]*+"
+JSON_LITERAL = rb"(?:true|false|null)"
+JSON_SPACE = rb"[ \t\r\n]++"
 
 _SPLIT_STRINGS = re.compile(b"(" + STRING + b")").split
-#: One pass over a v2 body: each string token or ``@`` reference is one token.
-_SPLIT_V2_BODY = re.compile(b"(" + STRING + rb"|@[0-9]*)").split
-#: The same for a v1 text body, whose references are ``~k``.
-_SPLIT_V1_BODY = re.compile(b"(" + STRING + rb"|~[0-9]*)").split
-
-#: RFC 8259 string token (bytes level; UTF-8 validity is checked separately).
-STRICT_STRING = (
-    rb'"[^"\\\x00-\x1f]*+(?:(?:\\["\\/bfnrt]|\\u[0-9A-Fa-f]{4})[^"\\\x00-\x1f]*+)*+"'
-)
+#: One pass over a body: each string token or reference is one token.
+_SPLIT_BODY = {
+    V2_MARKER: re.compile(b"(" + STRING + b"|" + V2_REFERENCE + b")").split,
+    V1_MARKER: re.compile(b"(" + STRING + b"|" + V1_REFERENCE + b")").split,
+}
+_SPLIT_V2_REFERENCES = re.compile(b"(" + V2_REFERENCE + b")").split
+_FIND_V2_REFERENCES = re.compile(V2_REFERENCE).findall
+_STRING_TOKEN = re.compile(STRING).match
 _STRICT_STRING = re.compile(STRICT_STRING).fullmatch
 #: A run of dictionary lines, each one strict string literal and LF.
 _STRICT_LINES = re.compile(b"(?:" + STRICT_STRING + b"\n)*+").match
-
-_DIGITS = re.compile(rb"[0-9]*")
+_DIGITS = re.compile(DIGIT + rb"*+")
+_SKELETON_TOKEN = re.compile(b"|".join([JSON_STRUCTURE, JSON_NUMBER, JSON_LITERAL, JSON_SPACE])).match
 
 
 @dataclass(frozen=True)
@@ -65,8 +96,7 @@ def split_body(body: bytes, marker: bytes) -> list[bytes]:
     literal, copied as it is (it starts with ``"``), or a reference outside any
     string (it starts with ``marker``, followed by its digits, possibly none).
     Joining the list gives ``body`` back."""
-    split = _SPLIT_V2_BODY if marker == b"@" else _SPLIT_V1_BODY
-    return split(body)
+    return _SPLIT_BODY[marker](body)
 
 
 def quote_split(data: bytes) -> list[bytes] | None:
@@ -79,9 +109,6 @@ def quote_split(data: bytes) -> list[bytes] | None:
         return None
     parts = data.split(b'"')
     return parts if len(parts) % 2 else None
-
-
-_SPLIT_V2_REFERENCES = re.compile(rb"(@[0-9]*)").split
 
 
 def split_references(body: bytes) -> list[bytes]:
@@ -124,9 +151,60 @@ def string_lines(data: bytes, pos: int, count: int) -> list[bytes] | None:
     return lines[:count]
 
 
-def canonical_index(digits: bytes) -> bool:
-    """A reference index spelled canonically: one to five digits, no leading zero."""
-    return 0 < len(digits) <= 5 and (digits[0] != 0x30 or len(digits) == 1)
+def find_references(data: bytes) -> list[bytes]:
+    """Every ``@`` run of ``data`` (the tokens ``split_references`` splits at)."""
+    return _FIND_V2_REFERENCES(data)
+
+
+def string_token_end(data: bytes) -> int | None:
+    """Where the string token at the start of ``data`` ends, or None when
+    ``data`` does not start with one."""
+    m = _STRING_TOKEN(data)
+    return None if m is None else m.end()
+
+
+def skeleton_token_end(data: bytes, pos: int) -> int | None:
+    """Where the token of JSON structure, number, literal or space at ``pos`` of
+    the bytes between strings ends, or None when none starts there."""
+    m = _SKELETON_TOKEN(data, pos)
+    return None if m is None else m.end()
+
+
+_WORDS = {5: "five"}
+#: How each marker's references are named in messages: the kind of reference, what
+#: must follow the marker, and what the index counts.
+_REFERENCE_WORDS = {
+    V2_MARKER: ("reference", "a dictionary index", "the dictionary has {n:,} entries"),
+    V1_MARKER: ("back-reference", "a table index", "the table has {n:,} literals here"),
+}
+
+
+def reference_index(token: bytes, size: int, at: int, *, max_digits: int | None = None) -> int:
+    """The one index check (docs/wire-format.md §5.2 step 3 and §6): the index a
+    reference token (its marker and digits, as ``split_body`` gives it) names,
+    when its digits are present, at most ``max_digits`` (v2 has five; v1 has no
+    cap), with no leading zero, and below ``size`` (the entries the dictionary or
+    the table has at this point). Otherwise compact.reference at ``at``. Never
+    converts more digits than ``size`` has, so a hostile run costs nothing."""
+    marker, digits = token[:1], token[1:]
+    kind, follows, has = _REFERENCE_WORDS[marker]
+    sign = marker.decode()
+    if not digits:
+        raise CompactError(E.REFERENCE, f"'{sign}' outside a string must be followed by {follows}", at)
+    if max_digits is not None and len(digits) > max_digits:
+        raise CompactError(
+            E.REFERENCE, f"{kind} '{sign}{digits[:8].decode()}…' has more than {_WORDS.get(max_digits, max_digits)} digits",
+            at,
+        )
+    if digits[0] == 0x30 and len(digits) > 1:
+        raise CompactError(E.REFERENCE, f"{kind} '{sign}{excerpt(digits, 0, 12)[1:-1]}' has a leading zero", at)
+    if len(digits) > len(str(size)) or int(digits) >= size:
+        raise CompactError(
+            E.REFERENCE,
+            f"{kind} '{sign}{excerpt(digits, 0, 12)[1:-1]}' is out of range: {has.format(n=size)}",
+            at,
+        )
+    return int(digits)
 
 
 def expect(wire: bytes, pos: int, literal: bytes, what: str) -> int:

@@ -17,6 +17,7 @@ from .scan import (
     frame_fields,
     is_reference,
     read_fields,
+    reference_index,
     split_body,
     split_strings,
     trace_document_offset,
@@ -141,23 +142,12 @@ def _expand(parts: list[bytes], body_start: int) -> tuple[list[bytes], CompactEr
                     at,
                 )
         else:
-            digits = token[1:]
-            if not digits or (digits[0] == 0x30 and len(digits) > 1):
-                what = "'~' outside a string must be followed by a table index" if not digits else (
-                    f"back-reference '~{digits[:12].decode()}' has a leading zero"
-                )
-                raise CompactError(E.REFERENCE, what, at)
-            if len(digits) > len(str(len(table))) or int(digits) >= len(table):
-                raise CompactError(
-                    E.REFERENCE,
-                    f"back-reference '~{digits[:12].decode()}' is out of range: the table has {len(table)} literals here",
-                    at,
-                )
-            token = parts[k] = table[int(digits)]
+            i = reference_index(token, len(table), at)
+            token = parts[k] = table[i]
             if problem is None and width >= len(token):
                 problem = CompactError(
                     E.NONCANONICAL,
-                    f"unnecessary back-reference ~{digits.decode()}: it is not shorter than the literal it stands for",
+                    f"unnecessary back-reference ~{i}: it is not shorter than the literal it stands for",
                     at,
                 )
         if size + len(token) > limits.MAX_SELECTED_BYTES:
