@@ -282,6 +282,8 @@ def _text_parts(reader: text_v1.Reader, parts: dict) -> None:
     if reader.body_start is None:
         return
     parts["body"] = Span(reader.body_start, len(reader.wire))
+    if reader.document is not None or reader.problem is not None:
+        reader.walk()  # the bulk expansion kept no tokens; read them one by one
     first: dict[bytes, int] = {}  # each literal's first wire offset, in table order
     ref_wire, ref_index, ref_doc = parts["ref_wire"], parts["ref_index"], parts["ref_doc"]
     wire, doc = reader.body_start, 0

@@ -230,6 +230,14 @@ class Reader:
             self._fail_expansion()
         if not references:
             self.document = body
+        elif self.at_in_strings and quoted is not None and b"\x00" not in body:
+            # Expand outside the strings only: the NUL-joined outside parts hold
+            # every reference, entries hold no NUL, so splitting at NUL again gives
+            # the outside parts back, expanded, to put between the strings.
+            pieces = split_references(outside)
+            pieces[1::2] = map(table.__getitem__, pieces[1::2])
+            quoted[0::2] = b"".join(pieces).split(b"\x00")
+            self.document = b'"'.join(quoted)
         elif self.at_in_strings:
             parts = self.tokens.copy()
             parts[1::2] = map(table.get, parts[1::2], parts[1::2])

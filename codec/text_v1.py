@@ -4,6 +4,8 @@ string literals become ``~k`` back-references into a table built while reading
 
 from __future__ import annotations
 
+from collections import Counter
+
 from . import errors as E
 from . import limits
 from .errors import CompactError
@@ -16,9 +18,11 @@ from .scan import (
     expect,
     frame_fields,
     is_reference,
+    quote_split,
     read_fields,
     reference_index,
     split_body,
+    split_references,
     split_strings,
     trace_document_offset,
 )
@@ -30,7 +34,38 @@ FORMAT_VERSION = 1
 def encode_text(p: CompactProjection) -> bytes:
     """The complete v1 text wire of ``p``."""
     fields = frame_fields(metadata_bytes(p))
-    parts = split_strings(p.selected)
+    return check_encoded_size(b"".join([HEADER, fields, b"body\n", text_body(p.selected)]), "v1 text")
+
+
+def text_body(document: bytes) -> bytes:
+    """The v1 text body of a canonical document (docs/wire-format.md §6): every
+    string spelling enters the table the first time it is seen, and a later one
+    at table index k is written ``~k`` when that is shorter.
+
+    Done in bulk rather than token by token: the table is the contents in order of
+    first appearance (``dict.fromkeys``), every occurrence whose reference is
+    shorter is marked (NUL never stands raw in a document), the first occurrences
+    are put back, and two replaces turn each marked quoted string into ``~k``."""
+    quoted = quote_split(document)
+    if quoted is None or b"\x00" in document:  # not a canonical document: token by token
+        return _text_body_slowly(document)
+    contents = quoted[1::2]
+    order = dict.fromkeys(contents)
+    marks = {c: b"\x00%d\x00" % k for k, c in enumerate(order) if len(b"~%d" % k) < len(c) + 2}
+    if not marks:
+        return document
+    marked = list(map(marks.get, contents, contents))
+    # the first occurrence of each content: its smallest position, which the
+    # reversed pairs leave last in the dictionary
+    first = dict(zip(reversed(contents), range(len(contents) - 1, -1, -1)))
+    for c in marks:
+        marked[first[c]] = c
+    quoted[1::2] = marked
+    return b'"'.join(quoted).replace(b'"\x00', b"~").replace(b'\x00"', b"")
+
+
+def _text_body_slowly(document: bytes) -> bytes:
+    parts = split_strings(document)
     table: dict[bytes, int] = {}
     for i in range(1, len(parts), 2):
         literal = parts[i]
@@ -41,7 +76,7 @@ def encode_text(p: CompactProjection) -> bytes:
             ref = b"~%d" % k
             if len(ref) < len(literal):
                 parts[i] = ref
-    return check_encoded_size(b"".join([HEADER, fields, b"body\n", *parts]), "v1 text")
+    return b"".join(parts)
 
 
 class Reader:
@@ -54,11 +89,12 @@ class Reader:
         self.metadata: tuple[str, str, str, str] | None = None
         self.body_marker: Span | None = None
         self.body_start: int | None = None
-        self.tokens: list[bytes] = []  # the body as split, references unexpanded
+        self._tokens: list[bytes] | None = None  # the body as split, references unexpanded
         self.parts: list[bytes] = []  # the same with each reference expanded
         self.table: list[bytes] = []
         self.problem: CompactError | None = None  # a canonical-form fault, raised last
         self.document: bytes | None = None
+        self._skeleton: bytes | None = None
 
     def envelope(self) -> None:
         wire = self.wire
@@ -75,23 +111,41 @@ class Reader:
         self.body_marker = Span(at, self.body_start)
 
     def expand(self) -> None:
-        self.tokens = split_body(self.wire[self.body_start :], b"~")
-        self.parts = self.tokens.copy()
+        bulk = _expand_in_bulk(self.wire[self.body_start :])
+        if bulk is not None:
+            self.document, self._skeleton = bulk
+        else:
+            self.walk()
+
+    def walk(self) -> None:
+        """The reading of §6 token by token: the table rebuilt while reading, each
+        ``~k`` replaced, the first reference fault raised where it stands. What
+        the bulk expansion skips for a canonical body; the structured parse and
+        the mapping of a document offset back to the wire use it."""
+        if self._tokens is not None:
+            return
+        self._tokens = split_body(self.wire[self.body_start :], b"~")
+        self.parts = self._tokens.copy()
         self.table, self.problem = _expand(self.parts, self.body_start)
         self.document = b"".join(self.parts)
+        self._skeleton = b"".join(self.parts[0::2])
+
+    @property
+    def tokens(self) -> list[bytes]:
+        return self._tokens or []
 
     def verify_digest(self) -> None:
         check_digest(self.document, self.metadata[3], self.fields[3].value.start)
 
     def normalize(self) -> None:
-        table = self.table
-
         def locate(doc_offset: int) -> int:
+            self.walk()
+            table = self.table
             return trace_document_offset(
                 self.tokens, lambda ref: table[int(ref[1:])], self.body_start, doc_offset
             )[0]
 
-        normalize(self.document, skeleton=b"".join(self.parts[0::2]), locate=locate)
+        normalize(self.document, skeleton=self._skeleton, locate=locate)
 
     def check_canonical(self) -> None:
         if self.problem is not None:
@@ -112,6 +166,39 @@ def decode_text(wire: bytes) -> CompactProjection:
     for stage in STAGES:
         getattr(reader, stage)()
     return reader.projection()
+
+
+def _expand_in_bulk(body: bytes) -> tuple[bytes, bytes] | None:
+    """``(document, skeleton)`` when ``body`` is exactly the v1 text body that
+    ``text_body`` writes for its document, else None (the token-by-token reading
+    then says what is wrong, and where).
+
+    The table is the inline contents in order of first appearance; the references
+    stand outside the strings, so the NUL-joined outside parts are expanded in one
+    split and map; the 16 MiB limit is checked from the reference counts before
+    anything is built; and the body must equal the encoder's own body for the
+    document, which also proves every reference named a literal already read."""
+    quoted = quote_split(body)
+    if quoted is None or b"\x00" in body:
+        return None
+    outside = b"\x00".join(quoted[0::2])
+    if b"~" not in outside:
+        document, skeleton = body, outside
+    else:
+        table = dict.fromkeys(quoted[1::2])
+        expansion = {b"~%d" % k: b'"%s"' % c for k, c in enumerate(table)}
+        pieces = split_references(outside, b"~")
+        uses = Counter(pieces[1::2])
+        if not all(map(expansion.__contains__, uses)):
+            return None
+        if len(body) + sum(n * (len(expansion[r]) - len(r)) for r, n in uses.items()) > limits.MAX_SELECTED_BYTES:
+            return None
+        pieces[1::2] = map(expansion.__getitem__, pieces[1::2])
+        quoted[0::2] = b"".join(pieces).split(b"\x00")
+        document, skeleton = b'"'.join(quoted), b"".join(pieces[0::2])
+    if text_body(document) != body:
+        return None
+    return document, skeleton
 
 
 def _expand(parts: list[bytes], body_start: int) -> tuple[list[bytes], CompactError | None]:
