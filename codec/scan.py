@@ -68,7 +68,6 @@ _SPLIT_REFERENCES = {
 }
 _FIND_V2_REFERENCES = re.compile(V2_REFERENCE).findall
 _STRING_TOKEN = re.compile(STRING).match
-_BACKSLASHES_QUOTE = re.compile(rb'\\++"').finditer
 _STRICT_STRING = re.compile(STRICT_STRING).fullmatch
 #: A run of dictionary lines, each one strict string literal and LF.
 _STRICT_LINES = re.compile(b"(?:" + STRICT_STRING + b"\n)*+").match
@@ -132,22 +131,28 @@ _MAX_ESCAPED_QUOTES = 4096
 def _escaped_quotes(data: bytes) -> list[int]:
     """The numbers (0-based, among all quotes of ``data``) of the quotes that a
     string's backslash escapes: inside a string (an odd number of unescaped
-    quotes before it) and after an odd run of backslashes."""
+    quotes before it) and after an odd run of backslashes. Found with
+    ``bytes.find``, one step per backslash-quote pair."""
     escaped = []
     quotes = 0  # quotes before the current one
     unescaped = 0  # of those, the ones that open or close a string
     prev = 0
-    for m in _BACKSLASHES_QUOTE(data):
-        at = m.end() - 1
-        between = data.count(b'"', prev, at)  # none of them follows a backslash
+    at = data.find(b'\\"')
+    while at >= 0:
+        quote = at + 1
+        run_start = at
+        while run_start > prev and data[run_start - 1] == 0x5C:
+            run_start -= 1
+        between = data.count(b'"', prev, quote)  # none of them follows a backslash
         quotes += between
         unescaped += between
-        if unescaped % 2 and (at - m.start()) % 2:
+        if unescaped % 2 and (quote - run_start) % 2:
             escaped.append(quotes)
         else:
             unescaped += 1
         quotes += 1
-        prev = at + 1
+        prev = quote + 1
+        at = data.find(b'\\"', prev)
     return escaped
 
 

@@ -185,12 +185,15 @@ def _expand_in_bulk(body: bytes) -> tuple[bytes, bytes] | None:
     if b"~" not in outside:
         document, skeleton = body, outside
     else:
-        table = dict.fromkeys(quoted[1::2])
-        expansion = {b"~%d" % k: b'"%s"' % c for k, c in enumerate(table)}
+        table = list(dict.fromkeys(quoted[1::2]))
         pieces = split_references(outside, b"~")
         uses = Counter(pieces[1::2])
-        if not all(map(expansion.__contains__, uses)):
-            return None
+        expansion = {}
+        width = len(str(len(table)))
+        for r in uses:  # each distinct reference once: a canonical index below the table's size
+            if not 1 < len(r) <= width + 1 or int(r[1:]) >= len(table) or b"~%d" % int(r[1:]) != r:
+                return None
+            expansion[r] = b'"%s"' % table[int(r[1:])]
         if len(body) + sum(n * (len(expansion[r]) - len(r)) for r, n in uses.items()) > limits.MAX_SELECTED_BYTES:
             return None
         pieces[1::2] = map(expansion.__getitem__, pieces[1::2])
