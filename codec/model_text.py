@@ -24,6 +24,7 @@ from .scan import (
     canonical_index,
     check_wire_size,
     expect,
+    first_bad_reference,
     frame_fields,
     is_reference,
     is_string_literal,
@@ -35,11 +36,13 @@ from .scan import (
     split_strings,
     string_lines,
     trace_document_offset,
+    v2_references,
 )
 
 HEADER = b"SEMAPRAX-MODEL-TEXT 2\n"
 _STRING_TOKEN = re.compile(STRING).match
 _REFERENCE_RUN = re.compile(rb"@[0-9]*").findall
+_DIGITS_RUN = re.compile(rb"[0-9]*").match
 FORMAT_VERSION = 2
 
 
@@ -224,6 +227,10 @@ class _Reader:
     def expand(self) -> None:
         body = self.body = self.wire[self.body_start :]
         table = self.table = {b"@%d" % i: e for i, e in enumerate(self.entries)}
+        if body.count(b"@") > len(body) >> 3:
+            # Dense '@' (a flood of references, good or bad): look for the failure
+            # streaming, before anything below counts or splits them all.
+            self._check_references(body)
         quoted = quote_split(body)
         if quoted is not None:
             # Contents of strings, and what lies outside them (refs included).
@@ -244,11 +251,10 @@ class _Reader:
             self.ref_counts = Counter({t: n for t, n in counts.items() if is_reference(t)})
             self._skeleton = b"".join(tokens[0::2])
         references = self.ref_counts
-        if not all(map(table.__contains__, references)):
-            self._fail_expansion()
-        size = len(body) + sum(n * (len(table[r]) - len(r)) for r, n in references.items())
-        if size > limits.MAX_SELECTED_BYTES:
-            self._fail_expansion()
+        growth = sum(n * (len(table.get(r, r)) - len(r)) for r, n in references.items())
+        if not all(map(table.__contains__, references)) or len(body) + growth > limits.MAX_SELECTED_BYTES:
+            self._check_references(body)
+            raise AssertionError("expansion failed without a reason")  # pragma: no cover
         if not references:
             self.document = body
         elif self.at_in_strings:
@@ -268,27 +274,54 @@ class _Reader:
             self._tokens = split_body(self.body, b"@")
         return self._tokens
 
-    def _fail_expansion(self) -> None:
-        """Walk the body in order to report the first failing reference or append."""
+    def _check_references(self, body: bytes) -> None:
+        """Step 3's two failures, found streaming and before anything is counted
+        or split: the first reference that is no canonical index below N, and the
+        first append that takes the document past 16 MiB, whichever comes first
+        in the body. A flood of bad references stops at its first; a reference
+        bomb at the append that crosses the limit."""
         n = len(self.entries)
+        bad = first_bad_reference(body, n)
+        stop = len(body) if bad is None else bad
+        growth = max(map(len, self.entries), default=2) - 2  # the most one reference can add
+        if stop + body.count(b"@", 0, stop) * max(growth, 0) > limits.MAX_SELECTED_BYTES:
+            self._check_size(body, stop)
+        if bad is not None:
+            digits = _DIGITS_RUN(body, bad + 1).group()
+            raise CompactError(E.REFERENCE, _reference_problem(digits, n), self.body_start + bad)
+
+    def _check_size(self, body: bytes, stop: int) -> None:
+        """compact.limit at the first token of ``body[:stop]`` whose append takes
+        the reconstructed document past 16 MiB, if one does."""
         size = 0
-        at = self.body_start
-        for k, token in enumerate(self.tokens):
-            piece = len(token)
-            if k % 2 and is_reference(token):
-                digits = token[1:]
-                if not canonical_index(digits) or int(digits) >= n:
-                    raise CompactError(E.REFERENCE, _reference_problem(digits, n), at)
-                piece = len(self.entries[int(digits)])
+        done = 0  # body bytes accounted for
+        end = stop
+        for at, token in v2_references(body, stop):
+            if size + (at - done) > limits.MAX_SELECTED_BYTES:
+                end = at
+                break
+            size += at - done
+            piece = len(self.table[token])
             if size + piece > limits.MAX_SELECTED_BYTES:
-                raise CompactError(
-                    E.LIMIT,
-                    f"reconstructed document would exceed {limits.MAX_SELECTED_BYTES:,} bytes",
-                    at,
-                )
+                self._over_limit(at)
             size += piece
-            at += len(token)
-        raise AssertionError("expansion failed without a reason")  # pragma: no cover
+            done = at + len(token)
+        if size + (end - done) <= limits.MAX_SELECTED_BYTES:
+            return
+        # The crossing is among the raw bytes and strings of ``body[done:end]``
+        # (no reference there): the token that crosses is where it is reported.
+        for token in split_body(body[done:end], b"@"):
+            if size + len(token) > limits.MAX_SELECTED_BYTES:
+                self._over_limit(done)
+            size += len(token)
+            done += len(token)
+
+    def _over_limit(self, at: int) -> None:
+        raise CompactError(
+            E.LIMIT,
+            f"reconstructed document would exceed {limits.MAX_SELECTED_BYTES:,} bytes",
+            self.body_start + at,
+        )
 
     # step 4
     def verify_digest(self) -> None:
@@ -456,7 +489,7 @@ def layout_model_text(wire: bytes) -> ModelTextLayout:
     ref_wire, ref_index, ref_doc = array("q"), array("q"), array("q")
     counts = [0] * len(reader.entries)
     if reader.body is not None:
-        _collect_references(reader, ref_wire, ref_index, ref_doc, counts)
+        _collect_references(reader, error, ref_wire, ref_index, ref_doc, counts)
     body = None if reader.body_start is None else Span(reader.body_start, len(reader.wire))
     return ModelTextLayout(
         wire_size=len(reader.wire),
@@ -477,11 +510,19 @@ def layout_model_text(wire: bytes) -> ModelTextLayout:
     )
 
 
-def _collect_references(reader: _Reader, ref_wire: array, ref_index: array, ref_doc: array, counts: list[int]) -> None:
+def _collect_references(
+    reader: _Reader,
+    error: CompactError | None,
+    ref_wire: array,
+    ref_index: array,
+    ref_doc: array,
+    counts: list[int],
+) -> None:
     """Every reference's wire offset, entry index and document offset. When no
     string holds '@' (the decoder's own fast-path condition) every '@' run is a
     reference, and the positions come from cumulative part lengths in C; else
-    the tokens are walked one by one, stopping where the decoder stopped."""
+    the references are found one by one, stopping where the decoder stopped (a
+    bad reference, or the append that crossed 16 MiB)."""
     n = len(reader.entries)
     if reader.document is not None and not reader.at_in_strings:
         parts = split_references(reader.body)
@@ -497,22 +538,23 @@ def _collect_references(reader: _Reader, ref_wire: array, ref_index: array, ref_
         for i, c in Counter(indices).items():
             counts[i] = c
         return
-    wire = reader.body_start
-    doc = 0
-    for k, token in enumerate(reader.tokens):
-        if k % 2 and is_reference(token):
-            digits = token[1:]
-            if not canonical_index(digits) or int(digits) >= n:
-                return  # the decoder stopped here; nothing after it was read
-            i = int(digits)
-            ref_wire.append(wire)
-            ref_index.append(i)
-            ref_doc.append(doc)
-            counts[i] += 1
-            doc += len(reader.entries[i])
-        else:
-            doc += len(token)
-        wire += len(token)
+    body = reader.body
+    stop = len(body)
+    if reader.document is None and error is not None and error.offset is not None:
+        stop = min(max(error.offset - reader.body_start, 0), stop)  # where expansion stopped
+    doc = done = 0
+    for at, token in v2_references(body, stop):
+        digits = token[1:]
+        if not canonical_index(digits) or int(digits) >= n:
+            return  # the decoder stopped here; nothing after it was read
+        i = int(digits)
+        doc += at - done
+        ref_wire.append(reader.body_start + at)
+        ref_index.append(i)
+        ref_doc.append(doc)
+        counts[i] += 1
+        doc += len(reader.entries[i])
+        done = at + len(token)
 
 
 # --- message helpers ----------------------------------------------------------------

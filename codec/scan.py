@@ -8,8 +8,9 @@ so what a tool shows is what a decoder read.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from . import errors as E
@@ -69,6 +70,20 @@ def split_body(body: bytes, marker: bytes) -> list[bytes]:
     return split(body)
 
 
+_FIND_V1_TOKENS = re.compile(b"(?:" + STRING + rb"|~[0-9]*+)").finditer
+
+
+def iter_v1_body(body: bytes) -> Iterator[bytes]:
+    """The items of ``split_body(body, b"~")`` one at a time, so a reader that
+    fails at the first bad ``~k`` of a 16 MiB flood has split nothing after it."""
+    pos = 0
+    for m in _FIND_V1_TOKENS(body):
+        yield body[pos : m.start()]
+        yield m.group()
+        pos = m.end()
+    yield body[pos:]
+
+
 def quote_split(data: bytes) -> list[bytes] | None:
     """``data.split(b'"')`` when that is exactly the string tokenization, as it
     is for most documents: ``[outside, content, outside, ..., outside]`` with each
@@ -122,6 +137,53 @@ def string_lines(data: bytes, pos: int, count: int) -> list[bytes] | None:
     except UnicodeDecodeError:
         return None
     return lines[:count]
+
+
+def index_below(n: int) -> bytes:
+    """A pattern for the canonical decimals 0 to ``n - 1`` (one that matches
+    nothing when ``n`` is 0): the range check of a reference index, written so
+    the regular expression engine can apply it without leaving C."""
+    if n <= 0:
+        return b"(?!)"
+    top = str(n - 1)
+    choices = ["0"] + [("[1-9]" + "[0-9]" * (width - 1)) for width in range(1, len(top))]
+    if len(top) > 1 or top != "0":
+        for i, digit in enumerate(top):
+            low = 1 if i == 0 else 0
+            if int(digit) > low:
+                choices.append(f"{top[:i]}[{low}-{int(digit) - 1}]" + "[0-9]" * (len(top) - i - 1))
+        choices.append(top)
+    return ("(?:" + "|".join(dict.fromkeys(choices)) + ")").encode()
+
+
+@functools.lru_cache(maxsize=8)
+def _v2_valid_run(n: int) -> Callable[[bytes], re.Match]:
+    return re.compile(rb'(?:[^"@]++|' + STRING + rb"|@" + index_below(n) + rb"(?![0-9]))*+").match
+
+
+def first_bad_reference(body: bytes, entries: int) -> int | None:
+    """Offset in ``body`` of the first ``@`` reference outside every string that
+    is not a canonical index below ``entries``, or None.
+
+    One pass of the regular expression engine, allocating nothing per token: a
+    16 MiB flood of bad references is found at its first one instead of after
+    counting and splitting the whole body. Possessive repetition throughout, so
+    no backtracking frame is kept."""
+    end = _v2_valid_run(entries)(body).end()
+    return None if end == len(body) else end
+
+
+_NEXT_V2_REFERENCE = re.compile(rb'(?:[^"@]++|' + STRING + rb")*+(@[0-9]*+)").match
+
+
+def v2_references(body: bytes, stop: int) -> Iterator[tuple[int, bytes]]:
+    """``(offset, token)`` of each ``@`` reference outside strings in
+    ``body[:stop]``, in order, found lazily (``stop`` must not fall inside a
+    string token)."""
+    pos = 0
+    while (m := _NEXT_V2_REFERENCE(body, pos, stop)) is not None:
+        pos = m.end()
+        yield m.start(1), m.group(1)
 
 
 def canonical_index(digits: bytes) -> bool:

@@ -4,6 +4,8 @@ string literals become ``~k`` back-references into a table built while reading
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from . import errors as E
 from . import limits
 from .errors import CompactError
@@ -13,6 +15,7 @@ from .scan import (
     expect,
     frame_fields,
     is_reference,
+    iter_v1_body,
     read_fields,
     split_body,
     split_strings,
@@ -59,13 +62,16 @@ def decode_text(wire: bytes) -> CompactProjection:
     fields = read_fields(wire, len(HEADER))
     profile, root, revision, digest = metadata_values(fields)
     body_start = expect(wire, fields[-1].line.end, b"body\n", "the body line")
-    parts = split_body(wire[body_start:], b"~")
-    tokens = parts.copy()
-    table, first_problem = _expand(parts, body_start)
+    body = wire[body_start:]
+    # Dense '~' (a flood of back-references): read lazily, so the first bad one
+    # stops the reading before the rest of the body is split.
+    tokens = iter_v1_body(body) if body.count(b"~") > len(body) >> 3 else split_body(body, b"~")
+    parts, table, first_problem = _expand(tokens, body_start)
     document = b"".join(parts)
     check_digest(document, digest, fields[3].value.start)
 
     def locate(doc_offset: int) -> int:
+        tokens = split_body(body, b"~")  # only on failure
         return trace_document_offset(tokens, lambda ref: table[int(ref[1:])], body_start, doc_offset)[0]
 
     normalize(document, skeleton=b"".join(parts[0::2]), locate=locate)
@@ -74,19 +80,23 @@ def decode_text(wire: bytes) -> CompactProjection:
     return CompactProjection._checked(profile, root, revision, document, digest)
 
 
-def _expand(parts: list[bytes], body_start: int) -> tuple[list[bytes], CompactError | None]:
+def _expand(
+    tokens: Iterable[bytes], body_start: int
+) -> tuple[list[bytes], list[bytes], CompactError | None]:
     """Rebuild the back-reference table while reading, as an encoder built it,
-    replacing each ``~k`` in ``parts`` by its literal; returns the table.
+    with each ``~k`` of ``tokens`` replaced by its literal; returns the expanded
+    parts and the table.
 
     Reference errors stop at once (step 3); a spelling the encoder would not have
     written (a reference that saves nothing, a literal that should have been a
     reference) is kept and raised after normalization (step 6)."""
+    parts: list[bytes] = []
     table: list[bytes] = []
     index: dict[bytes, int] = {}
     problem: CompactError | None = None
     size = 0
     at = body_start
-    for k, token in enumerate(parts):
+    for k, token in enumerate(tokens):
         width = len(token)
         if k % 2 == 0:
             pass
@@ -114,7 +124,7 @@ def _expand(parts: list[bytes], body_start: int) -> tuple[list[bytes], CompactEr
                     f"back-reference '~{digits[:12].decode()}' is out of range: the table has {len(table)} literals here",
                     at,
                 )
-            token = parts[k] = table[int(digits)]
+            token = table[int(digits)]
             if problem is None and width >= len(token):
                 problem = CompactError(
                     E.NONCANONICAL,
@@ -125,7 +135,8 @@ def _expand(parts: list[bytes], body_start: int) -> tuple[list[bytes], CompactEr
             raise _too_large(at)
         size += len(token)
         at += width
-    return table, problem
+        parts.append(token)
+    return parts, table, problem
 
 
 def _too_large(at: int) -> CompactError:

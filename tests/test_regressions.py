@@ -4,8 +4,10 @@ named ``CompactError``, never another exception."""
 
 from __future__ import annotations
 
+import tracemalloc
+
 import pytest
-from wirekit import V2_HEADER, digest_of, fields, v2
+from wirekit import V2_HEADER, digest_of, fields, v1, v2
 
 import codec
 from codec import CompactError
@@ -111,3 +113,68 @@ def test_long_digit_run_does_not_change_an_earlier_verdict(document, code):
 def test_long_integer_is_placed_at_its_byte():
     document = b"[0," + LONG + b"]"
     assert reject(codec.decode_json, document).offset == 3
+
+
+# --- floods and bombs: rejected at their first bad reference, allocating little ------------------
+
+MiB = 1 << 20
+
+
+def allocated_while(call, wire: bytes) -> tuple[CompactError, int]:
+    """The error ``call(wire)`` raises and the peak of what it allocated (work, not time)."""
+    tracemalloc.start()
+    try:
+        error = reject(call, wire)
+    finally:
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+    return error, peak
+
+
+def test_v2_flood_of_bad_references_stops_at_the_first():
+    body = b"@0," * (15 * MiB // 3)
+    wire = v2(b"[]", [], body, digest=ZERO_DIGEST)
+    start = wire.index(b"\nbody\n") + 6
+    for call in (codec.decode_model_text, codec.decode_wire):
+        error, peak = allocated_while(call, wire)
+        assert (error.code, error.offset) == ("compact.reference", start)
+        assert peak < 2 * len(wire) + MiB  # the wire and a copy of its body, no per-reference objects
+    layout = codec.layout_model_text(wire)
+    assert (layout.error.code, len(layout.ref_wire)) == ("compact.reference", 0)
+
+
+def test_v1_flood_of_bad_back_references_stops_at_the_first():
+    wire = v1(b"[]", b"~0," * (15 * MiB // 3), digest=ZERO_DIGEST)
+    error, peak = allocated_while(codec.decode_text, wire)
+    assert (error.code, error.offset) == ("compact.reference", wire.index(b"\nbody\n") + 6)
+    assert peak < 2 * len(wire) + MiB
+
+
+def test_v2_reference_bomb_stops_at_the_crossing_and_layout_lists_nothing_past_it():
+    entry = b'"' + b"b" * (MiB - 2) + b'"'
+    body = b"[" + b"@0," * (14 * MiB // 3) + b"@0]"
+    wire = v2(b"[]", [entry], body, digest=ZERO_DIGEST)
+    start = wire.index(b"\nbody\n") + 6
+    error, peak = allocated_while(codec.decode_model_text, wire)
+    # '[' and 15 x (1 MiB + ',') fit; the 16th entry would take it past 16 MiB
+    assert (error.code, error.offset) == ("compact.limit", start + 1 + 15 * 3)
+    assert peak < 2 * len(wire) + MiB
+    layout = codec.layout_model_text(wire)
+    assert layout.error.offset == error.offset
+    assert list(layout.ref_wire) == [start + 1 + 3 * k for k in range(15)]
+    assert max(layout.ref_doc) + len(entry) <= 16 * MiB
+
+
+def test_v2_bad_reference_after_a_bomb_is_not_reached():
+    entry = b'"' + b"b" * (MiB - 2) + b'"'
+    body = b"[" + b"@0," * 20 + b"@7]"
+    wire = v2(b"[]", [entry], body, digest=ZERO_DIGEST)
+    assert reject(codec.decode_model_text, wire).code == "compact.limit"
+
+
+def test_v2_bad_reference_among_strings_holding_at_and_escaped_quotes():
+    entry = b'"abcdefghijklmnop"'
+    body = b'["@9 \\" @1",@0,"\\"@",@1]'
+    wire = v2(b"[]", [entry], body, digest=ZERO_DIGEST)
+    error = reject(codec.decode_model_text, wire)
+    assert (error.code, wire[error.offset : error.offset + 3]) == ("compact.reference", b"@1]")
