@@ -25,7 +25,7 @@ from .projection import (
     metadata_values,
     with_stack,
 )
-from .scan import FIELD_NAMES, Field, Span, check_wire_size
+from .scan import FIELD_NAMES, Field, Span, check_wire_size, wire_bytes
 
 MAGIC = b"SPXB\x01"
 FORMAT_VERSION = 1
@@ -120,7 +120,7 @@ def _read_length(wire: bytes, pos: int, name: str) -> tuple[int, int]:
 
 def decode_binary(wire: bytes) -> CompactProjection:
     """Decode and fully check a v1 binary wire; any failure is a CompactError."""
-    wire = bytes(wire)
+    wire = wire_bytes(wire)
     check_wire_size(wire)
     fields = read_binary_fields(wire)
     profile, root, revision, digest = metadata_values(fields)

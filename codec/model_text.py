@@ -37,6 +37,7 @@ from .scan import (
     string_lines,
     trace_document_offset,
     v2_references,
+    wire_bytes,
 )
 
 HEADER = b"SEMAPRAX-MODEL-TEXT 2\n"
@@ -417,7 +418,7 @@ _STAGES = ("envelope", "dictionary", "expand", "verify_digest", "normalize", "ch
 
 def decode_model_text(wire: bytes) -> CompactProjection:
     """Decode and fully check a v2 wire; any failure is a CompactError."""
-    reader = _Reader(bytes(wire))
+    reader = _Reader(wire_bytes(wire))
     for stage in _STAGES:
         getattr(reader, stage)()
     return reader.projection()
@@ -479,7 +480,7 @@ class ModelTextLayout:
 
 def layout_model_text(wire: bytes) -> ModelTextLayout:
     """Run the decoder's own stages and describe what they read, failure included."""
-    reader = _Reader(bytes(wire))
+    reader = _Reader(wire_bytes(wire))
     error = None
     try:
         for stage in _STAGES:

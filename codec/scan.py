@@ -319,12 +319,29 @@ def frame_fields(values: tuple[bytes, ...]) -> bytes:
 
 def check_wire_size(wire: bytes) -> None:
     """The first check of every decoder (spec section 7)."""
-    if len(wire) > limits.MAX_WIRE_BYTES:
+    size = wire.nbytes if isinstance(wire, memoryview) else len(wire)
+    if size > limits.MAX_WIRE_BYTES:
         raise CompactError(
             E.LIMIT,
-            f"wire is {len(wire):,} bytes; the limit is {limits.MAX_WIRE_BYTES:,}",
+            f"wire is {size:,} bytes; the limit is {limits.MAX_WIRE_BYTES:,}",
             limits.MAX_WIRE_BYTES,
         )
+
+
+def wire_bytes(wire: bytes | bytearray | memoryview) -> bytes:
+    """What every decoder does first: take the wire as ``bytes``.
+
+    A wire is bytes-like: ``bytes``, ``bytearray`` or ``memoryview``; anything
+    else (a ``str``, an ``int``, None) is the caller's mistake, not hostile
+    input, and is a ``TypeError`` naming the type, raised before anything is
+    allocated (``bytes(10**9)`` would allocate a gigabyte). The size limit is
+    checked before a ``bytearray`` or ``memoryview`` is copied."""
+    if isinstance(wire, bytes):
+        return wire
+    if not isinstance(wire, (bytearray, memoryview)):
+        raise TypeError(f"a wire is bytes, bytearray or memoryview, not {type(wire).__name__}")
+    check_wire_size(wire)
+    return wire.tobytes() if isinstance(wire, memoryview) else bytes(wire)
 
 
 def trace_document_offset(

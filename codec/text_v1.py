@@ -20,6 +20,7 @@ from .scan import (
     split_body,
     split_strings,
     trace_document_offset,
+    wire_bytes,
 )
 
 HEADER = b"SEMAPRAX-TEXT 1\n"
@@ -52,7 +53,7 @@ def encode_text(p: CompactProjection) -> bytes:
 
 def decode_text(wire: bytes) -> CompactProjection:
     """Decode and fully check a v1 text wire; any failure is a CompactError."""
-    wire = bytes(wire)
+    wire = wire_bytes(wire)
     check_wire_size(wire)
     if not wire.startswith(HEADER):
         prefix = b"SEMAPRAX-TEXT "

@@ -178,3 +178,35 @@ def test_v2_bad_reference_among_strings_holding_at_and_escaped_quotes():
     wire = v2(b"[]", [entry], body, digest=ZERO_DIGEST)
     error = reject(codec.decode_model_text, wire)
     assert (error.code, wire[error.offset : error.offset + 3]) == ("compact.reference", b"@1]")
+
+
+# --- decoders take bytes-like wires only ---------------------------------------------------------
+
+ENTRY_POINTS = [
+    codec.decode_wire, codec.decode_model_text, codec.decode_text, codec.decode_binary,
+    codec.decode_json, codec.layout_model_text, codec.detect_form,
+]
+
+
+@pytest.mark.parametrize("call", ENTRY_POINTS, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("value", [10**12, "[1]", None, [0x5B, 0x5D]], ids=["int", "str", "none", "list"])
+def test_a_wire_that_is_not_bytes_like_is_a_type_error_naming_the_type(call, value):
+    """``bytes(10**12)`` would allocate a terabyte: the type is refused first."""
+    with pytest.raises(TypeError, match=f"bytes, bytearray or memoryview, not {type(value).__name__}"):
+        call(value)
+
+
+@pytest.mark.parametrize("kind", [bytes, bytearray, memoryview])
+def test_bytes_like_wires_decode_alike(kind):
+    p = codec.CompactProjection("graph", "r", "v", b'{"a":[1,"x"]}')
+    for form, encode in codec.ENCODERS.items():
+        wire = encode(p)
+        assert codec.decode_wire(kind(wire)).selected == p.selected
+        assert codec.detect_form(kind(wire)) == form
+    assert codec.layout_model_text(kind(codec.encode_model_text(p))).valid
+
+
+def test_an_oversized_bytearray_is_refused_before_it_is_copied():
+    wire = bytearray(16 * MiB + 1)
+    for call in (codec.decode_wire, codec.decode_model_text, codec.decode_text, codec.decode_binary):
+        assert reject(call, wire).code == "compact.limit"
