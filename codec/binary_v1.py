@@ -28,7 +28,7 @@ from .projection import (
     metadata_values,
     with_stack,
 )
-from .scan import FIELD_NAMES, Field, Span, check_encoded_size, check_wire_size
+from .scan import FIELD_NAMES, Field, Span, check_encoded_size, check_wire_size, wire_bytes
 
 MAGIC = b"SPXB\x01"
 FORMAT_VERSION = 1
@@ -167,7 +167,7 @@ STAGES = ("envelope", "walk", "build", "verify_digest", "check_canonical")
 
 def decode_binary(wire: bytes) -> CompactProjection:
     """Decode and fully check a v1 binary wire; any failure is a CompactError."""
-    reader = Reader(bytes(wire))
+    reader = Reader(wire_bytes(wire))
     for stage in STAGES:
         getattr(reader, stage)()
     return reader.projection()

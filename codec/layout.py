@@ -21,10 +21,13 @@ from .scan import (
     Field,
     Span,
     is_reference,
+    iter_v1_body,
     reference_index,
     skeleton_token_end,
     split_references,
     split_strings,
+    v2_references,
+    wire_bytes,
 )
 from .wire import BINARY_FORM, JSON_STAGES, MODEL_TEXT_FORM, TEXT_FORM, JsonReader, detect_form
 
@@ -140,13 +143,25 @@ class WireLayout:
 
 
 def layout_wire(wire: bytes) -> WireLayout:
-    """Run the decoder of ``wire``'s form, stage by stage, and describe what it
-    read, failure included. Never raises for any bytes-like input."""
-    wire = bytes(wire)
+    """Run the decoder of ``wire``'s form (as ``decode_wire`` picks it), stage by
+    stage, and describe what it read, failure included. Never raises for any
+    bytes-like input."""
+    wire = wire_bytes(wire)
     try:
         form = detect_form(wire)
     except CompactError as exc:
         return _layout(wire, "unknown", None, "envelope", exc)
+    return _run(wire, form)
+
+
+def layout_model_text(wire: bytes) -> WireLayout:
+    """The layout of ``wire`` read as v2 model-text, whatever it starts with, as
+    ``decode_model_text`` reads it (kept for callers of the first structured
+    parse, which only read v2)."""
+    return _run(wire_bytes(wire), MODEL_TEXT_FORM)
+
+
+def _run(wire: bytes, form: str) -> WireLayout:
     if form == MODEL_TEXT_FORM:
         reader, stages = model_text.Reader(wire), model_text.STAGES
     elif form == TEXT_FORM:
@@ -164,12 +179,6 @@ def layout_wire(wire: bytes) -> WireLayout:
             failed, error = stage, exc
             break
     return _layout(wire, form, reader, failed, error)
-
-
-def layout_model_text(wire: bytes) -> WireLayout:
-    """``layout_wire`` for a wire expected to be v2 model-text (kept for callers of
-    the first structured parse, which only read v2)."""
-    return layout_wire(wire)
 
 
 #: The earlier name of the layout of a v2 wire; every form now has the same kind.
@@ -229,17 +238,23 @@ def _model_text_parts(reader: model_text.Reader, parts: dict) -> None:
         parts["body"] = Span(reader.body_start, len(reader.wire))
     counts = [0] * len(entries)
     if reader.body is not None:
-        _collect_v2_references(reader, parts["ref_wire"], parts["ref_index"], parts["ref_doc"], counts)
+        _collect_v2_references(reader, parts["error"], parts["ref_wire"], parts["ref_index"], parts["ref_doc"], counts)
     parts["reference_counts"] = tuple(counts)
 
 
 def _collect_v2_references(
-    reader: model_text.Reader, ref_wire: array, ref_index: array, ref_doc: array, counts: list[int]
+    reader: model_text.Reader,
+    error: CompactError | None,
+    ref_wire: array,
+    ref_index: array,
+    ref_doc: array,
+    counts: list[int],
 ) -> None:
     """Every reference's wire offset, entry index and document offset. When no
     string holds '@' (the decoder's own fast-path condition) every '@' run is a
     reference, and the positions come from cumulative part lengths in C; else
-    the decoder's tokens are walked one by one, stopping where it stopped."""
+    the references are found one by one, stopping where the decoder stopped (a
+    bad reference, or the append that crossed 16 MiB)."""
     n = len(reader.entries)
     if reader.document is not None and not reader.at_in_strings:
         pieces = split_references(reader.body)
@@ -255,22 +270,23 @@ def _collect_v2_references(
         for i, c in Counter(indices).items():
             counts[i] = c
         return
-    wire = reader.body_start
-    doc = 0
-    for k, token in enumerate(reader.tokens):
-        if k % 2 and is_reference(token):
-            try:
-                i = reference_index(token, n, wire, max_digits=limits.MAX_REFERENCE_DIGITS)
-            except CompactError:
-                return  # the decoder stopped here; nothing after it was read
-            ref_wire.append(wire)
-            ref_index.append(i)
-            ref_doc.append(doc)
-            counts[i] += 1
-            doc += len(reader.entries[i])
-        else:
-            doc += len(token)
-        wire += len(token)
+    body = reader.body
+    stop = len(body)
+    if reader.document is None and error is not None and error.offset is not None:
+        stop = min(max(error.offset - reader.body_start, 0), stop)  # where expansion stopped
+    doc = done = 0
+    for at, token in v2_references(body, stop):
+        try:
+            i = reference_index(token, n, at, max_digits=limits.MAX_REFERENCE_DIGITS)
+        except CompactError:
+            return  # the decoder stopped here; nothing after it was read
+        doc += at - done
+        ref_wire.append(reader.body_start + at)
+        ref_index.append(i)
+        ref_doc.append(doc)
+        counts[i] += 1
+        doc += len(reader.entries[i])
+        done = at + len(token)
 
 
 def _text_parts(reader: text_v1.Reader, parts: dict) -> None:
@@ -287,7 +303,8 @@ def _text_parts(reader: text_v1.Reader, parts: dict) -> None:
     first: dict[bytes, int] = {}  # each literal's first wire offset, in table order
     ref_wire, ref_index, ref_doc = parts["ref_wire"], parts["ref_index"], parts["ref_doc"]
     wire, doc = reader.body_start, 0
-    for k, (token, piece) in enumerate(zip(reader.tokens, reader.parts)):
+    # lazily split: a flood of '~' is not split past where the reading stopped
+    for k, (token, piece) in enumerate(zip(iter_v1_body(reader.wire[reader.body_start :]), reader.parts)):
         if k % 2:
             if is_reference(token):
                 if not piece.startswith(b'"'):  # not expanded: the decoder stopped here

@@ -16,12 +16,15 @@ from . import limits
 from .errors import CompactError, excerpt, over_limit
 from .projection import CompactProjection, check_digest, metadata_bytes, metadata_values, normalize
 from .scan import (
+    V2_MARKER,
     Field,
     Span,
     check_encoded_size,
     check_wire_size,
+    digit_run,
     expect,
     find_references,
+    first_bad_reference,
     frame_fields,
     is_reference,
     is_string_literal,
@@ -35,6 +38,8 @@ from .scan import (
     string_lines,
     string_token_end,
     trace_document_offset,
+    v2_references,
+    wire_bytes,
 )
 
 HEADER = b"SEMAPRAX-MODEL-TEXT 2\n"
@@ -203,6 +208,10 @@ class Reader:
     def expand(self) -> None:
         body = self.body = self.wire[self.body_start :]
         table = self.table = {b"@%d" % i: e for i, e in enumerate(self.entries)}
+        if body.count(b"@") > len(body) >> 3:
+            # Dense '@' (a flood of references, good or bad): look for the failure
+            # streaming, before anything below counts or splits them all.
+            self._check_references(body)
         quoted = quote_split(body)
         if quoted is not None:
             # Contents of strings, and what lies outside them (refs included).
@@ -223,11 +232,10 @@ class Reader:
             self.ref_counts = Counter({t: n for t, n in counts.items() if is_reference(t)})
             self._skeleton = b"".join(tokens[0::2])
         references = self.ref_counts
-        if not all(map(table.__contains__, references)):
-            self._fail_expansion()
-        size = len(body) + sum(n * (len(table[r]) - len(r)) for r, n in references.items())
-        if size > limits.MAX_SELECTED_BYTES:
-            self._fail_expansion()
+        growth = sum(n * (len(table.get(r, r)) - len(r)) for r, n in references.items())
+        if not all(map(table.__contains__, references)) or len(body) + growth > limits.MAX_SELECTED_BYTES:
+            self._check_references(body)
+            raise AssertionError("expansion failed without a reason")  # pragma: no cover
         if not references:
             self.document = body
         elif self.at_in_strings and quoted is not None and b"\x00" not in body:
@@ -255,25 +263,55 @@ class Reader:
             self._tokens = split_body(self.body, b"@")
         return self._tokens
 
-    def _fail_expansion(self) -> None:
-        """Walk the body in order to report the first failing reference or append."""
+    def _check_references(self, body: bytes) -> None:
+        """Step 3's two failures, found streaming and before anything is counted
+        or split: the first reference that is no canonical index below N, and the
+        first append that takes the document past 16 MiB, whichever comes first
+        in the body. A flood of bad references stops at its first; a reference
+        bomb at the append that crosses the limit."""
         n = len(self.entries)
+        bad = first_bad_reference(body, n)
+        stop = len(body) if bad is None else bad
+        growth = max(map(len, self.entries), default=2) - 2  # the most one reference can add
+        if stop + body.count(b"@", 0, stop) * max(growth, 0) > limits.MAX_SELECTED_BYTES:
+            self._check_size(body, stop)
+        if bad is not None:
+            token = V2_MARKER + digit_run(body, bad + 1)
+            reference_index(token, n, self.body_start + bad, max_digits=limits.MAX_REFERENCE_DIGITS)
+            raise AssertionError("a bad reference passed the index check")  # pragma: no cover
+
+    def _check_size(self, body: bytes, stop: int) -> None:
+        """compact.limit at the first token of ``body[:stop]`` whose append takes
+        the reconstructed document past 16 MiB, if one does."""
         size = 0
-        at = self.body_start
-        for k, token in enumerate(self.tokens):
-            piece = len(token)
-            if k % 2 and is_reference(token):
-                i = reference_index(token, n, at, max_digits=limits.MAX_REFERENCE_DIGITS)
-                piece = len(self.entries[i])
+        done = 0  # body bytes accounted for
+        end = stop
+        for at, token in v2_references(body, stop):
+            if size + (at - done) > limits.MAX_SELECTED_BYTES:
+                end = at
+                break
+            size += at - done
+            piece = len(self.table[token])
             if size + piece > limits.MAX_SELECTED_BYTES:
-                raise CompactError(
-                    E.LIMIT,
-                    f"reconstructed document would exceed {limits.MAX_SELECTED_BYTES:,} bytes",
-                    at,
-                )
+                self._over_limit(at)
             size += piece
-            at += len(token)
-        raise AssertionError("expansion failed without a reason")  # pragma: no cover
+            done = at + len(token)
+        if size + (end - done) <= limits.MAX_SELECTED_BYTES:
+            return
+        # The crossing is among the raw bytes and strings of ``body[done:end]``
+        # (no reference there): the token that crosses is where it is reported.
+        for token in split_body(body[done:end], b"@"):
+            if size + len(token) > limits.MAX_SELECTED_BYTES:
+                self._over_limit(done)
+            size += len(token)
+            done += len(token)
+
+    def _over_limit(self, at: int) -> None:
+        raise CompactError(
+            E.LIMIT,
+            f"reconstructed document would exceed {limits.MAX_SELECTED_BYTES:,} bytes",
+            self.body_start + at,
+        )
 
     # step 4
     def verify_digest(self) -> None:
@@ -370,7 +408,7 @@ STAGES = ("envelope", "dictionary", "expand", "verify_digest", "normalize", "che
 
 def decode_model_text(wire: bytes) -> CompactProjection:
     """Decode and fully check a v2 wire; any failure is a CompactError."""
-    reader = Reader(bytes(wire))
+    reader = Reader(wire_bytes(wire))
     for stage in STAGES:
         getattr(reader, stage)()
     return reader.projection()

@@ -8,8 +8,9 @@ so what a tool shows is what a decoder read.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from . import errors as E
@@ -49,6 +50,8 @@ V1_MARKER = b"~"
 #: ``reference_index`` then decides whether the digits name an entry.
 V2_REFERENCE = V2_MARKER + DIGIT + rb"*+"
 V1_REFERENCE = V1_MARKER + DIGIT + rb"*+"
+#: A run of v2 body bytes that can start neither a string nor a reference.
+V2_RAW = rb'[^"@]++'
 
 #: What stands between the string tokens of a document: structure, numbers, literals.
 JSON_STRUCTURE = rb"[\[\]{}:,]"
@@ -100,6 +103,20 @@ def split_body(body: bytes, marker: bytes) -> list[bytes]:
     string (it starts with ``marker``, followed by its digits, possibly none).
     Joining the list gives ``body`` back."""
     return _SPLIT_BODY[marker](body)
+
+
+_FIND_V1_TOKENS = re.compile(b"(?:" + STRING + b"|" + V1_REFERENCE + b")").finditer
+
+
+def iter_v1_body(body: bytes) -> Iterator[bytes]:
+    """The items of ``split_body(body, b"~")`` one at a time, so a reader that
+    fails at the first bad ``~k`` of a 16 MiB flood has split nothing after it."""
+    pos = 0
+    for m in _FIND_V1_TOKENS(body):
+        yield body[pos : m.start()]
+        yield m.group()
+        pos = m.end()
+    yield body[pos:]
 
 
 def quote_split(data: bytes) -> list[bytes] | None:
@@ -216,6 +233,11 @@ def string_lines(data: bytes, pos: int, count: int) -> list[bytes] | None:
     return lines[:count]
 
 
+def digit_run(data: bytes, pos: int) -> bytes:
+    """The digits of ``data`` from ``pos`` on (possibly none)."""
+    return _DIGITS.match(data, pos).group()
+
+
 def find_references(data: bytes) -> list[bytes]:
     """Every ``@`` run of ``data`` (the tokens ``split_references`` splits at)."""
     return _FIND_V2_REFERENCES(data)
@@ -270,6 +292,57 @@ def reference_index(token: bytes, size: int, at: int, *, max_digits: int | None 
             at,
         )
     return int(digits)
+
+
+def index_below(n: int) -> bytes:
+    """A pattern for the canonical decimals 0 to ``n - 1`` (one that matches
+    nothing when ``n`` is 0): the range check of a reference index, written so
+    the regular expression engine can apply it without leaving C."""
+    if n <= 0:
+        return b"(?!)"
+    top = str(n - 1)
+    digit = DIGIT.decode()
+    choices = ["0"] + [("[1-9]" + digit * (width - 1)) for width in range(1, len(top))]
+    if len(top) > 1 or top != "0":
+        for i, digit in enumerate(top):
+            low = 1 if i == 0 else 0
+            if int(digit) > low:
+                choices.append(f"{top[:i]}[{low}-{int(digit) - 1}]" + DIGIT.decode() * (len(top) - i - 1))
+        choices.append(top)
+    return ("(?:" + "|".join(dict.fromkeys(choices)) + ")").encode()
+
+
+@functools.lru_cache(maxsize=8)
+def _v2_valid_run(n: int) -> Callable[[bytes], re.Match]:
+    return re.compile(
+        b"(?:" + V2_RAW + b"|" + STRING + b"|" + V2_MARKER + index_below(n) + b"(?!" + DIGIT + b"))*+"
+    ).match
+
+
+def first_bad_reference(body: bytes, entries: int) -> int | None:
+    """Offset in ``body`` of the first ``@`` reference outside every string that
+    is not a canonical index below ``entries``, or None.
+
+    One pass of the regular expression engine, allocating nothing per token: a
+    16 MiB flood of bad references is found at its first one instead of after
+    counting and splitting the whole body. Possessive repetition throughout, so
+    no backtracking frame is kept."""
+    end = _v2_valid_run(entries)(body).end()
+    return None if end == len(body) else end
+
+
+_NEXT_V2_REFERENCE = re.compile(b"(?:" + V2_RAW + b"|" + STRING + b")*+(" + V2_REFERENCE + b")").match
+
+
+def v2_references(body: bytes, stop: int) -> Iterator[tuple[int, bytes]]:
+    """``(offset, token)`` of each ``@`` reference outside strings in
+    ``body[:stop]``, in order, found lazily (``stop`` must not fall inside a
+    string token)."""
+    pos = 0
+    while (m := _NEXT_V2_REFERENCE(body, pos, stop)) is not None:
+        pos = m.end()
+        yield m.start(1), m.group(1)
+
 
 
 def expect(wire: bytes, pos: int, literal: bytes, what: str) -> int:
@@ -386,8 +459,9 @@ def frame_fields(values: tuple[bytes, ...]) -> bytes:
 
 def check_wire_size(wire: bytes) -> None:
     """The first check of every decoder (docs/wire-format.md §9)."""
-    if len(wire) > limits.MAX_WIRE_BYTES:
-        raise over_limit(f"wire is {len(wire):,} bytes", limits.MAX_WIRE_BYTES, limits.MAX_WIRE_BYTES)
+    size = wire.nbytes if isinstance(wire, memoryview) else len(wire)
+    if size > limits.MAX_WIRE_BYTES:
+        raise over_limit(f"wire is {size:,} bytes", limits.MAX_WIRE_BYTES, limits.MAX_WIRE_BYTES)
 
 
 def check_encoded_size(wire: bytes, form: str) -> bytes:
@@ -396,6 +470,22 @@ def check_encoded_size(wire: bytes, form: str) -> bytes:
     if len(wire) > limits.MAX_WIRE_BYTES:
         raise over_limit(f"the {form} wire would be {len(wire):,} bytes", limits.MAX_WIRE_BYTES)
     return wire
+
+
+def wire_bytes(wire: bytes | bytearray | memoryview) -> bytes:
+    """What every decoder does first: take the wire as ``bytes``.
+
+    A wire is bytes-like: ``bytes``, ``bytearray`` or ``memoryview``; anything
+    else (a ``str``, an ``int``, None) is the caller's mistake, not hostile
+    input, and is a ``TypeError`` naming the type, raised before anything is
+    allocated (``bytes(10**9)`` would allocate a gigabyte). The size limit is
+    checked before a ``bytearray`` or ``memoryview`` is copied."""
+    if isinstance(wire, bytes):
+        return wire
+    if not isinstance(wire, (bytearray, memoryview)):
+        raise TypeError(f"a wire is bytes, bytearray or memoryview, not {type(wire).__name__}")
+    check_wire_size(wire)
+    return wire.tobytes() if isinstance(wire, memoryview) else bytes(wire)
 
 
 def trace_document_offset(

@@ -5,6 +5,7 @@ string literals become ``~k`` back-references into a table built while reading
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 
 from . import errors as E
 from . import limits
@@ -17,7 +18,7 @@ from .scan import (
     check_wire_size,
     expect,
     frame_fields,
-    is_reference,
+    iter_v1_body,
     quote_split,
     read_fields,
     reference_index,
@@ -25,6 +26,7 @@ from .scan import (
     split_references,
     split_strings,
     trace_document_offset,
+    wire_bytes,
 )
 
 HEADER = b"SEMAPRAX-TEXT 1\n"
@@ -90,7 +92,8 @@ class Reader:
         self.body_marker: Span | None = None
         self.body_start: int | None = None
         self._tokens: list[bytes] | None = None  # the body as split, references unexpanded
-        self.parts: list[bytes] = []  # the same with each reference expanded
+        self._walked = False
+        self.parts: list[bytes] = []  # the body's parts with each reference expanded, as far as read
         self.table: list[bytes] = []
         self.problem: CompactError | None = None  # a canonical-form fault, raised last
         self.document: bytes | None = None
@@ -122,17 +125,26 @@ class Reader:
         ``~k`` replaced, the first reference fault raised where it stands. What
         the bulk expansion skips for a canonical body; the structured parse and
         the mapping of a document offset back to the wire use it."""
-        if self._tokens is not None:
+        if self._walked:
             return
-        self._tokens = split_body(self.wire[self.body_start :], b"~")
-        self.parts = self._tokens.copy()
-        self.table, self.problem = _expand(self.parts, self.body_start)
+        self._walked = True
+        body = self.wire[self.body_start :]
+        # Dense '~' (a flood of back-references): read lazily, so the first bad one
+        # stops the reading before the rest of the body is split.
+        dense = body.count(b"~") > len(body) >> 3
+        tokens = iter_v1_body(body) if dense else split_body(body, b"~")
+        self._tokens = None if dense else tokens
+        _, self.table, self.problem = _expand(tokens, self.body_start, self.parts)
         self.document = b"".join(self.parts)
         self._skeleton = b"".join(self.parts[0::2])
 
     @property
     def tokens(self) -> list[bytes]:
-        return self._tokens or []
+        """The body as split, references unexpanded (split again on first use
+        after a lazy reading; only a failure or the structured parse asks)."""
+        if self._tokens is None:
+            self._tokens = split_body(self.wire[self.body_start :], b"~") if self.body_start is not None else []
+        return self._tokens
 
     def verify_digest(self) -> None:
         check_digest(self.document, self.metadata[3], self.fields[3].value.start)
@@ -162,7 +174,7 @@ STAGES = ("envelope", "expand", "verify_digest", "normalize", "check_canonical")
 
 def decode_text(wire: bytes) -> CompactProjection:
     """Decode and fully check a v1 text wire; any failure is a CompactError."""
-    reader = Reader(bytes(wire))
+    reader = Reader(wire_bytes(wire))
     for stage in STAGES:
         getattr(reader, stage)()
     return reader.projection()
@@ -178,8 +190,10 @@ def _expand_in_bulk(body: bytes) -> tuple[bytes, bytes] | None:
     split and map; the 16 MiB limit is checked from the reference counts before
     anything is built; and the body must equal the encoder's own body for the
     document, which also proves every reference named a literal already read."""
+    if body.count(b"~") > len(body) >> 3 or b"\x00" in body:
+        return None  # a flood of '~' is read lazily, token by token, to stop at its first fault
     quoted = quote_split(body)
-    if quoted is None or b"\x00" in body:
+    if quoted is None:
         return None
     outside = b"\x00".join(quoted[0::2])
     if b"~" not in outside:
@@ -204,47 +218,58 @@ def _expand_in_bulk(body: bytes) -> tuple[bytes, bytes] | None:
     return document, skeleton
 
 
-def _expand(parts: list[bytes], body_start: int) -> tuple[list[bytes], CompactError | None]:
+def _expand(
+    tokens: Iterable[bytes], body_start: int, parts: list[bytes] | None = None
+) -> tuple[list[bytes], list[bytes], CompactError | None]:
     """Rebuild the back-reference table while reading, as an encoder built it,
-    replacing each ``~k`` in ``parts`` by its literal; returns the table.
+    with each ``~k`` of ``tokens`` replaced by its literal; returns the expanded
+    parts (appended to ``parts`` when given, so a caller keeps what was read
+    before a failure) and the table.
 
     Reference errors stop at once (step 3); a spelling the encoder would not have
     written (a reference that saves nothing, a literal that should have been a
     reference) is kept and raised after normalization (step 6)."""
+    parts = [] if parts is None else parts
     table: list[bytes] = []
     index: dict[bytes, int] = {}
+    #: Each reference spelling already resolved: once ``~k`` is in range it stays
+    #: so (the table only grows) and stands for the same literal.
+    resolved: dict[bytes, bytes] = {}
     problem: CompactError | None = None
     size = 0
     at = body_start
-    for k, token in enumerate(parts):
+    for k, token in enumerate(tokens):
         width = len(token)
         if k % 2 == 0:
             pass
-        elif not is_reference(token):
+        elif token[0] == 0x22:  # a string literal
             i = index.get(token)
             if i is None:
                 index[token] = len(table)
                 table.append(token)
-            elif problem is None and len(b"~%d" % i) < width:
+            elif problem is None and width > 2 and len(b"~%d" % i) < width:
                 problem = CompactError(
                     E.NONCANONICAL,
                     f"missing back-reference: this literal is table entry {i} and must be written ~{i}",
                     at,
                 )
         else:
-            i = reference_index(token, len(table), at)
-            token = parts[k] = table[i]
-            if problem is None and width >= len(token):
+            literal = resolved.get(token)
+            if literal is None:
+                literal = resolved[token] = table[reference_index(token, len(table), at)]
+            if problem is None and width >= len(literal):
                 problem = CompactError(
                     E.NONCANONICAL,
-                    f"unnecessary back-reference ~{i}: it is not shorter than the literal it stands for",
+                    f"unnecessary back-reference {token.decode()}: it is not shorter than the literal it stands for",
                     at,
                 )
+            token = literal
         if size + len(token) > limits.MAX_SELECTED_BYTES:
             raise _too_large(at)
         size += len(token)
         at += width
-    return table, problem
+        parts.append(token)
+    return parts, table, problem
 
 
 def _too_large(at: int) -> CompactError:

@@ -11,7 +11,7 @@ from .binary_v1 import MAGIC, decode_binary
 from .errors import CompactError
 from .model_text import decode_model_text
 from .projection import CompactProjection, normalize
-from .scan import check_wire_size
+from .scan import check_wire_size, wire_bytes
 from .text_v1 import decode_text
 
 #: Form names, which are also the CLI's encoding names.
@@ -46,7 +46,9 @@ class DecodedWire:
 def detect_form(wire: bytes) -> str:
     """The form a wire claims by its first bytes; anything without a known magic is
     taken as full JSON (whose decoder then says if it is not)."""
-    head = bytes(wire[:32])
+    if isinstance(wire, (bytearray, memoryview)):
+        wire = wire[:32]  # copy no more than the magic needs
+    head = wire_bytes(wire)[:32]
     if head.startswith(b"SEMAPRAX-MODEL-TEXT"):
         return MODEL_TEXT_FORM
     if head.startswith(b"SEMAPRAX-TEXT"):
@@ -80,7 +82,7 @@ JSON_STAGES = ("envelope", "normalize")
 
 def decode_json(wire: bytes) -> bytes:
     """A full JSON wire is the selected bytes themselves, checked to be canonical."""
-    reader = JsonReader(bytes(wire))
+    reader = JsonReader(wire_bytes(wire))
     for stage in JSON_STAGES:
         getattr(reader, stage)()
     return reader.wire
@@ -88,6 +90,7 @@ def decode_json(wire: bytes) -> bytes:
 
 def decode_wire(wire: bytes) -> DecodedWire:
     """Decode a wire of any form, saying which it was."""
+    wire = wire_bytes(wire)
     form = detect_form(wire)
     if form == JSON_FORM:
         return DecodedWire(form, decode_json(wire), None)

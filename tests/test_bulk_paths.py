@@ -29,14 +29,14 @@ def test_v1_text_body_in_bulk_is_the_token_by_token_body(value):
     doc = canonical(value)
     body = text_v1.text_body(doc)
     assert body == text_v1._text_body_slowly(doc)
-    assert text_v1._expand_in_bulk(body) is not None
-    assert text_v1._expand_in_bulk(body)[0] == doc
+    if body.count(b"~") <= len(body) >> 3:  # a denser body is left to the lazy reading
+        assert text_v1._expand_in_bulk(body)[0] == doc
+    assert codec.decode_text(codec.encode_text(codec.CompactProjection("graph", "m", "r", doc))).selected == doc
 
 
 def slow_reading(body: bytes):
-    parts = split_body(body, b"~")
     try:
-        _, problem = text_v1._expand(parts, 0)
+        parts, _, problem = text_v1._expand(split_body(body, b"~"), 0)
     except codec.CompactError:
         return None
     return None if problem is not None else b"".join(parts)

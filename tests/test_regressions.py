@@ -5,10 +5,9 @@ named ``CompactError``, never another exception."""
 from __future__ import annotations
 
 import pytest
-from wirekit import V2_HEADER, digest_of, fields, v2
+from wirekit import V2_HEADER, bounded, digest_of, fields, rejected, v1, v2
 
 import codec
-from codec import CompactError
 
 ZERO_DIGEST = b"sha256:" + b"0" * 64
 #: The envelope of the issue's minimal inputs: metadata r / v, an unrelated digest.
@@ -17,15 +16,7 @@ V2_PREFIX = (
 )
 
 
-def reject(call, wire: bytes) -> CompactError:
-    with pytest.raises(CompactError) as info:
-        call(wire)
-    error = info.value
-    assert error.offset is None or 0 <= error.offset <= len(wire), error
-    return error
-
-
-def layout_error(wire: bytes) -> CompactError:
+def layout_error(wire: bytes) -> codec.CompactError:
     layout = codec.layout_model_text(wire)
     assert layout.error is not None
     return layout.error
@@ -44,8 +35,8 @@ def layout_error(wire: bytes) -> CompactError:
 )
 def test_unterminated_string_ending_in_at_is_copied_not_split(rest):
     wire = V2_PREFIX + rest
-    assert reject(codec.decode_model_text, wire).code == "compact.digest"
-    assert reject(codec.decode_wire, wire).code == "compact.digest"
+    assert rejected(codec.decode_model_text, wire).code == "compact.digest"
+    assert rejected(codec.decode_wire, wire).code == "compact.digest"
     assert layout_error(wire).code == "compact.digest"
 
 
@@ -54,7 +45,7 @@ def test_unterminated_string_ending_in_at_with_a_right_digest_is_not_json(body):
     entry = b'"aaaaaaaaaaaaaaaa"'
     document = entry + body[2:]
     wire = v2(document, [entry], body)
-    assert reject(codec.decode_model_text, wire).code == "compact.json"
+    assert rejected(codec.decode_model_text, wire).code == "compact.json"
     assert layout_error(wire).code == "compact.json"
     assert list(codec.layout_model_text(wire).ref_wire) == [wire.index(b"\nbody\n") + 6]
 
@@ -105,9 +96,93 @@ def test_long_digit_run_does_not_change_an_earlier_verdict(document, code):
     """Spec 1: the first fault in document order decides, as the parser meets it;
     an unrelated run of digits does not turn compact.json into compact.limit."""
     for wire in (document, v2(document)):
-        assert reject(codec.decode_wire, wire).code == code
+        assert rejected(codec.decode_wire, wire).code == code
 
 
 def test_long_integer_is_placed_at_its_byte():
     document = b"[0," + LONG + b"]"
-    assert reject(codec.decode_json, document).offset == 3
+    assert rejected(codec.decode_json, document).offset == 3
+
+
+# --- floods and bombs: rejected at their first bad reference, allocating little ------------------
+
+MiB = 1 << 20
+
+
+def test_v2_flood_of_bad_references_stops_at_the_first():
+    body = b"@0," * (15 * MiB // 3)
+    wire = v2(b"[]", [], body, digest=ZERO_DIGEST)
+    start = wire.index(b"\nbody\n") + 6
+    for call in (codec.decode_model_text, codec.decode_wire):
+        # allocating no more than a copy of the body: no per-reference objects
+        error = bounded(call, wire, "compact.reference", extra=MiB)
+        assert error.offset == start
+    layout = codec.layout_model_text(wire)
+    assert (layout.error.code, len(layout.ref_wire)) == ("compact.reference", 0)
+
+
+def test_v1_flood_of_bad_back_references_stops_at_the_first():
+    wire = v1(b"[]", b"~0," * (15 * MiB // 3), digest=ZERO_DIGEST)
+    error = bounded(codec.decode_text, wire, "compact.reference", extra=MiB)
+    assert error.offset == wire.index(b"\nbody\n") + 6
+
+
+def test_v2_reference_bomb_stops_at_the_crossing_and_layout_lists_nothing_past_it():
+    entry = b'"' + b"b" * (MiB - 2) + b'"'
+    body = b"[" + b"@0," * (14 * MiB // 3) + b"@0]"
+    wire = v2(b"[]", [entry], body, digest=ZERO_DIGEST)
+    start = wire.index(b"\nbody\n") + 6
+    error = bounded(codec.decode_model_text, wire, "compact.limit", extra=MiB)
+    # '[' and 15 x (1 MiB + ',') fit; the 16th entry would take it past 16 MiB
+    assert error.offset == start + 1 + 15 * 3
+    layout = codec.layout_model_text(wire)
+    assert layout.error.offset == error.offset
+    assert list(layout.ref_wire) == [start + 1 + 3 * k for k in range(15)]
+    assert max(layout.ref_doc) + len(entry) <= 16 * MiB
+
+
+def test_v2_bad_reference_after_a_bomb_is_not_reached():
+    entry = b'"' + b"b" * (MiB - 2) + b'"'
+    body = b"[" + b"@0," * 20 + b"@7]"
+    wire = v2(b"[]", [entry], body, digest=ZERO_DIGEST)
+    assert rejected(codec.decode_model_text, wire).code == "compact.limit"
+
+
+def test_v2_bad_reference_among_strings_holding_at_and_escaped_quotes():
+    entry = b'"abcdefghijklmnop"'
+    body = b'["@9 \\" @1",@0,"\\"@",@1]'
+    wire = v2(b"[]", [entry], body, digest=ZERO_DIGEST)
+    error = rejected(codec.decode_model_text, wire)
+    assert (error.code, wire[error.offset : error.offset + 3]) == ("compact.reference", b"@1]")
+
+
+# --- decoders take bytes-like wires only ---------------------------------------------------------
+
+ENTRY_POINTS = [
+    codec.decode_wire, codec.decode_model_text, codec.decode_text, codec.decode_binary,
+    codec.decode_json, codec.layout_model_text, codec.detect_form,
+]
+
+
+@pytest.mark.parametrize("call", ENTRY_POINTS, ids=lambda f: f.__name__)
+@pytest.mark.parametrize("value", [10**12, "[1]", None, [0x5B, 0x5D]], ids=["int", "str", "none", "list"])
+def test_a_wire_that_is_not_bytes_like_is_a_type_error_naming_the_type(call, value):
+    """``bytes(10**12)`` would allocate a terabyte: the type is refused first."""
+    with pytest.raises(TypeError, match=f"bytes, bytearray or memoryview, not {type(value).__name__}"):
+        call(value)
+
+
+@pytest.mark.parametrize("kind", [bytes, bytearray, memoryview])
+def test_bytes_like_wires_decode_alike(kind):
+    p = codec.CompactProjection("graph", "r", "v", b'{"a":[1,"x"]}')
+    for form, encode in codec.ENCODERS.items():
+        wire = encode(p)
+        assert codec.decode_wire(kind(wire)).selected == p.selected
+        assert codec.detect_form(kind(wire)) == form
+    assert codec.layout_model_text(kind(codec.encode_model_text(p))).valid
+
+
+def test_an_oversized_bytearray_is_refused_before_it_is_copied():
+    wire = bytearray(16 * MiB + 1)
+    for call in (codec.decode_wire, codec.decode_model_text, codec.decode_text, codec.decode_binary):
+        assert rejected(call, wire).code == "compact.limit"
