@@ -22,7 +22,7 @@ from .projection import (
 )
 from .scan import Field, Span
 from .text_v1 import decode_text, encode_text
-from .wire import FORMS, DecodedWire, decode_json, decode_wire, detect_form
+from .wire import FORMAT_VERSIONS, FORMS, DecodedWire, decode_json, decode_wire, detect_form
 
 
 def encode_json(p: CompactProjection) -> bytes:
@@ -40,6 +40,7 @@ ENCODERS = {
 __all__ = [
     "CODES",
     "ENCODERS",
+    "FORMAT_VERSIONS",
     "FORMS",
     "PROFILES",
     "CborItems",

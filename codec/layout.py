@@ -17,6 +17,7 @@ from itertools import accumulate
 from . import binary_v1, limits, model_text, text_v1
 from .binary_v1 import CborItems
 from .errors import CompactError
+from .projection import CompactProjection
 from .scan import (
     Field,
     Span,
@@ -30,6 +31,9 @@ from .scan import (
     wire_bytes,
 )
 from .wire import BINARY_FORM, JSON_STAGES, MODEL_TEXT_FORM, TEXT_FORM, JsonReader, detect_form
+
+#: The stages that run after the digest was verified, in any form.
+_AFTER_DIGEST = ("normalize", "check_canonical")
 
 #: What the header is called in each form, and its bytes.
 HEADERS = {
@@ -120,6 +124,25 @@ class WireLayout:
         if self.error is not None and self.error.offset is not None:
             return self.error.offset
         return self.wire_size
+
+    @property
+    def projection(self) -> CompactProjection | None:
+        """The decoded projection of a valid wire with metadata (None for full
+        JSON, which has none, and for a rejected wire)."""
+        if self.error is not None or self.metadata is None or self.document is None:
+            return None
+        profile, root, revision, digest = self.metadata
+        return CompactProjection._checked(profile, root, revision, self.document, digest)
+
+    @property
+    def digest_verified(self) -> bool | None:
+        """True when the digest step ran and passed, False when it failed, None
+        when decoding stopped before it (or the form has no digest)."""
+        if self.form not in HEADERS:
+            return None
+        if self.error is None or self.stage in _AFTER_DIGEST:
+            return True
+        return False if self.stage == "verify_digest" else None
 
     def reference_token(self, index: int) -> bytes:
         """How a reference to ``index`` is spelled in this form."""

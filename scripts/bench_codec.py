@@ -140,9 +140,9 @@ def stdlib_folder() -> Path:
     return Path(os.path.dirname(typing.__file__))
 
 
-def stdlib_modules() -> list[str]:
-    """Every ``.py`` file of the standard library folder outside site-packages and
-    test folders, as workspace-relative paths in bytewise order."""
+def stdlib_modules(include_tests: bool = False) -> list[str]:
+    """Every ``.py`` file of the standard library folder outside site-packages (and
+    test folders, unless asked), as workspace-relative paths in bytewise order."""
     root = stdlib_folder()
     out = []
     for path in root.rglob("*.py"):
@@ -150,7 +150,7 @@ def stdlib_modules() -> list[str]:
         parts = rel.split("/")
         if parts[0] in ("site-packages", "idlelib", "lib2to3") or parts[0].startswith("config-"):
             continue
-        if any(p in ("test", "tests") or p.startswith("test_") for p in parts):
+        if not include_tests and any(p in ("test", "tests") or p.startswith("test_") for p in parts):
             continue
         out.append(rel)
     return sorted(out, key=str.encode)
@@ -353,19 +353,45 @@ def print_table(results: dict[str, dict], markdown: bool) -> None:
                   f"({o['ratio_min']:.2f}-{o['ratio_max']:.2f}){mem}{flag}")
 
 
-def stdlib_note() -> dict[str, Any]:
-    """All stdlib graph views as one document: its size, the dictionary entries it
-    would need, and which limit the encoder refuses it by."""
-    views = [v for _, v in stdlib_views(stdlib_modules())]
-    doc = codec.canonical_json(views)
-    note: dict[str, Any] = {"views": len(views), "document_bytes": len(doc), "entries_needed": entries_needed(doc)}
-    try:
-        p = codec.CompactProjection("graph", "stdlib", REVISION, doc)
-        codec.encode_model_text(p)
-        note["model_text"] = "encoded"
-    except codec.CompactError as exc:
-        note["model_text"] = str(exc)
-    return note
+def stdlib_note(include_tests: bool = False) -> dict[str, Any]:
+    """All stdlib graph views, in bytewise path order, as one growing document:
+    where it first needs more than 65,536 dictionary entries or more than 16 MiB
+    (the limit that bites first), and the totals for all of them. The encoder
+    refuses such a document with compact.limit."""
+    counts: Counter = Counter()
+    entries = 0
+    size = 1
+    first_over: dict[str, Any] = {}
+    views = 0
+
+    def walk(v: Any) -> None:
+        if isinstance(v, dict):
+            for k, x in v.items():
+                add(k)
+                walk(x)
+        elif isinstance(v, list):
+            for x in v:
+                walk(x)
+        elif isinstance(v, str):
+            add(v)
+
+    def add(text: str) -> None:
+        nonlocal entries
+        n = counts[text] = counts[text] + 1
+        if n == limits.MIN_ENTRY_OCCURRENCES and len(codec.canonical_json(text)) >= limits.MIN_ENTRY_BYTES:
+            entries += 1
+
+    modules = stdlib_modules(include_tests)
+    for rel, value in stdlib_views(modules):
+        views += 1
+        walk(value)
+        size += len(codec.canonical_json(value)) + 1
+        if entries > limits.MAX_DICTIONARY_ENTRIES and "entries" not in first_over:
+            first_over["entries"] = {"views": views, "module": rel, "bytes": size, "entries": entries}
+        if size > limits.MAX_SELECTED_BYTES and "bytes" not in first_over:
+            first_over["bytes"] = {"views": views, "module": rel, "bytes": size, "entries": entries}
+    return {"modules": len(modules), "views": views, "document_bytes": size, "entries_needed": entries,
+            "limits_crossed_first_at": first_over}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -377,10 +403,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--markdown", action="store_true", help="print the tables as markdown")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     ap.add_argument("--stdlib-note", action="store_true", help="only: all stdlib graph views against the limits")
+    ap.add_argument("--with-tests", action="store_true", help="--stdlib-note: include the stdlib's test modules")
     args = ap.parse_args(argv)
 
     if args.stdlib_note:
-        print(json.dumps(stdlib_note(), indent=2))
+        print(json.dumps(stdlib_note(args.with_tests), indent=2))
         return 0
     target = min(int(args.size_mib * 1024 * 1024), limits.MAX_SELECTED_BYTES) - 4096
     results: dict[str, dict] = {}

@@ -230,3 +230,17 @@ def test_layout_agrees_with_the_decoder_on_mutated_wires(form, data):
         else:
             wire[at:at] = data.draw(st.sampled_from([b"~0", b"@0", b'"', b"\\", b"~", b"@", b"\x00", b"[", b"}"]))
     _check_agrees(bytes(wire))
+
+
+@pytest.mark.parametrize("form", ["text", "binary", "model-text"])
+def test_the_layout_says_whether_the_digest_was_verified(form):
+    p = nested_projection()
+    wire = codec.ENCODERS[form](p)
+    layout = codec.layout_wire(wire)
+    assert layout.projection == p and layout.digest_verified is True
+    digest = layout.fields[3].value
+    tampered = wire[:digest.start + 10] + (b"0" if wire[digest.start + 10] != 0x30 else b"1") + wire[digest.start + 11:]
+    bad = codec.layout_wire(tampered)
+    assert bad.stage == "verify_digest" and bad.digest_verified is False and bad.projection is None
+    assert codec.layout_wire(wire[:10]).digest_verified is None
+    assert codec.layout_wire(p.selected).digest_verified is None
