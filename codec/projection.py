@@ -335,10 +335,7 @@ def _bounded_int(spelling: str) -> int:
 
 
 def _long_integer(offset: int | None) -> CompactError:
-    return CompactError(
-        E.LIMIT, f"integer has more than {limits.MAX_INTEGER_DIGITS:,} digits; the limit is "
-        f"{limits.MAX_INTEGER_DIGITS:,}", offset
-    )
+    return over_limit(f"integer has more than {limits.MAX_INTEGER_DIGITS:,} digits", limits.MAX_INTEGER_DIGITS, offset)
 
 
 class _DuplicateKey(ValueError):

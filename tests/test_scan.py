@@ -19,7 +19,7 @@ def closed(token: bytes) -> bool:
     return run % 2 == 0
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(tricky)
 def test_quote_split_is_split_strings_without_the_quotes(data):
     tokens = scan.split_strings(data)
