@@ -17,12 +17,11 @@ from json.encoder import encode_basestring as _json_string
 import cbor2
 
 from . import errors as E
-from . import limits
+from . import limits, stages
 from .errors import CompactError, over_limit
 from .projection import (
     CompactProjection,
     canonical_json,
-    check_digest,
     first_difference,
     metadata_bytes,
     metadata_values,
@@ -106,22 +105,20 @@ def _read_length(wire: bytes, pos: int, name: str) -> tuple[int, int]:
     return value, pos + 2
 
 
-class Reader:
+class Reader(stages.Reader):
     """The decoding stages of docs/wire-format.md §7, in their order; each leaves
     what it found on the reader, so a failure still leaves a partial parse.
 
     ``items``, when a caller sets it to a ``CborItems`` before ``walk``, receives
     every CBOR item the profile walker read (the structured parse)."""
 
+    STAGES = ("envelope", "walk", "build", "verify_digest", "check_canonical")
+
     def __init__(self, wire: bytes) -> None:
-        self.wire = wire
-        self.fields: tuple[Field, ...] = ()
-        self.metadata: tuple[str, str, str, str] | None = None
-        self.body_start: int | None = None
+        super().__init__(wire)
         self.items: CborItems | None = None
         self.floats = True  # until the walk has seen there are none
         self.value: object = None
-        self.document: bytes | None = None
 
     def envelope(self) -> None:
         check_wire_size(self.wire)
@@ -146,9 +143,6 @@ class Reader:
             )
         self.document = selected
 
-    def verify_digest(self) -> None:
-        check_digest(self.document, self.metadata[3], self.fields[3].value.start)
-
     def check_canonical(self) -> None:
         body = self.wire[self.body_start :]
         again = with_stack(cbor2.dumps, self.value)
@@ -156,21 +150,13 @@ class Reader:
             at = first_difference(body, again)
             raise CompactError(E.NONCANONICAL, "CBOR body is not the deterministic encoding", self.body_start + at)
 
-    def projection(self) -> CompactProjection:
-        profile, root, revision, digest = self.metadata
-        return CompactProjection._checked(profile, root, revision, self.document, digest)
-
-
 #: The decoder's stages in order; ``codec.layout_wire`` runs the same ones.
-STAGES = ("envelope", "walk", "build", "verify_digest", "check_canonical")
+STAGES = Reader.STAGES
 
 
 def decode_binary(wire: bytes) -> CompactProjection:
     """Decode and fully check a v1 binary wire; any failure is a CompactError."""
-    reader = Reader(wire_bytes(wire))
-    for stage in STAGES:
-        getattr(reader, stage)()
-    return reader.projection()
+    return stages.run(Reader(wire_bytes(wire))).projection()
 
 
 # --- the profile walker ---------------------------------------------------------------

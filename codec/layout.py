@@ -30,7 +30,7 @@ from .scan import (
     v2_references,
     wire_bytes,
 )
-from .wire import BINARY_FORM, JSON_STAGES, MODEL_TEXT_FORM, TEXT_FORM, JsonReader, detect_form
+from .wire import BINARY_FORM, JSON_FORM, MODEL_TEXT_FORM, TEXT_FORM, JsonReader, detect_form
 
 #: The stages that run after the digest was verified, in any form.
 _AFTER_DIGEST = ("normalize", "check_canonical")
@@ -185,23 +185,25 @@ def layout_model_text(wire: bytes) -> WireLayout:
 
 
 def _run(wire: bytes, form: str) -> WireLayout:
-    if form == MODEL_TEXT_FORM:
-        reader, stages = model_text.Reader(wire), model_text.STAGES
-    elif form == TEXT_FORM:
-        reader, stages = text_v1.Reader(wire), text_v1.STAGES
-    elif form == BINARY_FORM:
-        reader, stages = binary_v1.Reader(wire), binary_v1.STAGES
+    reader = _READERS[form](wire)
+    if form == BINARY_FORM:
         reader.items = CborItems()
-    else:
-        reader, stages = JsonReader(wire), JSON_STAGES
     failed = error = None
-    for stage in stages:
+    for stage in reader.STAGES:
         try:
             getattr(reader, stage)()
         except CompactError as exc:
             failed, error = stage, exc
             break
     return _layout(wire, form, reader, failed, error)
+
+
+_READERS = {
+    MODEL_TEXT_FORM: model_text.Reader,
+    TEXT_FORM: text_v1.Reader,
+    BINARY_FORM: binary_v1.Reader,
+    JSON_FORM: JsonReader,
+}
 
 
 #: The earlier name of the layout of a v2 wire; every form now has the same kind.

@@ -12,12 +12,11 @@ from collections import Counter
 from itertools import accumulate
 
 from . import errors as E
-from . import limits
+from . import limits, stages
 from .errors import CompactError, excerpt, over_limit
-from .projection import CompactProjection, check_digest, metadata_bytes, metadata_values, normalize
+from .projection import CompactProjection, metadata_bytes, metadata_values, normalize
 from .scan import (
     V2_MARKER,
-    Field,
     Span,
     check_encoded_size,
     check_wire_size,
@@ -107,28 +106,25 @@ def _check_entry_limits(entries: list[bytes]) -> None:
 # --- decoding ---------------------------------------------------------------------
 
 
-class Reader:
-    """The decoding stages of docs/wire-format.md §5.2, in their order; each stage leaves
-    what it found on the reader, so a failure still leaves a partial parse."""
+class Reader(stages.Reader):
+    """The decoding stages of docs/wire-format.md §5.2, in their order."""
+
+    STAGES = ("envelope", "dictionary", "expand", "verify_digest", "normalize", "check_canonical")
 
     def __init__(self, wire: bytes) -> None:
-        self.wire = wire
-        self.fields: tuple[Field, ...] = ()
-        self.metadata: tuple[str, str, str, str] | None = None
+        super().__init__(wire)
         self.dict_line: Span | None = None
         self.declared_entries: int | None = None
         self.entries: list[bytes] = []
         self.entry_starts: list[int] = []
         self.table: dict[bytes, bytes] = {}
         self.body_marker: Span | None = None
-        self.body_start: int | None = None
         self.body: bytes | None = None
         self._tokens: list[bytes] | None = None
         self.string_counts: Counter = Counter()
         self.ref_counts: Counter = Counter()
         #: Some string token holds '@' (then not every '@' run is a reference).
         self.at_in_strings = False
-        self.document: bytes | None = None
 
     # step 1
     def envelope(self) -> None:
@@ -313,9 +309,7 @@ class Reader:
             self.body_start + at,
         )
 
-    # step 4
-    def verify_digest(self) -> None:
-        check_digest(self.document, self.metadata[3], self.fields[3].value.start)
+    # step 4 is stages.Reader.verify_digest
 
     # step 5
     def normalize(self) -> None:
@@ -397,21 +391,13 @@ class Reader:
             return wire
         return self.entry_starts[int(reference[1:])] + delta
 
-    def projection(self) -> CompactProjection:
-        profile, root, revision, digest = self.metadata
-        return CompactProjection._checked(profile, root, revision, self.document, digest)
-
-
 #: The decoder's stages in order; ``codec.layout_wire`` runs the same ones.
-STAGES = ("envelope", "dictionary", "expand", "verify_digest", "normalize", "check_canonical")
+STAGES = Reader.STAGES
 
 
 def decode_model_text(wire: bytes) -> CompactProjection:
     """Decode and fully check a v2 wire; any failure is a CompactError."""
-    reader = Reader(wire_bytes(wire))
-    for stage in STAGES:
-        getattr(reader, stage)()
-    return reader.projection()
+    return stages.run(Reader(wire_bytes(wire))).projection()
 
 
 def decode_model_text_and_verify(

@@ -8,11 +8,10 @@ from collections import Counter
 from collections.abc import Iterable
 
 from . import errors as E
-from . import limits
+from . import limits, stages
 from .errors import CompactError
-from .projection import CompactProjection, check_digest, metadata_bytes, metadata_values, normalize
+from .projection import CompactProjection, metadata_bytes, metadata_values, normalize
 from .scan import (
-    Field,
     Span,
     check_encoded_size,
     check_wire_size,
@@ -81,22 +80,20 @@ def _text_body_slowly(document: bytes) -> bytes:
     return b"".join(parts)
 
 
-class Reader:
+class Reader(stages.Reader):
     """The decoding stages of docs/wire-format.md §6, in their order; each leaves
     what it found on the reader, so a failure still leaves a partial parse."""
 
+    STAGES = ("envelope", "expand", "verify_digest", "normalize", "check_canonical")
+
     def __init__(self, wire: bytes) -> None:
-        self.wire = wire
-        self.fields: tuple[Field, ...] = ()
-        self.metadata: tuple[str, str, str, str] | None = None
+        super().__init__(wire)
         self.body_marker: Span | None = None
-        self.body_start: int | None = None
         self._tokens: list[bytes] | None = None  # the body as split, references unexpanded
         self._walked = False
         self.parts: list[bytes] = []  # the body's parts with each reference expanded, as far as read
         self.table: list[bytes] = []
         self.problem: CompactError | None = None  # a canonical-form fault, raised last
-        self.document: bytes | None = None
         self._skeleton: bytes | None = None
 
     def envelope(self) -> None:
@@ -146,9 +143,6 @@ class Reader:
             self._tokens = split_body(self.wire[self.body_start :], b"~") if self.body_start is not None else []
         return self._tokens
 
-    def verify_digest(self) -> None:
-        check_digest(self.document, self.metadata[3], self.fields[3].value.start)
-
     def normalize(self) -> None:
         def locate(doc_offset: int) -> int:
             self.walk()
@@ -163,21 +157,13 @@ class Reader:
         if self.problem is not None:
             raise self.problem
 
-    def projection(self) -> CompactProjection:
-        profile, root, revision, digest = self.metadata
-        return CompactProjection._checked(profile, root, revision, self.document, digest)
-
-
 #: The decoder's stages in order; ``codec.layout_wire`` runs the same ones.
-STAGES = ("envelope", "expand", "verify_digest", "normalize", "check_canonical")
+STAGES = Reader.STAGES
 
 
 def decode_text(wire: bytes) -> CompactProjection:
     """Decode and fully check a v1 text wire; any failure is a CompactError."""
-    reader = Reader(wire_bytes(wire))
-    for stage in STAGES:
-        getattr(reader, stage)()
-    return reader.projection()
+    return stages.run(Reader(wire_bytes(wire))).projection()
 
 
 def _expand_in_bulk(body: bytes) -> tuple[bytes, bytes] | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import binary_v1, model_text, text_v1
+from . import binary_v1, model_text, stages, text_v1
 from . import errors as E
 from .binary_v1 import MAGIC, decode_binary
 from .errors import CompactError
@@ -60,16 +60,15 @@ def detect_form(wire: bytes) -> str:
     return JSON_FORM
 
 
-class JsonReader:
+class JsonReader(stages.Reader):
     """The stages of a full JSON wire (docs/wire-format.md §4): the size limit, then
     normalization (§1) of the wire, which is the document itself."""
 
-    def __init__(self, wire: bytes) -> None:
-        self.wire = wire
-        self.document: bytes | None = None
+    STAGES = ("envelope", "normalize")
 
     def envelope(self) -> None:
         check_wire_size(self.wire)
+        self.body_start = 0
         self.document = self.wire
 
     def normalize(self) -> None:
@@ -77,15 +76,12 @@ class JsonReader:
 
 
 #: The full JSON decoder's stages in order; ``codec.layout_wire`` runs the same ones.
-JSON_STAGES = ("envelope", "normalize")
+JSON_STAGES = JsonReader.STAGES
 
 
 def decode_json(wire: bytes) -> bytes:
     """A full JSON wire is the selected bytes themselves, checked to be canonical."""
-    reader = JsonReader(wire_bytes(wire))
-    for stage in JSON_STAGES:
-        getattr(reader, stage)()
-    return reader.wire
+    return stages.run(JsonReader(wire_bytes(wire))).wire
 
 
 def decode_wire(wire: bytes) -> DecodedWire:
