@@ -1,5 +1,4 @@
-"""Version/encoding/profile negotiation for the compact-projection route; its one
-diagnostic is compact.negotiation (docs/wire-format.md §10).
+"""Version/encoding/profile negotiation for the compact-projection route (spec 10).
 
 Offers match only as exact triples, so a client that asks for v2 text or v1
 model-text gets nothing rather than a form it did not ask for."""
