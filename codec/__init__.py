@@ -1,6 +1,7 @@
 """semaprax codec: the wire formats of a compact projection.
 
-Depends on the standard library and cbor2 only. The project's description of the
+Depends on the standard library and cbor2, and uses msgspec's JSON encoder, when
+installed, for the canonical encoding of float-free values (codec/projection.py). The project's description of the
 format is docs/wire-format.md; code cites it as ``docs/wire-format.md §N``."""
 
 from .binary_v1 import CborItems, decode_binary, encode_binary
