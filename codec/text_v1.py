@@ -14,7 +14,6 @@ from .scan import (
     check_wire_size,
     expect,
     frame_fields,
-    is_reference,
     iter_v1_body,
     read_fields,
     split_body,
@@ -94,6 +93,9 @@ def _expand(
     parts: list[bytes] = []
     table: list[bytes] = []
     index: dict[bytes, int] = {}
+    #: Each reference spelling already resolved: once ``~k`` is in range it stays
+    #: so (the table only grows) and stands for the same literal.
+    resolved: dict[bytes, bytes] = {}
     problem: CompactError | None = None
     size = 0
     at = body_start
@@ -101,43 +103,51 @@ def _expand(
         width = len(token)
         if k % 2 == 0:
             pass
-        elif not is_reference(token):
+        elif token[0] == 0x22:  # a string literal
             i = index.get(token)
             if i is None:
                 index[token] = len(table)
                 table.append(token)
-            elif problem is None and len(b"~%d" % i) < width:
+            elif problem is None and width > 2 and len(b"~%d" % i) < width:
                 problem = CompactError(
                     E.NONCANONICAL,
                     f"missing back-reference: this literal is table entry {i} and must be written ~{i}",
                     at,
                 )
         else:
-            digits = token[1:]
-            if not digits or (digits[0] == 0x30 and len(digits) > 1):
-                what = "'~' outside a string must be followed by a table index" if not digits else (
-                    f"back-reference '~{digits[:12].decode()}' has a leading zero"
-                )
-                raise CompactError(E.REFERENCE, what, at)
-            if len(digits) > len(str(len(table))) or int(digits) >= len(table):
-                raise CompactError(
-                    E.REFERENCE,
-                    f"back-reference '~{digits[:12].decode()}' is out of range: the table has {len(table)} literals here",
-                    at,
-                )
-            token = table[int(digits)]
-            if problem is None and width >= len(token):
+            literal = resolved.get(token)
+            if literal is None:
+                literal = resolved[token] = _resolve(token, table, at)
+            if problem is None and width >= len(literal):
                 problem = CompactError(
                     E.NONCANONICAL,
-                    f"unnecessary back-reference ~{digits.decode()}: it is not shorter than the literal it stands for",
+                    f"unnecessary back-reference {token.decode()}: it is not shorter than the literal it stands for",
                     at,
                 )
+            token = literal
         if size + len(token) > limits.MAX_SELECTED_BYTES:
             raise _too_large(at)
         size += len(token)
         at += width
         parts.append(token)
     return parts, table, problem
+
+
+def _resolve(token: bytes, table: list[bytes], at: int) -> bytes:
+    """The literal ``~k`` stands for at this point of the body, or compact.reference."""
+    digits = token[1:]
+    if not digits or (digits[0] == 0x30 and len(digits) > 1):
+        what = "'~' outside a string must be followed by a table index" if not digits else (
+            f"back-reference '~{digits[:12].decode()}' has a leading zero"
+        )
+        raise CompactError(E.REFERENCE, what, at)
+    if len(digits) > len(str(len(table))) or int(digits) >= len(table):
+        raise CompactError(
+            E.REFERENCE,
+            f"back-reference '~{digits[:12].decode()}' is out of range: the table has {len(table)} literals here",
+            at,
+        )
+    return table[int(digits)]
 
 
 def _too_large(at: int) -> CompactError:
