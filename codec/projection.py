@@ -20,7 +20,7 @@ from typing import Any
 from . import errors as E
 from . import limits
 from .errors import CompactError
-from .scan import Field, split_strings
+from .scan import Field, join_parts, split_strings
 
 PROFILES: tuple[str, ...] = (
     "graph",
@@ -221,7 +221,7 @@ def _normalize(selected: bytes, skeleton: bytes | None) -> Any:
     except UnicodeDecodeError as exc:
         raise CompactError(E.JSON, f"invalid UTF-8 in document ({exc.reason})", exc.start) from None
     if skeleton is None:
-        skeleton = b"".join(split_strings(selected)[0::2])
+        skeleton = join_parts(split_strings(selected)[0::2])
     if document_depth(skeleton) > limits.MAX_DEPTH:
         raise _depth_error(text)
     # A run of more than 4,300 digits may be an integer over the limit: then the

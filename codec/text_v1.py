@@ -15,6 +15,7 @@ from .scan import (
     expect,
     frame_fields,
     iter_v1_body,
+    join_parts,
     read_fields,
     split_body,
     split_strings,
@@ -67,14 +68,17 @@ def decode_text(wire: bytes) -> CompactProjection:
     # stops the reading before the rest of the body is split.
     tokens = iter_v1_body(body) if body.count(b"~") > len(body) >> 3 else split_body(body, b"~")
     parts, table, first_problem = _expand(tokens, body_start)
-    document = b"".join(parts)
+    del tokens  # the split body is not needed again unless a fault must be placed
+    document = join_parts(parts)
     check_digest(document, digest, fields[3].value.start)
+    skeleton = join_parts(parts[0::2])
+    del parts  # millions of pieces for a body of tiny back-references: free them before parsing
 
     def locate(doc_offset: int) -> int:
         tokens = split_body(body, b"~")  # only on failure
         return trace_document_offset(tokens, lambda ref: table[int(ref[1:])], body_start, doc_offset)[0]
 
-    normalize(document, skeleton=b"".join(parts[0::2]), locate=locate)
+    normalize(document, skeleton=skeleton, locate=locate)
     if first_problem is not None:
         raise first_problem
     return CompactProjection._checked(profile, root, revision, document, digest)
