@@ -9,6 +9,7 @@ every departure from the profile, at its byte, before cbor2 allocates anything.
 from __future__ import annotations
 
 import math
+import re
 import struct
 from array import array
 from dataclasses import dataclass, field
@@ -212,6 +213,17 @@ def check_cbor(body: bytes, items: CborItems | None = None) -> bool:
     floats = False
     size = 0  # the canonical JSON length of what was read, checked before cbor2 builds it
     while True:
+        if stack and not stack[-1][1] and stack[-1][0] > 1:
+            # Inside an array: a run of one-byte items (small integers, true,
+            # false, null) needs no check beyond its JSON width; skip all but the
+            # last in C, never so many that the size limit could be crossed.
+            frame = stack[-1]
+            most = min(frame[0] - 1, (limits.MAX_SELECTED_BYTES - size) // 5)
+            run = _ONE_BYTE_ITEMS(body, pos, min(n, pos + most))
+            if run is not None:
+                size += sum(body[pos : run.end()].translate(_JSON_WIDTH))
+                frame[0] -= run.end() - pos
+                pos = run.end()
         if pos >= n:
             raise CompactError(E.ENVELOPE, "wire ends inside the CBOR body", n)
         start = pos
@@ -312,6 +324,16 @@ def check_cbor(body: bytes, items: CborItems | None = None) -> bool:
     if pos != n:
         raise CompactError(E.NONCANONICAL, f"{n - pos} trailing byte(s) after the CBOR item", pos)
     return floats
+
+
+#: Items that are one byte each: unsigned 0-23, negative -1 to -24, false, true, null.
+_ONE_BYTE_ITEMS = re.compile(rb"[\x00-\x17\x20-\x37\xf4-\xf6]+").match
+#: Each such byte's length as canonical JSON (0 for every other byte).
+_JSON_WIDTH = bytes(
+    len(str(b)) if b <= 0x17 else len(str(-1 - (b - 0x20))) if 0x20 <= b <= 0x37
+    else {0xF4: 5, 0xF5: 4, 0xF6: 4}.get(b, 0)
+    for b in range(256)
+)
 
 
 def _argument(body: bytes, start: int) -> tuple[int, int]:

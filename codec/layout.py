@@ -188,6 +188,8 @@ def _run(wire: bytes, form: str) -> WireLayout:
     reader = _READERS[form](wire)
     if form == BINARY_FORM:
         reader.items = CborItems()
+    elif form == TEXT_FORM:
+        reader.keep_parts = True
     failed = error = None
     for stage in reader.STAGES:
         try:

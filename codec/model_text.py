@@ -27,6 +27,7 @@ from .scan import (
     frame_fields,
     is_reference,
     is_string_literal,
+    join_parts,
     quote_split,
     read_decimal,
     read_fields,
@@ -215,7 +216,7 @@ class Reader(stages.Reader):
             self.at_in_strings = any(b"@" in c for c in self.string_counts)
             # NUL (never valid outside a string) keeps the parts apart, so an '@'
             # before a string and digits after it do not join into a reference.
-            outside = b"\x00".join(quoted[0::2])
+            outside = join_parts(quoted[0::2], b"\x00")
             self.ref_counts = Counter(find_references(outside)) if b"@" in outside else Counter()
             self._skeleton = outside  # '@N' and NUL hold no bracket and break digit runs
         else:
@@ -226,7 +227,7 @@ class Reader(stages.Reader):
             # body has no closing quote, and t[1:-1] would drop its last byte.
             self.at_in_strings = any(b"@" in t for t in counts if not is_reference(t))
             self.ref_counts = Counter({t: n for t, n in counts.items() if is_reference(t)})
-            self._skeleton = b"".join(tokens[0::2])
+            self._skeleton = join_parts(tokens[0::2])
         references = self.ref_counts
         growth = sum(n * (len(table.get(r, r)) - len(r)) for r, n in references.items())
         if not all(map(table.__contains__, references)) or len(body) + growth > limits.MAX_SELECTED_BYTES:
@@ -240,16 +241,16 @@ class Reader(stages.Reader):
             # the outside parts back, expanded, to put between the strings.
             pieces = split_references(outside)
             pieces[1::2] = map(table.__getitem__, pieces[1::2])
-            quoted[0::2] = b"".join(pieces).split(b"\x00")
-            self.document = b'"'.join(quoted)
+            quoted[0::2] = join_parts(pieces).split(b"\x00")
+            self.document = join_parts(quoted, b'"')
         elif self.at_in_strings:
             parts = self.tokens.copy()
             parts[1::2] = map(table.get, parts[1::2], parts[1::2])
-            self.document = b"".join(parts)
+            self.document = join_parts(parts)
         else:  # every '@' is a reference: expand fewer, larger pieces
             parts = split_references(body)
             parts[1::2] = map(table.__getitem__, parts[1::2])
-            self.document = b"".join(parts)
+            self.document = join_parts(parts)
 
     @property
     def tokens(self) -> list[bytes]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import sys
 import threading
 from array import array
 from collections.abc import Callable
@@ -28,7 +29,7 @@ except ImportError:  # pragma: no cover - json.dumps does all the work then
 else:
     _FAST_ENCODE = _MsgspecEncoder().encode
 from .errors import CompactError, excerpt, over_limit
-from .scan import FIELD_NAMES, Field, quote_split, split_strings
+from .scan import FIELD_NAMES, Field, join_parts, quote_split, split_strings
 
 PROFILES: tuple[str, ...] = (
     "graph",
@@ -266,14 +267,17 @@ def _normalize(selected: bytes, skeleton: bytes | None) -> Any:
         raise CompactError(E.JSON, f"invalid UTF-8 in document ({exc.reason})", exc.start) from None
     if skeleton is None:
         quoted = quote_split(selected)
-        skeleton = b"".join((quoted if quoted is not None else split_strings(selected))[0::2])
+        skeleton = join_parts((quoted if quoted is not None else split_strings(selected))[0::2])
     if document_depth(skeleton) > limits.MAX_DEPTH:
         raise _depth_error(text)
     # A run of more than 4,300 digits may be an integer over the limit: then the
     # parser itself reports it, in document order with everything else it checks,
     # so the verdict does not depend on where the run stands (nor on the
     # interpreter's own integer conversion setting).
-    extra = {"parse_int": _bounded_int} if has_long_digit_run(skeleton) else {}
+    # (With the interpreter's own limit at 4,300 digits the parser already stops
+    # there, in C; the hook is for an interpreter configured otherwise.)
+    hook = has_long_digit_run(skeleton) and sys.get_int_max_str_digits() != limits.MAX_INTEGER_DIGITS
+    extra = {"parse_int": _bounded_int} if hook else {}
     try:
         value = with_stack(json.loads, text, parse_constant=_reject_constant, **extra)
     except json.JSONDecodeError as exc:
@@ -398,6 +402,19 @@ _TOKEN = re.compile(
 )
 
 
+#: A run of array items (and the top-level value) that can hold none of the faults
+#: the walk looks for: whitespace, commas, integers within the digit limit,
+#: strings with only valid escapes and no surrogate escape, true, false, null.
+#: Skipped in one pass of the regular expression engine (possessive, so no
+#: backtracking stack), so a long flat array is not walked token by token.
+_PLAIN_ITEMS = re.compile(
+    r"(?:[ \t\n\r,]++"
+    r"|-?(?:0|[1-9][0-9]{0," + str(limits.MAX_INTEGER_DIGITS - 1) + r"})(?![0-9.eE])"
+    r'|"[^"\\\x00-\x1f]*+(?:\\(?:["\\/bfnrt]|u(?![dD][89a-fA-F])[0-9a-fA-F]{4})[^"\\\x00-\x1f]*+)*+"'
+    r"|true|false|null)*+"
+).match
+
+
 def _json_fault(text: str) -> CompactError | None:
     """Walk the document token by token and report the first fault that the fast
     path (json.loads, then comparison) cannot place: duplicate keys, NaN/Infinity,
@@ -407,6 +424,10 @@ def _json_fault(text: str) -> CompactError | None:
     pos = 0
     n = len(text)
     while pos < n:
+        if not stack or not stack[-1][0]:  # among array items: skip the plain ones in C
+            pos = _PLAIN_ITEMS(text, pos).end()
+            if pos >= n:
+                break
         m = _TOKEN.match(text, pos)
         if m is None:
             return None

@@ -89,6 +89,23 @@ class Span:
         return self.end - self.start
 
 
+#: Parts joined at a time by ``join_parts``.
+_JOIN_BATCH = 1 << 16
+
+
+def join_parts(parts: list[bytes], separator: bytes = b"") -> bytes:
+    """``separator.join(parts)`` in bounded extra memory.
+
+    ``bytes.join`` holds an 80-byte buffer view per part while it copies, so
+    joining the 4.8 million pieces of a 16 MiB body of tiny tokens costs 380 MiB
+    on top of the result; joining in batches of 65,536 costs 5 MiB and one more
+    copy of the result."""
+    if len(parts) <= _JOIN_BATCH:
+        return separator.join(parts)
+    batches = [separator.join(parts[i : i + _JOIN_BATCH]) for i in range(0, len(parts), _JOIN_BATCH)]
+    return separator.join(batches)
+
+
 def split_strings(data: bytes) -> list[bytes]:
     """``[outside, string, outside, string, ..., outside]``: every string token at
     an odd index, exactly as spelled; joining the list gives ``data`` back."""

@@ -18,6 +18,7 @@ from .scan import (
     expect,
     frame_fields,
     iter_v1_body,
+    join_parts,
     quote_split,
     read_fields,
     reference_index,
@@ -62,7 +63,7 @@ def text_body(document: bytes) -> bytes:
     for c in marks:
         marked[first[c]] = c
     quoted[1::2] = marked
-    return b'"'.join(quoted).replace(b'"\x00', b"~").replace(b'\x00"', b"")
+    return join_parts(quoted, b'"').replace(b'"\x00', b"~").replace(b'\x00"', b"")
 
 
 def _text_body_slowly(document: bytes) -> bytes:
@@ -91,6 +92,9 @@ class Reader(stages.Reader):
         self.body_marker: Span | None = None
         self._tokens: list[bytes] | None = None  # the body as split, references unexpanded
         self._walked = False
+        #: Whether ``walk`` keeps its pieces after the document is built (the
+        #: structured parse reads them; a decoder frees them before parsing).
+        self.keep_parts = False
         self.parts: list[bytes] = []  # the body's parts with each reference expanded, as far as read
         self.table: list[bytes] = []
         self.problem: CompactError | None = None  # a canonical-form fault, raised last
@@ -132,8 +136,11 @@ class Reader(stages.Reader):
         tokens = iter_v1_body(body) if dense else split_body(body, b"~")
         self._tokens = None if dense else tokens
         _, self.table, self.problem = _expand(tokens, self.body_start, self.parts)
-        self.document = b"".join(self.parts)
-        self._skeleton = b"".join(self.parts[0::2])
+        self.document = join_parts(self.parts)
+        self._skeleton = join_parts(self.parts[0::2])
+        if not self.keep_parts:  # millions of pieces for a body of tiny back-references: free them
+            self.parts = []
+            self._tokens = None
 
     @property
     def tokens(self) -> list[bytes]:
@@ -181,7 +188,7 @@ def _expand_in_bulk(body: bytes) -> tuple[bytes, bytes] | None:
     quoted = quote_split(body)
     if quoted is None:
         return None
-    outside = b"\x00".join(quoted[0::2])
+    outside = join_parts(quoted[0::2], b"\x00")
     if b"~" not in outside:
         document, skeleton = body, outside
     else:
@@ -197,8 +204,8 @@ def _expand_in_bulk(body: bytes) -> tuple[bytes, bytes] | None:
         if len(body) + sum(n * (len(expansion[r]) - len(r)) for r, n in uses.items()) > limits.MAX_SELECTED_BYTES:
             return None
         pieces[1::2] = map(expansion.__getitem__, pieces[1::2])
-        quoted[0::2] = b"".join(pieces).split(b"\x00")
-        document, skeleton = b'"'.join(quoted), b"".join(pieces[0::2])
+        quoted[0::2] = join_parts(pieces).split(b"\x00")
+        document, skeleton = join_parts(quoted, b'"'), join_parts(pieces[0::2])
     if text_body(document) != body:
         return None
     return document, skeleton
@@ -256,6 +263,23 @@ def _expand(
         at += width
         parts.append(token)
     return parts, table, problem
+
+
+def _resolve(token: bytes, table: list[bytes], at: int) -> bytes:
+    """The literal ``~k`` stands for at this point of the body, or compact.reference."""
+    digits = token[1:]
+    if not digits or (digits[0] == 0x30 and len(digits) > 1):
+        what = "'~' outside a string must be followed by a table index" if not digits else (
+            f"back-reference '~{digits[:12].decode()}' has a leading zero"
+        )
+        raise CompactError(E.REFERENCE, what, at)
+    if len(digits) > len(str(len(table))) or int(digits) >= len(table):
+        raise CompactError(
+            E.REFERENCE,
+            f"back-reference '~{digits[:12].decode()}' is out of range: the table has {len(table)} literals here",
+            at,
+        )
+    return table[int(digits)]
 
 
 def _too_large(at: int) -> CompactError:
