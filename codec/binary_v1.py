@@ -1,5 +1,5 @@
 """Version 1 binary: magic, four LEB128-framed fields and one CBOR data item in a
-deterministic profile (spec section 6).
+deterministic profile (docs/wire-format.md §7).
 
 cbor2 writes the profile with its default options and builds values fast; it is
 lenient when reading, so ``check_cbor`` first walks the item's heads and rejects
@@ -9,22 +9,26 @@ every departure from the profile, at its byte, before cbor2 allocates anything.
 from __future__ import annotations
 
 import math
+import re
 import struct
+from array import array
+from dataclasses import dataclass, field
 from json.encoder import encode_basestring as _json_string
 
 import cbor2
 
 from . import errors as E
-from . import limits
-from .errors import CompactError
+from . import limits, stages
+from .errors import CompactError, over_limit
 from .projection import (
     CompactProjection,
     canonical_json,
-    check_digest,
     first_difference,
+    metadata_bytes,
     metadata_values,
+    with_stack,
 )
-from .scan import FIELD_NAMES, Field, Span, check_wire_size
+from .scan import FIELD_NAMES, Field, Span, check_encoded_size, check_wire_size, wire_bytes
 
 MAGIC = b"SPXB\x01"
 FORMAT_VERSION = 1
@@ -37,24 +41,11 @@ _INTEGER_CEILING = 10**limits.MAX_INTEGER_DIGITS
 def encode_binary(p: CompactProjection) -> bytes:
     """The complete v1 binary wire of ``p``."""
     out = [MAGIC]
-    for name, value in zip(FIELD_NAMES, _metadata(p)):
-        if len(value) > limits.MAX_METADATA_BYTES:
-            raise CompactError(
-                E.LIMIT, f"{name} is {len(value):,} bytes; the limit is {limits.MAX_METADATA_BYTES:,}"
-            )
+    for value in metadata_bytes(p):
         out.append(_leb128(len(value)))
         out.append(value)
     out.append(cbor2.dumps(p.value()))
-    wire = b"".join(out)
-    if len(wire) > limits.MAX_WIRE_BYTES:
-        raise CompactError(
-            E.LIMIT, f"the binary wire would be {len(wire):,} bytes; the limit is {limits.MAX_WIRE_BYTES:,}"
-        )
-    return wire
-
-
-def _metadata(p: CompactProjection) -> tuple[bytes, ...]:
-    return (p.profile.encode(), p.root.encode(), p.source_revision.encode(), p.source_digest.encode())
+    return check_encoded_size(b"".join(out), "binary")
 
 
 def _leb128(n: int) -> bytes:
@@ -111,40 +102,62 @@ def _read_length(wire: bytes, pos: int, name: str) -> tuple[int, int]:
         )
     value = (first & 0x7F) | (second << 7)
     if value > limits.MAX_METADATA_BYTES:
-        raise CompactError(
-            E.LIMIT, f"length of {name} is {value:,}; the limit is {limits.MAX_METADATA_BYTES:,}", pos
-        )
+        raise over_limit(f"length of {name} is {value:,}", limits.MAX_METADATA_BYTES, pos)
     return value, pos + 2
+
+
+class Reader(stages.Reader):
+    """The decoding stages of docs/wire-format.md §7, in their order; each leaves
+    what it found on the reader, so a failure still leaves a partial parse.
+
+    ``items``, when a caller sets it to a ``CborItems`` before ``walk``, receives
+    every CBOR item the profile walker read (the structured parse)."""
+
+    STAGES = ("envelope", "walk", "build", "verify_digest", "check_canonical")
+
+    def __init__(self, wire: bytes) -> None:
+        super().__init__(wire)
+        self.items: CborItems | None = None
+        self.floats = True  # until the walk has seen there are none
+        self.value: object = None
+
+    def envelope(self) -> None:
+        check_wire_size(self.wire)
+        self.fields = read_binary_fields(self.wire)
+        self.metadata = metadata_values(self.fields)
+        self.body_start = self.fields[-1].value.end
+
+    def walk(self) -> None:
+        try:
+            self.floats = check_cbor(self.wire[self.body_start :], self.items)
+        except CompactError as exc:
+            raise exc.shifted(self.body_start) from None
+
+    def build(self) -> None:
+        # check_cbor enforced the profile and the depth limit; let cbor2 build the
+        # value past its own default depth cap of 400.
+        self.value = with_stack(cbor2.loads, self.wire[self.body_start :], max_depth=limits.MAX_DEPTH + 1)
+        selected = canonical_json(self.value, floats=self.floats)
+        if len(selected) > limits.MAX_SELECTED_BYTES:
+            raise over_limit(
+                f"the document is {len(selected):,} bytes as JSON", limits.MAX_SELECTED_BYTES, self.body_start
+            )
+        self.document = selected
+
+    def check_canonical(self) -> None:
+        body = self.wire[self.body_start :]
+        again = with_stack(cbor2.dumps, self.value)
+        if again != body:  # check_cbor should have caught it; this is §7's own test
+            at = first_difference(body, again)
+            raise CompactError(E.NONCANONICAL, "CBOR body is not the deterministic encoding", self.body_start + at)
+
+#: The decoder's stages in order; ``codec.layout_wire`` runs the same ones.
+STAGES = Reader.STAGES
 
 
 def decode_binary(wire: bytes) -> CompactProjection:
     """Decode and fully check a v1 binary wire; any failure is a CompactError."""
-    wire = bytes(wire)
-    check_wire_size(wire)
-    fields = read_binary_fields(wire)
-    profile, root, revision, digest = metadata_values(fields)
-    start = fields[-1].value.end
-    body = wire[start:]
-    try:
-        check_cbor(body)
-    except CompactError as exc:
-        raise exc.shifted(start) from None
-    # check_cbor enforced the profile and the depth limit; let cbor2 build the
-    # value past its own default depth cap of 400.
-    value = cbor2.loads(body, max_depth=limits.MAX_DEPTH + 1)
-    selected = canonical_json(value)
-    if len(selected) > limits.MAX_SELECTED_BYTES:
-        raise CompactError(
-            E.LIMIT,
-            f"the document is {len(selected):,} bytes as JSON; the limit is {limits.MAX_SELECTED_BYTES:,}",
-            start,
-        )
-    check_digest(selected, digest, fields[3].value.start)
-    again = cbor2.dumps(value)
-    if again != body:  # check_cbor should have caught it; this is the spec's own test
-        at = first_difference(body, again)
-        raise CompactError(E.NONCANONICAL, "CBOR body is not the deterministic encoding", start + at)
-    return CompactProjection._checked(profile, root, revision, selected, digest)
+    return stages.run(Reader(wire_bytes(wire))).projection()
 
 
 # --- the profile walker ---------------------------------------------------------------
@@ -155,21 +168,62 @@ _UNPACK = {1: None, 2: struct.Struct(">H").unpack_from, 4: struct.Struct(">I").u
 _FLOAT64 = struct.Struct(">d").unpack_from
 
 
-def check_cbor(body: bytes) -> None:
+@dataclass(frozen=True)
+class CborItems:
+    """Every CBOR item the profile walker read, in the order it read them (a
+    parent before its children), as parallel arrays of ``body`` offsets: where
+    the item's head starts, where its head ends and its payload starts, where
+    the item ends (children included; -1 when reading stopped inside it), its
+    major type, and the index of the item that holds it (-1 for the top)."""
+
+    start: array = field(default_factory=lambda: array("q"))
+    head_end: array = field(default_factory=lambda: array("q"))
+    end: array = field(default_factory=lambda: array("q"))
+    major: array = field(default_factory=lambda: array("b"))
+    parent: array = field(default_factory=lambda: array("q"))
+
+    def __len__(self) -> int:
+        return len(self.start)
+
+    def add(self, start: int, head_end: int, end: int, major: int, parent: int) -> int:
+        self.start.append(start)
+        self.head_end.append(head_end)
+        self.end.append(end)
+        self.major.append(major)
+        self.parent.append(parent)
+        return len(self.start) - 1
+
+
+def check_cbor(body: bytes, items: CborItems | None = None) -> bool:
     """Require ``body`` to be exactly one CBOR item in the deterministic profile.
 
     Raises compact.json for a value JSON cannot hold, compact.noncanonical for any
     other departure (wider head, indefinite length, half or single float, duplicate
     key, trailing bytes), compact.limit past the nesting or integer limits and
-    compact.envelope when the body ends inside an item. Offsets are in ``body``."""
+    compact.envelope when the body ends inside an item. Offsets are in ``body``.
+    ``items``, when given, receives each item read (the structured parse).
+    Returns whether the item holds a float; without one, its value holds only
+    JSON types and no float, which lets the canonical encoder take its fast path."""
     n = len(body)
     if n == 0:
         raise CompactError(E.ENVELOPE, "wire ends before the CBOR body", 0)
-    # frames: [items left, is_map, keys seen (for maps), position in pair]
+    # frames: [items left, is_map, keys seen (for maps), position in pair, item index]
     stack: list[list] = []
     pos = 0
+    floats = False
     size = 0  # the canonical JSON length of what was read, checked before cbor2 builds it
     while True:
+        if stack and not stack[-1][1] and stack[-1][0] > 1:
+            # Inside an array: a run of one-byte items (small integers, true,
+            # false, null) needs no check beyond its JSON width; skip all but the
+            # last in C, never so many that the size limit could be crossed.
+            frame = stack[-1]
+            most = min(frame[0] - 1, (limits.MAX_SELECTED_BYTES - size) // 5)
+            run = _ONE_BYTE_ITEMS(body, pos, min(n, pos + most))
+            if run is not None:
+                size += sum(body[pos : run.end()].translate(_JSON_WIDTH))
+                frame[0] -= run.end() - pos
+                pos = run.end()
         if pos >= n:
             raise CompactError(E.ENVELOPE, "wire ends inside the CBOR body", n)
         start = pos
@@ -188,12 +242,15 @@ def check_cbor(body: bytes) -> None:
                     raise CompactError(E.JSON, f"{x} is not a JSON number", start)
                 pos += 8
                 size += len(repr(x))
+                floats = True
+                head_end = pos
             elif ai in (25, 26):
                 raise CompactError(
                     E.NONCANONICAL, "half or single precision float; floats must be float64 (0xfb)", start
                 )
             elif ai in (20, 21, 22):
                 size += 5 if ai == 20 else 4  # false, true, null
+                head_end = pos
             elif ai == 24 and pos >= n:
                 raise CompactError(E.ENVELOPE, "wire ends inside a simple value", n)
             elif ai == 31:
@@ -205,6 +262,7 @@ def check_cbor(body: bytes) -> None:
                 raise CompactError(E.JSON, f"{what} is not a JSON value", start)
         else:
             arg, pos = _argument(body, start)
+            head_end = pos
             if major == 0:
                 size += len(str(arg))
             elif major == 1:
@@ -239,7 +297,8 @@ def check_cbor(body: bytes) -> None:
                     if arg > n - pos:  # each item needs at least a byte
                         raise CompactError(E.ENVELOPE, f"wire ends inside a {arg:,}-item container", n)
                     is_map = major == 5
-                    stack.append([arg * 2 if is_map else arg, is_map, set() if is_map else None, 0])
+                    k = -1 if items is None else items.add(start, pos, -1, major, stack[-1][4] if stack else -1)
+                    stack.append([arg * 2 if is_map else arg, is_map, set() if is_map else None, 0, k])
                     continue
         if size > limits.MAX_SELECTED_BYTES:
             raise CompactError(
@@ -247,6 +306,8 @@ def check_cbor(body: bytes) -> None:
                 f"the document would be over {limits.MAX_SELECTED_BYTES:,} bytes as JSON",
                 start,
             )
+        if items is not None:
+            items.add(start, head_end, pos, major, stack[-1][4] if stack else -1)
         # one item complete: count it against its parents
         while stack:
             frame = stack[-1]
@@ -256,10 +317,23 @@ def check_cbor(body: bytes) -> None:
             if frame[0]:
                 break
             stack.pop()
+            if items is not None:
+                items.end[frame[4]] = pos
         if not stack:
             break
     if pos != n:
         raise CompactError(E.NONCANONICAL, f"{n - pos} trailing byte(s) after the CBOR item", pos)
+    return floats
+
+
+#: Items that are one byte each: unsigned 0-23, negative -1 to -24, false, true, null.
+_ONE_BYTE_ITEMS = re.compile(rb"[\x00-\x17\x20-\x37\xf4-\xf6]+").match
+#: Each such byte's length as canonical JSON (0 for every other byte).
+_JSON_WIDTH = bytes(
+    len(str(b)) if b <= 0x17 else len(str(-1 - (b - 0x20))) if 0x20 <= b <= 0x37
+    else {0xF4: 5, 0xF5: 4, 0xF6: 4}.get(b, 0)
+    for b in range(256)
+)
 
 
 def _argument(body: bytes, start: int) -> tuple[int, int]:

@@ -1,8 +1,11 @@
-"""The one exception type of the compact diagnostic family (spec section 11).
+"""The one exception type of the compact diagnostic family (docs/wire-format.md §10),
+and the helpers that spell its messages.
 
 Every decoder, verifier, negotiator and replay failure is a ``CompactError``, so a
 caller needs one ``except`` clause and can rely on ``code`` staying stable across
-versions while ``message`` is free to get better.
+versions while ``message`` is free to get better. How a message shows bytes and
+states a limit lives here, next to the error, as tomli keeps position formatting
+in its error type, so every diagnostic reads the same way.
 """
 
 from __future__ import annotations
@@ -59,3 +62,19 @@ class CompactError(Exception):
         of the wire (a body, a field) that must be reported in wire coordinates."""
         offset = None if self.offset is None else self.offset + delta
         return CompactError(self.code, self.message, offset)
+
+
+def over_limit(subject: str, limit: int, offset: int | None = None) -> CompactError:
+    """compact.limit with the one sentence every limit uses: ``<subject>; the
+    limit is <N>`` (docs/wire-format.md §9)."""
+    return CompactError(LIMIT, f"{subject}; the limit is {limit:,}", offset)
+
+
+def excerpt(data: bytes, at: int = 0, width: int = 24) -> str:
+    """A short, printable, quoted view of ``data`` from ``at`` for messages, with
+    ``…`` when more follows, or ``end of input`` when nothing is left."""
+    piece = bytes(data[at : at + width])
+    if not piece:
+        return "end of input"
+    more = "…" if at + width < len(data) else ""
+    return "'" + repr(piece)[2:-1] + more + "'"

@@ -1,45 +1,48 @@
-"""Version 2, model-text: dictionary selection, encode, decode, verify (spec 4).
+"""Version 2, model-text: dictionary selection, encode, decode, verify
+(docs/wire-format.md §5).
 
-The decoder is a sequence of stages over one ``_Reader``; ``layout_model_text``
-runs the same stages and keeps whatever they found before a failure, so the
-inspector shows exactly what the decoder read, up to the byte where it stopped.
+The decoder is a sequence of stages (``STAGES``) over one ``Reader``;
+``codec.layout_wire`` runs the same stages and keeps whatever they found before a
+failure, so a tool shows exactly what the decoder read, up to where it stopped.
 """
 
 from __future__ import annotations
 
-import re
-from array import array
 from collections import Counter
-from dataclasses import dataclass
 from itertools import accumulate
 
 from . import errors as E
-from . import limits
-from .errors import CompactError
-from .projection import CompactProjection, check_digest, metadata_values, normalize
+from . import limits, stages
+from .errors import CompactError, excerpt, over_limit
+from .projection import CompactProjection, metadata_bytes, metadata_values, normalize
 from .scan import (
-    STRING,
-    Field,
+    V2_MARKER,
     Span,
-    canonical_index,
+    check_encoded_size,
     check_wire_size,
+    digit_run,
     expect,
+    find_references,
+    first_bad_reference,
     frame_fields,
     is_reference,
     is_string_literal,
+    join_parts,
     quote_split,
     read_decimal,
     read_fields,
+    reference_index,
     split_body,
     split_references,
     split_strings,
     string_lines,
+    string_token_end,
     trace_document_offset,
+    v2_references,
+    wire_bytes,
 )
 
 HEADER = b"SEMAPRAX-MODEL-TEXT 2\n"
-_STRING_TOKEN = re.compile(STRING).match
-_REFERENCE_RUN = re.compile(rb"@[0-9]*").findall
 FORMAT_VERSION = 2
 
 
@@ -47,7 +50,7 @@ FORMAT_VERSION = 2
 
 
 def select_entries(content_counts: Counter, size: int) -> list[bytes]:
-    """The fixed heuristic of spec section 4, from the occurrence count of each
+    """The fixed heuristic of docs/wire-format.md §5.1, from the occurrence count of each
     string's content (its spelling between the quotes): below the threshold
     nothing; else every literal of 16 bytes or more, quotes included, that occurs
     twice or more, sorted bytewise as whole literals."""
@@ -62,7 +65,7 @@ def select_entries(content_counts: Counter, size: int) -> list[bytes]:
 def encode_model_text(p: CompactProjection) -> bytes:
     """The complete v2 wire of ``p``; refuses (compact.limit) to write a wire that
     no decoder would accept."""
-    fields = frame_fields(_metadata_bytes(p))
+    fields = frame_fields(metadata_bytes(p))
     selected = body = p.selected
     entries: list[bytes] = []
     if len(selected) >= limits.DICTIONARY_THRESHOLD:
@@ -89,60 +92,40 @@ def encode_model_text(p: CompactProjection) -> bytes:
                 tokens[1::2] = map(refs.get, literals, literals)
                 body = b"".join(tokens)
     dictionary = b"".join([b"dict %d\n" % len(entries), *[e + b"\n" for e in entries], b"body\n"])
-    wire = b"".join([HEADER, fields, dictionary, body])
-    if len(wire) > limits.MAX_WIRE_BYTES:
-        raise CompactError(
-            E.LIMIT, f"the model-text wire would be {len(wire):,} bytes; the limit is {limits.MAX_WIRE_BYTES:,}"
-        )
-    return wire
+    return check_encoded_size(b"".join([HEADER, fields, dictionary, body]), "model-text")
 
 
 def _check_entry_limits(entries: list[bytes]) -> None:
     if len(entries) > limits.MAX_DICTIONARY_ENTRIES:
-        raise CompactError(
-            E.LIMIT,
-            f"document needs {len(entries):,} dictionary entries; the limit is {limits.MAX_DICTIONARY_ENTRIES:,}",
-        )
+        raise over_limit(f"document needs {len(entries):,} dictionary entries", limits.MAX_DICTIONARY_ENTRIES)
     longest = max(map(len, entries), default=0)
     if longest > limits.MAX_ENTRY_BYTES:
-        raise CompactError(
-            E.LIMIT,
-            f"a repeated literal is {longest:,} bytes; a dictionary entry may be at most {limits.MAX_ENTRY_BYTES:,}",
-        )
-
-
-def _metadata_bytes(p: CompactProjection) -> tuple[bytes, bytes, bytes, bytes]:
-    return (
-        p.profile.encode(),
-        p.root.encode(),
-        p.source_revision.encode(),
-        p.source_digest.encode(),
-    )
+        raise over_limit(f"a repeated literal is {longest:,} bytes, too long for a dictionary entry",
+                         limits.MAX_ENTRY_BYTES)
 
 
 # --- decoding ---------------------------------------------------------------------
 
 
-class _Reader:
-    """The decoding stages of spec section 4, in their order; each stage leaves
-    what it found on the reader, so a failure still leaves a partial parse."""
+class Reader(stages.Reader):
+    """The decoding stages of docs/wire-format.md §5.2, in their order."""
+
+    STAGES = ("envelope", "dictionary", "expand", "verify_digest", "normalize", "check_canonical")
 
     def __init__(self, wire: bytes) -> None:
-        self.wire = wire
-        self.fields: tuple[Field, ...] = ()
-        self.metadata: tuple[str, str, str, str] | None = None
+        super().__init__(wire)
         self.dict_line: Span | None = None
         self.declared_entries: int | None = None
         self.entries: list[bytes] = []
         self.entry_starts: list[int] = []
         self.table: dict[bytes, bytes] = {}
         self.body_marker: Span | None = None
-        self.body_start: int | None = None
         self.body: bytes | None = None
         self._tokens: list[bytes] | None = None
         self.string_counts: Counter = Counter()
         self.ref_counts: Counter = Counter()
-        self.document: bytes | None = None
+        #: Some string token holds '@' (then not every '@' run is a reference).
+        self.at_in_strings = False
 
     # step 1
     def envelope(self) -> None:
@@ -186,7 +169,7 @@ class _Reader:
         self.body_marker = Span(at, self.body_start)
 
     def _read_entries_one_by_one(self, at: int, n: int) -> int:
-        """The exact reading of spec step 2, entry by entry, so a failure names
+        """The exact reading of docs/wire-format.md §5.2 step 2, entry by entry, so a failure names
         the entry and its byte. Reached only when the bulk read found a fault."""
         wire = self.wire
         entries, starts = self.entries, self.entry_starts
@@ -210,7 +193,7 @@ class _Reader:
             if not is_string_literal(entry):
                 raise CompactError(
                     E.DICTIONARY,
-                    f"dictionary entry {i} is not exactly one JSON string literal: {_show(entry)}",
+                    f"dictionary entry {i} is not exactly one JSON string literal: {excerpt(entry, 0, 48)}",
                     at + _literal_fault(entry),
                 )
             entries.append(entry)
@@ -222,37 +205,52 @@ class _Reader:
     def expand(self) -> None:
         body = self.body = self.wire[self.body_start :]
         table = self.table = {b"@%d" % i: e for i, e in enumerate(self.entries)}
+        if body.count(b"@") > len(body) >> 3:
+            # Dense '@' (a flood of references, good or bad): look for the failure
+            # streaming, before anything below counts or splits them all.
+            self._check_references(body)
         quoted = quote_split(body)
         if quoted is not None:
             # Contents of strings, and what lies outside them (refs included).
             self.string_counts = Counter(quoted[1::2])
+            self.at_in_strings = any(b"@" in c for c in self.string_counts)
             # NUL (never valid outside a string) keeps the parts apart, so an '@'
             # before a string and digits after it do not join into a reference.
-            outside = b"\x00".join(quoted[0::2])
-            self.ref_counts = Counter(_REFERENCE_RUN(outside)) if b"@" in outside else Counter()
+            outside = join_parts(quoted[0::2], b"\x00")
+            self.ref_counts = Counter(find_references(outside)) if b"@" in outside else Counter()
             self._skeleton = outside  # '@N' and NUL hold no bracket and break digit runs
         else:
             tokens = self.tokens
             counts = Counter(tokens[1::2])
             self.string_counts = Counter({t[1:-1]: n for t, n in counts.items() if not is_reference(t)})
+            # Whole tokens, not contents: an unterminated string at the end of the
+            # body has no closing quote, and t[1:-1] would drop its last byte.
+            self.at_in_strings = any(b"@" in t for t in counts if not is_reference(t))
             self.ref_counts = Counter({t: n for t, n in counts.items() if is_reference(t)})
-            self._skeleton = b"".join(tokens[0::2])
+            self._skeleton = join_parts(tokens[0::2])
         references = self.ref_counts
-        if not all(map(table.__contains__, references)):
-            self._fail_expansion()
-        size = len(body) + sum(n * (len(table[r]) - len(r)) for r, n in references.items())
-        if size > limits.MAX_SELECTED_BYTES:
-            self._fail_expansion()
+        growth = sum(n * (len(table.get(r, r)) - len(r)) for r, n in references.items())
+        if not all(map(table.__contains__, references)) or len(body) + growth > limits.MAX_SELECTED_BYTES:
+            self._check_references(body)
+            raise AssertionError("expansion failed without a reason")  # pragma: no cover
         if not references:
             self.document = body
-        elif any(b"@" in c for c in self.string_counts):
+        elif self.at_in_strings and quoted is not None and b"\x00" not in body:
+            # Expand outside the strings only: the NUL-joined outside parts hold
+            # every reference, entries hold no NUL, so splitting at NUL again gives
+            # the outside parts back, expanded, to put between the strings.
+            pieces = split_references(outside)
+            pieces[1::2] = map(table.__getitem__, pieces[1::2])
+            quoted[0::2] = join_parts(pieces).split(b"\x00")
+            self.document = join_parts(quoted, b'"')
+        elif self.at_in_strings:
             parts = self.tokens.copy()
             parts[1::2] = map(table.get, parts[1::2], parts[1::2])
-            self.document = b"".join(parts)
+            self.document = join_parts(parts)
         else:  # every '@' is a reference: expand fewer, larger pieces
             parts = split_references(body)
             parts[1::2] = map(table.__getitem__, parts[1::2])
-            self.document = b"".join(parts)
+            self.document = join_parts(parts)
 
     @property
     def tokens(self) -> list[bytes]:
@@ -262,31 +260,57 @@ class _Reader:
             self._tokens = split_body(self.body, b"@")
         return self._tokens
 
-    def _fail_expansion(self) -> None:
-        """Walk the body in order to report the first failing reference or append."""
+    def _check_references(self, body: bytes) -> None:
+        """Step 3's two failures, found streaming and before anything is counted
+        or split: the first reference that is no canonical index below N, and the
+        first append that takes the document past 16 MiB, whichever comes first
+        in the body. A flood of bad references stops at its first; a reference
+        bomb at the append that crosses the limit."""
         n = len(self.entries)
-        size = 0
-        at = self.body_start
-        for k, token in enumerate(self.tokens):
-            piece = len(token)
-            if k % 2 and is_reference(token):
-                digits = token[1:]
-                if not canonical_index(digits) or int(digits) >= n:
-                    raise CompactError(E.REFERENCE, _reference_problem(digits, n), at)
-                piece = len(self.entries[int(digits)])
-            if size + piece > limits.MAX_SELECTED_BYTES:
-                raise CompactError(
-                    E.LIMIT,
-                    f"reconstructed document would exceed {limits.MAX_SELECTED_BYTES:,} bytes",
-                    at,
-                )
-            size += piece
-            at += len(token)
-        raise AssertionError("expansion failed without a reason")  # pragma: no cover
+        bad = first_bad_reference(body, n)
+        stop = len(body) if bad is None else bad
+        growth = max(map(len, self.entries), default=2) - 2  # the most one reference can add
+        if stop + body.count(b"@", 0, stop) * max(growth, 0) > limits.MAX_SELECTED_BYTES:
+            self._check_size(body, stop)
+        if bad is not None:
+            token = V2_MARKER + digit_run(body, bad + 1)
+            reference_index(token, n, self.body_start + bad, max_digits=limits.MAX_REFERENCE_DIGITS)
+            raise AssertionError("a bad reference passed the index check")  # pragma: no cover
 
-    # step 4
-    def verify_digest(self) -> None:
-        check_digest(self.document, self.metadata[3], self.fields[3].value.start)
+    def _check_size(self, body: bytes, stop: int) -> None:
+        """compact.limit at the first token of ``body[:stop]`` whose append takes
+        the reconstructed document past 16 MiB, if one does."""
+        size = 0
+        done = 0  # body bytes accounted for
+        end = stop
+        for at, token in v2_references(body, stop):
+            if size + (at - done) > limits.MAX_SELECTED_BYTES:
+                end = at
+                break
+            size += at - done
+            piece = len(self.table[token])
+            if size + piece > limits.MAX_SELECTED_BYTES:
+                self._over_limit(at)
+            size += piece
+            done = at + len(token)
+        if size + (end - done) <= limits.MAX_SELECTED_BYTES:
+            return
+        # The crossing is among the raw bytes and strings of ``body[done:end]``
+        # (no reference there): the token that crosses is where it is reported.
+        for token in split_body(body[done:end], b"@"):
+            if size + len(token) > limits.MAX_SELECTED_BYTES:
+                self._over_limit(done)
+            size += len(token)
+            done += len(token)
+
+    def _over_limit(self, at: int) -> None:
+        raise CompactError(
+            E.LIMIT,
+            f"reconstructed document would exceed {limits.MAX_SELECTED_BYTES:,} bytes",
+            self.body_start + at,
+        )
+
+    # step 4 is stages.Reader.verify_digest
 
     # step 5
     def normalize(self) -> None:
@@ -308,7 +332,7 @@ class _Reader:
         for i in range(1, len(entries)):
             if entries[i] <= entries[i - 1]:
                 what = "duplicate dictionary entry" if entries[i] == entries[i - 1] else "dictionary out of bytewise order"
-                raise CompactError(E.NONCANONICAL, f"{what}: entry {i} {_show(entries[i])}", self.entry_starts[i])
+                raise CompactError(E.NONCANONICAL, f"{what}: entry {i} {excerpt(entries[i], 0, 48)}", self.entry_starts[i])
         for i, entry in enumerate(entries):
             at = self.entry_starts[i]
             if len(entry) < limits.MIN_ENTRY_BYTES:
@@ -342,14 +366,14 @@ class _Reader:
                 if token in known:
                     raise CompactError(
                         E.NONCANONICAL,
-                        f"missing reference: literal {_show(token)} is dictionary entry {index[token]} "
+                        f"missing reference: literal {excerpt(token, 0, 48)} is dictionary entry {index[token]} "
                         f"and must be written @{index[token]}",
                         at,
                     )
                 if token in repeated:
                     raise CompactError(
                         E.NONCANONICAL,
-                        f"missing dictionary entry: literal {_show(token)} occurs more than once, "
+                        f"missing dictionary entry: literal {excerpt(token, 0, 48)} occurs more than once, "
                         f"is {len(token)} bytes, and so must be in the dictionary",
                         at,
                     )
@@ -368,20 +392,13 @@ class _Reader:
             return wire
         return self.entry_starts[int(reference[1:])] + delta
 
-    def projection(self) -> CompactProjection:
-        profile, root, revision, digest = self.metadata
-        return CompactProjection._checked(profile, root, revision, self.document, digest)
-
-
-_STAGES = ("envelope", "dictionary", "expand", "verify_digest", "normalize", "check_canonical")
+#: The decoder's stages in order; ``codec.layout_wire`` runs the same ones.
+STAGES = Reader.STAGES
 
 
 def decode_model_text(wire: bytes) -> CompactProjection:
     """Decode and fully check a v2 wire; any failure is a CompactError."""
-    reader = _Reader(bytes(wire))
-    for stage in _STAGES:
-        getattr(reader, stage)()
-    return reader.projection()
+    return stages.run(Reader(wire_bytes(wire))).projection()
 
 
 def decode_model_text_and_verify(
@@ -405,121 +422,7 @@ def check_binding(
             )
 
 
-# --- the structured parse, for tools that show a wire ------------------------------
-
-
-@dataclass(frozen=True)
-class ModelTextLayout:
-    """Everything a v2 wire says and where, as far as decoding got.
-
-    ``ref_wire``, ``ref_index`` and ``ref_doc`` are parallel arrays, one item per
-    ``@N`` occurrence in body order: its wire offset (of the ``@``), its entry
-    index, and where its expansion starts in the reconstructed document.
-    ``error`` is the diagnostic that stopped decoding, or None for a valid wire."""
-
-    wire_size: int
-    header: Span
-    fields: tuple[Field, ...]
-    metadata: tuple[str, str, str, str] | None
-    dict_line: Span | None
-    entries: tuple[bytes, ...]
-    entry_spans: tuple[Span, ...]
-    body_marker: Span | None
-    body: Span | None
-    ref_wire: array
-    ref_index: array
-    ref_doc: array
-    reference_counts: tuple[int, ...]
-    document: bytes | None
-    error: CompactError | None
-
-    @property
-    def valid(self) -> bool:
-        return self.error is None
-
-
-def layout_model_text(wire: bytes) -> ModelTextLayout:
-    """Run the decoder's own stages and describe what they read, failure included."""
-    reader = _Reader(bytes(wire))
-    error = None
-    try:
-        for stage in _STAGES:
-            getattr(reader, stage)()
-    except CompactError as exc:
-        error = exc
-    ref_wire, ref_index, ref_doc = array("q"), array("q"), array("q")
-    counts = [0] * len(reader.entries)
-    if reader.body is not None:
-        _collect_references(reader, ref_wire, ref_index, ref_doc, counts)
-    body = None if reader.body_start is None else Span(reader.body_start, len(reader.wire))
-    return ModelTextLayout(
-        wire_size=len(reader.wire),
-        header=Span(0, min(len(HEADER), len(reader.wire))),
-        fields=reader.fields,
-        metadata=reader.metadata,
-        dict_line=reader.dict_line,
-        entries=tuple(reader.entries),
-        entry_spans=tuple(Span(a, a + len(e)) for a, e in zip(reader.entry_starts, reader.entries)),
-        body_marker=reader.body_marker,
-        body=body,
-        ref_wire=ref_wire,
-        ref_index=ref_index,
-        ref_doc=ref_doc,
-        reference_counts=tuple(counts),
-        document=reader.document,
-        error=error,
-    )
-
-
-def _collect_references(reader: _Reader, ref_wire: array, ref_index: array, ref_doc: array, counts: list[int]) -> None:
-    """Every reference's wire offset, entry index and document offset. When no
-    string holds '@' (the decoder's own fast-path condition) every '@' run is a
-    reference, and the positions come from cumulative part lengths in C; else
-    the tokens are walked one by one, stopping where the decoder stopped."""
-    n = len(reader.entries)
-    if reader.document is not None and not any(b"@" in c for c in reader.string_counts):
-        parts = split_references(reader.body)
-        ends = list(accumulate(map(len, parts), initial=reader.body_start))
-        index_of = {b"@%d" % i: i for i in range(n)}
-        indices = list(map(index_of.__getitem__, parts[1::2]))
-        wires = ends[1::2][: len(indices)]
-        growth = [len(reader.entries[i]) - len(t) for i, t in zip(indices, parts[1::2])]
-        docs = [w - reader.body_start + g for w, g in zip(wires, accumulate(growth, initial=0))]
-        ref_wire.extend(wires)
-        ref_index.extend(indices)
-        ref_doc.extend(docs)
-        for i, c in Counter(indices).items():
-            counts[i] = c
-        return
-    wire = reader.body_start
-    doc = 0
-    for k, token in enumerate(reader.tokens):
-        if k % 2 and is_reference(token):
-            digits = token[1:]
-            if not canonical_index(digits) or int(digits) >= n:
-                return  # the decoder stopped here; nothing after it was read
-            i = int(digits)
-            ref_wire.append(wire)
-            ref_index.append(i)
-            ref_doc.append(doc)
-            counts[i] += 1
-            doc += len(reader.entries[i])
-        else:
-            doc += len(token)
-        wire += len(token)
-
-
 # --- message helpers ----------------------------------------------------------------
-
-
-def _reference_problem(digits: bytes, n: int) -> str:
-    if not digits:
-        return "'@' outside a string must be followed by a dictionary index"
-    if len(digits) > 5:
-        return f"reference '@{digits[:8].decode()}…' has more than five digits"
-    if digits[0] == 0x30 and len(digits) > 1:
-        return f"reference '@{digits.decode()}' has a leading zero"
-    return f"reference '@{digits.decode()}' is out of range: the dictionary has {n} entries"
 
 
 def _literal_fault(entry: bytes) -> int:
@@ -527,9 +430,9 @@ def _literal_fault(entry: bytes) -> int:
     literal, for pointing at it."""
     if not entry.startswith(b'"'):
         return 0
-    m = _STRING_TOKEN(entry)
-    if m is not None and m.end() < len(entry):
-        return m.end()
+    end = string_token_end(entry)
+    if end is not None and end < len(entry):
+        return end
     for i, b in enumerate(entry):
         if b < 0x20:
             return i
@@ -538,8 +441,3 @@ def _literal_fault(entry: bytes) -> int:
     except UnicodeDecodeError as exc:
         return exc.start
     return max(len(entry) - 1, 0)
-
-
-def _show(data: bytes, width: int = 48) -> str:
-    shown = repr(bytes(data[:width]))[2:-1]
-    return "'" + shown + ("…'" if len(data) > width else "'")

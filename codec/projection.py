@@ -1,7 +1,9 @@
-"""The projection value, its canonical JSON encoding and its digest (spec 1 and 2).
+"""The projection value, its canonical JSON encoding and its digest
+(docs/wire-format.md §1 and §2).
 
 Every wire form carries the same selected bytes; this module is where "the selected
-bytes are canonical" is decided, so every decoder normalizes through ``normalize``.
+bytes are canonical" is decided, so every decoder normalizes through ``normalize``,
+and where the canonical encoder is spelled, once (``_encode``).
 """
 
 from __future__ import annotations
@@ -9,6 +11,8 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import sys
+import threading
 from array import array
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -17,8 +21,15 @@ from typing import Any
 
 from . import errors as E
 from . import limits
-from .errors import CompactError
-from .scan import Field, split_strings
+
+try:  # optional: the canonical encoder's fast path for values without floats
+    from msgspec.json import Encoder as _MsgspecEncoder
+except ImportError:  # pragma: no cover - json.dumps does all the work then
+    _FAST_ENCODE = None
+else:
+    _FAST_ENCODE = _MsgspecEncoder().encode
+from .errors import CompactError, excerpt, over_limit
+from .scan import FIELD_NAMES, Field, join_parts, quote_split, split_strings
 
 PROFILES: tuple[str, ...] = (
     "graph",
@@ -40,21 +51,42 @@ _DEPTH_TABLE = bytes(
     1 if b in b"[{" else 0xFF if b in b"]}" else 0 for b in range(256)
 )
 _NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
-_LONG_DIGIT_RUN = re.compile(rb"[0-9]{%d}" % (limits.MAX_INTEGER_DIGITS + 1))
+#: Every digit becomes "0" and every other byte ".", so a run of more than 4,300
+#: digits is one substring test in C: linear, where a regular expression restarts
+#: at every digit of a long run (quadratic).
+_DIGIT_MASK = bytes(0x30 if 0x30 <= b <= 0x39 else 0x2E for b in range(256))
+_LONG_DIGIT_RUN = b"0" * (limits.MAX_INTEGER_DIGITS + 1)
 
 Locate = Callable[[int], int]
 
 
-def canonical_json(value: Any) -> bytes:
-    """The canonical projection encoding of a JSON value (spec section 1).
+def _encode(value: Any, *, floats: bool = True) -> bytes:
+    """The canonical projection encoding (docs/wire-format.md §1), the one place it
+    is spelled: ``json.dumps`` with these options defines it. Raises what
+    ``json.dumps`` raises; callers map that to diagnostics.
+
+    ``floats=False`` is the caller's promise that ``value`` holds only JSON types
+    (str keys, list, str, int, bool, None) and no float, as a value parsed from a
+    document with no float token does. msgspec's encoder writes exactly the same
+    bytes for such values, several times faster (tests/test_canonical.py compares
+    them on every code point and on random documents), so it is used for them when
+    installed; it spells floats differently (``1e16``), so never for floats."""
+    if not floats and _FAST_ENCODE is not None:
+        try:
+            return _FAST_ENCODE(value)
+        except Exception:  # noqa: BLE001, S110 - whatever it cannot write, json.dumps reports below
+            pass
+    return with_stack(json.dumps, value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+
+
+def canonical_json(value: Any, *, floats: bool = True) -> bytes:
+    """The canonical projection encoding of a JSON value (docs/wire-format.md §1);
+    ``floats`` as for ``_encode``.
 
     Raises CompactError (compact.json) for values JSON cannot hold here: NaN,
     Infinity, lone surrogates, non-JSON types."""
     try:
-        text = json.dumps(
-            value, ensure_ascii=False, separators=(",", ":"), allow_nan=False
-        )
-        return text.encode("utf-8")
+        return _encode(value, floats=floats)
     except RecursionError:
         raise CompactError(E.LIMIT, f"value nests deeper than {limits.MAX_DEPTH} levels") from None
     except ValueError as exc:
@@ -67,8 +99,55 @@ def canonical_json(value: Any) -> bytes:
         raise CompactError(E.JSON, f"value cannot be a projection document: {exc}") from None
 
 
+def canonicalize(document: bytes) -> bytes:
+    """The canonical spelling of a JSON document spelled any way (whitespace, key
+    escapes, ``1E5``): parsed leniently and encoded canonically, for showing a
+    producer what it should have written. CompactError (compact.json) when it is
+    not JSON at all."""
+    try:
+        value = json.loads(document)
+    except (ValueError, RecursionError) as exc:
+        raise CompactError(E.JSON, f"not a JSON document: {exc}") from None
+    return canonical_json(value)
+
+
+def with_stack(call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``call(*args, **kwargs)``, run again on a fresh thread if it ran out of
+    Python recursion depth.
+
+    Parsing or encoding a document 512 levels deep needs 512 frames; a caller
+    already several hundred frames deep would otherwise turn a valid wire into an
+    error that depends on where the decoder was called from, not on the bytes. A
+    new thread starts with an empty frame stack, so a second RecursionError means
+    the value itself is too deep for this interpreter."""
+    try:
+        return call(*args, **kwargs)
+    except RecursionError:
+        pass
+    outcome: list[tuple[bool, Any]] = []
+
+    def run() -> None:
+        try:
+            outcome.append((True, call(*args, **kwargs)))
+        except BaseException as exc:  # noqa: BLE001 - handed back to the caller's thread
+            outcome.append((False, exc))
+
+    worker = threading.Thread(target=run, name="semaprax-deep-value")
+    worker.start()
+    worker.join()
+    ok, result = outcome[0]
+    if ok:
+        return result
+    raise result
+
+
+def has_long_digit_run(skeleton: bytes) -> bool:
+    """More than 4,300 digits in a row somewhere in ``skeleton``."""
+    return _LONG_DIGIT_RUN in skeleton.translate(_DIGIT_MASK)
+
+
 def source_digest(selected: bytes) -> str:
-    """The domain-separated SHA-256 of spec section 2, without concatenating a copy
+    """The domain-separated SHA-256 of docs/wire-format.md §2, without concatenating a copy
     of a document that may be 16 MiB."""
     h = hashlib.sha256(DIGEST_TAG)
     h.update(len(selected).to_bytes(8, "big"))
@@ -110,8 +189,18 @@ def check_metadata(profile: str, root: str, source_revision: str) -> None:
             raise CompactError(E.METADATA, f"{name} is not valid Unicode (lone surrogate)") from None
 
 
+def metadata_bytes(p: CompactProjection) -> tuple[bytes, bytes, bytes, bytes]:
+    """Encoder side: the four metadata values as bytes in wire order, each checked
+    against the 4 KiB limit so an encoder never writes what no decoder accepts."""
+    values = (p.profile.encode(), p.root.encode(), p.source_revision.encode(), p.source_digest.encode())
+    for name, value in zip(FIELD_NAMES, values):
+        if len(value) > limits.MAX_METADATA_BYTES:
+            raise over_limit(f"{name} is {len(value):,} bytes", limits.MAX_METADATA_BYTES)
+    return values
+
+
 def metadata_values(fields: tuple[Field, ...]) -> tuple[str, str, str, str]:
-    """Decoder-side value checks (spec section 4, step 1), after the framing of all
+    """Decoder-side value checks (docs/wire-format.md §3), after the framing of all
     four fields was read: UTF-8, non-empty, a known profile, a digest spelling."""
     values = []
     for i, f in enumerate(fields):  # in wire order: the first bad field is reported
@@ -165,10 +254,8 @@ def normalize(selected: bytes, *, skeleton: bytes | None = None, locate: Locate 
 
 def _normalize(selected: bytes, skeleton: bytes | None) -> Any:
     if len(selected) > limits.MAX_SELECTED_BYTES:
-        raise CompactError(
-            E.LIMIT,
-            f"selected document is {len(selected):,} bytes; the limit is {limits.MAX_SELECTED_BYTES:,}",
-            limits.MAX_SELECTED_BYTES,
+        raise over_limit(
+            f"selected document is {len(selected):,} bytes", limits.MAX_SELECTED_BYTES, limits.MAX_SELECTED_BYTES
         )
     if not selected:
         raise CompactError(E.JSON, "the document is empty: no JSON value", 0)
@@ -179,31 +266,44 @@ def _normalize(selected: bytes, skeleton: bytes | None) -> Any:
     except UnicodeDecodeError as exc:
         raise CompactError(E.JSON, f"invalid UTF-8 in document ({exc.reason})", exc.start) from None
     if skeleton is None:
-        skeleton = b"".join(split_strings(selected)[0::2])
+        quoted = quote_split(selected)
+        skeleton = join_parts((quoted if quoted is not None else split_strings(selected))[0::2])
     if document_depth(skeleton) > limits.MAX_DEPTH:
         raise _depth_error(text)
-    if _LONG_DIGIT_RUN.search(skeleton):
-        fault = _json_fault(text)
-        if fault is not None and fault.code == E.LIMIT:
-            raise fault
+    # A run of more than 4,300 digits may be an integer over the limit: then the
+    # parser itself reports it, in document order with everything else it checks,
+    # so the verdict does not depend on where the run stands (nor on the
+    # interpreter's own integer conversion setting).
+    # (With the interpreter's own limit at 4,300 digits the parser already stops
+    # there, in C; the hook is for an interpreter configured otherwise.)
+    hook = has_long_digit_run(skeleton) and sys.get_int_max_str_digits() != limits.MAX_INTEGER_DIGITS
+    extra = {"parse_int": _bounded_int} if hook else {}
     try:
-        value = json.loads(text, parse_constant=_reject_constant)
+        value = with_stack(json.loads, text, parse_constant=_reject_constant, **extra)
     except json.JSONDecodeError as exc:
         raise CompactError(E.JSON, f"invalid JSON: {exc.msg}", _byte_offset(text, exc.pos)) from None
-    except (ValueError, RecursionError) as exc:
+    except _LongInteger:
+        fault = _json_fault(text)
+        raise (fault or _long_integer(None)) from None
+    except RecursionError:
+        raise CompactError(
+            E.LIMIT, "the document nests deeper than this interpreter's recursion limit can parse", None
+        ) from None
+    except ValueError as exc:
         fault = _json_fault(text)
         if fault is not None:
             raise fault from None
         raise CompactError(E.JSON, f"invalid JSON: {exc}", None) from None
     try:
-        again = json.dumps(
-            value, ensure_ascii=False, separators=(",", ":"), allow_nan=False
-        ).encode("utf-8")
+        again = _encode(value, floats=_has_float_token(skeleton))
     except (ValueError, UnicodeEncodeError):
         fault = _json_fault(text)
         raise (fault or CompactError(E.JSON, "document holds a value JSON cannot encode")) from None
     if again != selected:
-        fault = _json_fault(text)
+        # Parsed and encodable, yet different: a duplicate key (a parse failure,
+        # compact.json) or a noncanonical spelling. Only the first needs the slow
+        # walk that places it.
+        fault = _json_fault(text) if _has_duplicate_key(text) else None
         if fault is not None:
             raise fault
         at = first_difference(selected, again)
@@ -216,8 +316,53 @@ def _normalize(selected: bytes, skeleton: bytes | None) -> Any:
     return value
 
 
+def _has_float_token(skeleton: bytes) -> bool:
+    """Whether the bytes outside strings may hold a float: a ``.``, an ``E``, or an
+    ``e`` that is not one of ``true``'s or ``false``'s."""
+    if b"." in skeleton or b"E" in skeleton:
+        return True
+    return skeleton.count(b"e") != skeleton.count(b"true") + skeleton.count(b"false")
+
+
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not allowed")
+
+
+class _LongInteger(ValueError):
+    """Raised from inside the parser at the first integer over the digit limit."""
+
+
+def _bounded_int(spelling: str) -> int:
+    if len(spelling) - spelling.startswith("-") > limits.MAX_INTEGER_DIGITS:
+        raise _LongInteger(spelling[:20])
+    return int(spelling)
+
+
+def _long_integer(offset: int | None) -> CompactError:
+    return over_limit(f"integer has more than {limits.MAX_INTEGER_DIGITS:,} digits", limits.MAX_INTEGER_DIGITS, offset)
+
+
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        raise _DuplicateKey
+    return value
+
+
+def _has_duplicate_key(text: str) -> bool:
+    """Whether some object repeats a key: one more parse in C, a cheap question
+    before the token walk that says where."""
+    try:
+        with_stack(json.loads, text, object_pairs_hook=_unique_pairs)
+    except _DuplicateKey:
+        return True
+    except (ValueError, RecursionError):
+        return True  # let the walk decide
+    return False
 
 
 def _byte_offset(text: str, char_offset: int) -> int:
@@ -241,19 +386,10 @@ def first_difference(a: bytes, b: bytes) -> int:
     return lo
 
 
-def excerpt(data: bytes, at: int, width: int = 24) -> str:
-    """A short, printable view of the bytes from ``at``, for messages."""
-    piece = data[at : at + width]
-    shown = repr(piece)[2:-1]
-    if at + width < len(data):
-        shown += "…"
-    return f"'{shown}'" if piece else "end of input"
-
-
 # --- the slow path: find exactly what is wrong, with its byte offset -------------
 
 _TOKEN = re.compile(
-    r"""(?P<string>"(?:[^"\\]|\\.)*")
+    r"""(?P<string>"(?:[^"\\]++|\\.)*+")
       | (?P<number>-?(?:0|[1-9][0-9]*)(?P<frac>\.[0-9]+)?(?P<exp>[eE][+-]?[0-9]+)?)
       | (?P<open>[\[{])
       | (?P<close>[\]}])
@@ -266,6 +402,19 @@ _TOKEN = re.compile(
 )
 
 
+#: A run of array items (and the top-level value) that can hold none of the faults
+#: the walk looks for: whitespace, commas, integers within the digit limit,
+#: strings with only valid escapes and no surrogate escape, true, false, null.
+#: Skipped in one pass of the regular expression engine (possessive, so no
+#: backtracking stack), so a long flat array is not walked token by token.
+_PLAIN_ITEMS = re.compile(
+    r"(?:[ \t\n\r,]++"
+    r"|-?(?:0|[1-9][0-9]{0," + str(limits.MAX_INTEGER_DIGITS - 1) + r"})(?![0-9.eE])"
+    r'|"[^"\\\x00-\x1f]*+(?:\\(?:["\\/bfnrt]|u(?![dD][89a-fA-F])[0-9a-fA-F]{4})[^"\\\x00-\x1f]*+)*+"'
+    r"|true|false|null)*+"
+).match
+
+
 def _json_fault(text: str) -> CompactError | None:
     """Walk the document token by token and report the first fault that the fast
     path (json.loads, then comparison) cannot place: duplicate keys, NaN/Infinity,
@@ -275,6 +424,10 @@ def _json_fault(text: str) -> CompactError | None:
     pos = 0
     n = len(text)
     while pos < n:
+        if not stack or not stack[-1][0]:  # among array items: skip the plain ones in C
+            pos = _PLAIN_ITEMS(text, pos).end()
+            if pos >= n:
+                break
         m = _TOKEN.match(text, pos)
         if m is None:
             return None
@@ -287,10 +440,8 @@ def _json_fault(text: str) -> CompactError | None:
         elif kind == "number":
             digits = len(m.group("number").lstrip("-"))
             if digits > limits.MAX_INTEGER_DIGITS:
-                return CompactError(
-                    E.LIMIT,
-                    f"integer has {digits:,} digits; the limit is {limits.MAX_INTEGER_DIGITS:,}",
-                    _byte_offset(text, m.start()),
+                return over_limit(
+                    f"integer has {digits:,} digits", limits.MAX_INTEGER_DIGITS, _byte_offset(text, m.start())
                 )
         elif kind == "constant":
             return CompactError(
@@ -348,7 +499,7 @@ def _depth_error(text: str) -> CompactError:
 
 @dataclass(frozen=True)
 class CompactProjection:
-    """Four metadata values and one canonical selected document (spec section 1).
+    """Four metadata values and one canonical selected document (docs/wire-format.md §1).
 
     ``source_digest`` is derived from ``selected`` and never chosen, so two equal
     projections always carry equal digests."""

@@ -1,16 +1,17 @@
-"""Recognise a wire's form from its first bytes and decode any of the four."""
+"""Recognise a wire's form from its first bytes and decode any of the four
+(docs/wire-format.md §8)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import binary_v1, model_text, text_v1
+from . import binary_v1, model_text, stages, text_v1
 from . import errors as E
 from .binary_v1 import MAGIC, decode_binary
 from .errors import CompactError
 from .model_text import decode_model_text
 from .projection import CompactProjection, normalize
-from .scan import check_wire_size
+from .scan import check_wire_size, wire_bytes
 from .text_v1 import decode_text
 
 #: Form names, which are also the CLI's encoding names.
@@ -45,7 +46,9 @@ class DecodedWire:
 def detect_form(wire: bytes) -> str:
     """The form a wire claims by its first bytes; anything without a known magic is
     taken as full JSON (whose decoder then says if it is not)."""
-    head = bytes(wire[:32])
+    if isinstance(wire, (bytearray, memoryview)):
+        wire = wire[:32]  # copy no more than the magic needs
+    head = wire_bytes(wire)[:32]
     if head.startswith(b"SEMAPRAX-MODEL-TEXT"):
         return MODEL_TEXT_FORM
     if head.startswith(b"SEMAPRAX-TEXT"):
@@ -57,16 +60,33 @@ def detect_form(wire: bytes) -> str:
     return JSON_FORM
 
 
+class JsonReader(stages.Reader):
+    """The stages of a full JSON wire (docs/wire-format.md §4): the size limit, then
+    normalization (§1) of the wire, which is the document itself."""
+
+    STAGES = ("envelope", "normalize")
+
+    def envelope(self) -> None:
+        check_wire_size(self.wire)
+        self.body_start = 0
+        self.document = self.wire
+
+    def normalize(self) -> None:
+        normalize(self.wire)
+
+
+#: The full JSON decoder's stages in order; ``codec.layout_wire`` runs the same ones.
+JSON_STAGES = JsonReader.STAGES
+
+
 def decode_json(wire: bytes) -> bytes:
     """A full JSON wire is the selected bytes themselves, checked to be canonical."""
-    wire = bytes(wire)
-    check_wire_size(wire)
-    normalize(wire)
-    return wire
+    return stages.run(JsonReader(wire_bytes(wire))).wire
 
 
 def decode_wire(wire: bytes) -> DecodedWire:
     """Decode a wire of any form, saying which it was."""
+    wire = wire_bytes(wire)
     form = detect_form(wire)
     if form == JSON_FORM:
         return DecodedWire(form, decode_json(wire), None)

@@ -73,9 +73,6 @@ if str(ROOT) not in sys.path:
 
 import codec
 from codec import limits
-from codec.projection import excerpt, first_difference
-from codec.scan import read_fields
-from codec.text_v1 import HEADER as TEXT_HEADER
 from workspace import tokens
 from workspace.profiles import LONG_PRODUCERS
 from workspace.profiles.expand import expand
@@ -243,9 +240,9 @@ def prepared_workspace(case: Case) -> Iterator[Path]:
 
 
 def _difference(expected: bytes, found: bytes) -> str:
-    at = first_difference(expected, found)
+    at = codec.first_difference(expected, found)
     return (f"{len(found):,} bytes instead of {len(expected):,}; first difference at byte {at:,}: "
-            f"expected {excerpt(expected, at)}, found {excerpt(found, at)}")
+            f"expected {codec.excerpt(expected, at)}, found {codec.excerpt(found, at)}")
 
 
 def replay_wires(case: Case, p: codec.CompactProjection, wires: dict[str, bytes]) -> None:
@@ -353,13 +350,6 @@ def measure_bytes(data: bytes, *, count: bool = True) -> dict[str, Any]:
     return entry
 
 
-def text_body_start(wire: bytes) -> int:
-    """Offset of a v1 text wire's body: after the header, the four framed fields
-    and the ``body`` line (docs/wire-format.md section 6)."""
-    fields = read_fields(wire, len(TEXT_HEADER))
-    return fields[-1].line.end + len(b"body\n")
-
-
 def measure_case(case: Case, toon: Toon) -> dict[str, Any]:
     """Produce, encode, replay, cross-check and count one case."""
     with prepared_workspace(case) as workspace:
@@ -377,16 +367,18 @@ def measure_case(case: Case, toon: Toon) -> dict[str, Any]:
         command = check_producer(case, p, workspace)
         shapes = measure_shapes(case, p, workspace)
 
-    layout = codec.layout_model_text(wires["model-text"])
-    if not layout.valid or layout.body is None:  # replay passed, so this cannot happen
-        raise BenchmarkError(f"{case.id}: the model-text layout disagrees with its decoder: {layout.error}")
+    layouts = {form: codec.layout_wire(wires[form]) for form in ("text", "model-text")}
+    for form, found in layouts.items():
+        if not found.valid or found.body is None:  # replay passed, so this cannot happen
+            raise BenchmarkError(f"{case.id}: the {form} layout disagrees with its decoder: {found.error}")
+    layout = layouts["model-text"]
     forms = {form: measure_bytes(wire, count=form in MODEL_FORMS) for form, wire in wires.items()}
     for form in WIRE_FORMS:
         forms[form]["format_version"] = 2 if form == "model-text" else 1
     # Where the tokens of an enveloped wire go: the part before the body (header,
     # metadata and, for model-text, the dictionary) and the body, counted apart.
-    for form, body_start in (("text", text_body_start(wires["text"])), ("model-text", layout.body.start)):
-        wire = wires[form]
+    for form, found in layouts.items():
+        wire, body_start = wires[form], found.body.start
         forms[form]["head"] = {"bytes": body_start, "tokens": tokens.count_tokens(wire[:body_start])}
         forms[form]["body"] = {"bytes": len(wire) - body_start,
                                "tokens": tokens.count_tokens(wire[body_start:])}

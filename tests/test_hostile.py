@@ -17,43 +17,47 @@ from __future__ import annotations
 import functools
 import json
 import re
-import time
-import tracemalloc
 
 import cbor2
 import pytest
 import wirekit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from wirekit import FIELD_NAMES, MAGIC, V1_HEADER, V2_HEADER, as_bytes, field_line
-
-import codec
-from codec import CODES, CompactError
-
-# The codes spec section 11 names, taken from codec.CODES by their last word (a
-# KeyError here means the codec lost or renamed one).
-_CODE = {code.removeprefix("compact."): code for code in CODES}
-ENVELOPE, METADATA, LIMIT, DICTIONARY, REFERENCE, DIGEST, JSON, NONCANONICAL = (
-    _CODE[name]
-    for name in ("envelope", "metadata", "limit", "dictionary", "reference", "digest", "json", "noncanonical")
+from wirekit import (
+    DECODERS,
+    DICTIONARY,
+    DIGEST,
+    ENVELOPE,
+    FIELD_NAMES,
+    JSON,
+    LIMIT,
+    MAGIC,
+    META,
+    METADATA,
+    NONCANONICAL,
+    REFERENCE,
+    V1_HEADER,
+    V2_HEADER,
+    as_bytes,
+    bounded,
+    check_diagnostic,
+    field_line,
+    outcome,
+    rejected,
+    rejected_both,
 )
 
-PROFILE = "graph"
-ROOT = "pkg/mod.py"
-REVISION = "sha256:" + "5a" * 32
+import codec
+from codec import CompactError
+
+PROFILE = META["profile"]
+ROOT = META["root"]
+REVISION = META["revision"]
 UNRELATED_DIGEST = "sha256:" + "0" * 64
 
-DECODERS = {
-    "json": codec.decode_json,
-    "text": codec.decode_text,
-    "binary": codec.decode_binary,
-    "model-text": codec.decode_model_text,
-}
 
+# --- framing by hand: tests/wirekit.py with the shared test metadata ------------------------
 
-# --- framing by hand: tests/wirekit.py with this file's metadata ------------------------
-
-META = {"profile": PROFILE, "root": ROOT, "revision": REVISION}
 text_fields = functools.partial(wirekit.fields, **META)  # (document | digest=…)
 model_text_wire = functools.partial(wirekit.v2, **META)  # (document, entries, body, digest=…)
 text_wire = functools.partial(wirekit.v1, **META)  # (document, body, digest=…)
@@ -79,47 +83,6 @@ def frame(form: str, document: bytes) -> bytes:
 
 def body_start(wire: bytes) -> int:
     return wire.index(b"\nbody\n") + len(b"\nbody\n")
-
-
-# --- what a rejection must look like --------------------------------------------------
-
-
-def check_diagnostic(exc: CompactError, wire: bytes) -> None:
-    assert isinstance(exc, CompactError)
-    assert exc.code in CODES, f"unknown code {exc.code!r}"
-    assert exc.offset is None or (
-        type(exc.offset) is int and 0 <= exc.offset <= len(wire)
-    ), f"offset {exc.offset!r} outside 0..{len(wire)}: {exc!r}"
-
-
-def outcome(decode, wire: bytes):
-    """The decoder's result, or the CompactError it raised (checked); any other
-    exception fails the test."""
-    try:
-        return decode(wire)
-    except CompactError as exc:
-        check_diagnostic(exc, wire)
-        return exc
-    except Exception as exc:  # noqa: BLE001 - this is exactly what must not happen
-        pytest.fail(f"{type(exc).__name__} escaped {decode.__name__} instead of CompactError: {exc!r}"[:2000])
-
-
-def rejected(decode, wire: bytes, code: str | set | None = None) -> CompactError:
-    result = outcome(decode, wire)
-    if not isinstance(result, CompactError):
-        pytest.fail(f"{decode.__name__} accepted a wire it must reject: {wire[:120]!r}…")
-    if code is not None:
-        allowed = {code} if isinstance(code, str) else code
-        assert result.code in allowed, f"{decode.__name__}: expected {sorted(allowed)}, got {result!r}"
-    return result
-
-
-def rejected_both(form: str, wire: bytes, code: str | set | None = None) -> CompactError:
-    """The form's own decoder and ``decode_wire`` reject with the same code."""
-    exc = rejected(DECODERS[form], wire, code)
-    via = rejected(codec.decode_wire, wire, code)
-    assert via.code == exc.code, f"decode_wire said {via!r}, {form} decoder said {exc!r}"
-    return exc
 
 
 def reencode(form: str, decoded) -> bytes:
@@ -700,7 +663,7 @@ def test_huge_metadata_length_fails_fast_without_reading_further(form, name, dec
     lines = _lines()
     index = FIELD_NAMES.index(name.encode())
     wire = _hdr(form) + b"".join(lines[:index]) + name.encode() + b" " + declared
-    exc = _bounded(DECODERS[form], wire, LIMIT)
+    exc = bounded(DECODERS[form], wire, LIMIT)
     digits_at = len(wire) - len(declared)
     assert exc.offset is None or digits_at <= exc.offset <= digits_at + 5, exc
 
@@ -759,7 +722,7 @@ def test_huge_dictionary_count_fails_fast_before_reading_entries(count):
     """Spec 4 step 2: N over 65,536 is compact.limit, checked before reading any
     entry; the wire holds none, and nothing is allocated for them."""
     wire = _dict_wire(b"dict " + count + b"\n", b"")
-    exc = _bounded(codec.decode_model_text, wire, LIMIT)
+    exc = bounded(codec.decode_model_text, wire, LIMIT)
     dict_at = wire.index(b"dict ")
     assert exc.offset is None or dict_at <= exc.offset <= len(wire), exc
 
@@ -1018,21 +981,6 @@ def test_binary_boundary_values_round_trip(value):
 # --- hostile sizes: fail fast, allocate nothing -------------------------------------------------
 
 
-def _bounded(decode, wire: bytes, code, *, seconds: float = 2.0, peak_bytes: int = 8 << 20) -> CompactError:
-    """Reject ``wire`` with ``code`` quickly and without allocating much beyond it."""
-    tracemalloc.start()
-    started = time.perf_counter()
-    try:
-        exc = rejected(decode, wire, code)
-    finally:
-        elapsed = time.perf_counter() - started
-        _, peak = tracemalloc.get_traced_memory()
-        tracemalloc.stop()
-    assert elapsed < seconds, f"took {elapsed:.2f}s"
-    assert peak < peak_bytes + 2 * len(wire), f"allocated {peak:,} bytes for a {len(wire):,}-byte wire"
-    return exc
-
-
 HUGE_HEADS = [
     ("array-2-pow-63-items", b"\x9b\x80" + b"\x00" * 7, {ENVELOPE, LIMIT}),
     ("array-2-pow-64-minus-1-items", b"\x9b" + b"\xff" * 8, {ENVELOPE, LIMIT}),
@@ -1054,8 +1002,8 @@ HUGE_HEADS = [
 def test_huge_cbor_heads_fail_fast_without_allocating(case_id, body, code):
     """Hostile lengths are never trusted before the bytes exist (a declared size
     past the wire's end is truncation, compact.envelope)."""
-    _bounded(codec.decode_binary, binary_wire(body), code)
-    _bounded(codec.decode_wire, binary_wire(body), code)
+    bounded(codec.decode_binary, binary_wire(body), code)
+    bounded(codec.decode_wire, binary_wire(body), code)
 
 
 @pytest.mark.parametrize(
@@ -1068,7 +1016,7 @@ def test_huge_cbor_heads_fail_fast_without_allocating(case_id, body, code):
     ],
 )
 def test_huge_declared_sizes_fail_fast(case_id, wire):
-    _bounded(codec.decode_wire, wire, LIMIT)
+    bounded(codec.decode_wire, wire, LIMIT)
 
 
 # --- decode_wire's own dispatch ------------------------------------------------------------------

@@ -11,20 +11,29 @@ from __future__ import annotations
 
 import functools
 import json
-import time
-import tracemalloc
 
 import cbor2
 import pytest
 import wirekit
-from wirekit import MAGIC, V1_HEADER, V2_HEADER, as_bytes, field_line, leb128
+from wirekit import (
+    DECODERS,
+    DICTIONARY,
+    ENVELOPE,
+    LIMIT,
+    MAGIC,
+    META,
+    METADATA,
+    V1_HEADER,
+    V2_HEADER,
+    as_bytes,
+    bounded,
+    field_line,
+    leb128,
+    rejected_both,
+)
 
 import codec
-from codec import CODES, CompactError
-
-# The codes spec section 11 names, taken from codec.CODES by their last word.
-_CODE = {code.removeprefix("compact."): code for code in CODES}
-LIMIT, DICTIONARY, ENVELOPE, METADATA = (_CODE[name] for name in ("limit", "dictionary", "envelope", "metadata"))
+from codec import CompactError
 
 MiB = 1 << 20
 MAX_WIRE = 16 * MiB  # 16,777,216
@@ -35,22 +44,14 @@ MAX_METADATA = 4_096
 MAX_DEPTH = 512
 MAX_DIGITS = 4_300
 
-PROFILE = "graph"
-ROOT = "pkg/mod.py"
-REVISION = "sha256:" + "5a" * 32
-
-DECODERS = {
-    "json": codec.decode_json,
-    "text": codec.decode_text,
-    "binary": codec.decode_binary,
-    "model-text": codec.decode_model_text,
-}
+PROFILE = META["profile"]
+ROOT = META["root"]
+REVISION = META["revision"]
 ENVELOPED = ("text", "binary", "model-text")
 
 
-# --- framing by hand: tests/wirekit.py with this file's metadata ------------------------
+# --- framing by hand: tests/wirekit.py with the shared test metadata ------------------------
 
-META = {"profile": PROFILE, "root": ROOT, "revision": REVISION}
 text_fields = functools.partial(wirekit.fields, **META)  # (document | digest=…)
 model_text_wire = functools.partial(wirekit.v2, **META)  # (document, entries, body, digest=…)
 text_wire = functools.partial(wirekit.v1, **META)  # (document, body, digest=…)
@@ -75,12 +76,7 @@ def projection(document: bytes, **meta) -> codec.CompactProjection:
     )
 
 
-# --- assertions ----------------------------------------------------------------------------
-
-
-def _check(exc: CompactError, wire: bytes) -> None:
-    assert exc.code in CODES
-    assert exc.offset is None or (type(exc.offset) is int and 0 <= exc.offset <= len(wire)), exc
+# --- assertions: tests/wirekit.py, with compact.limit as the expected code ------------------
 
 
 def decodes(form: str, wire: bytes):
@@ -96,41 +92,13 @@ def decodes(form: str, wire: bytes):
     return result
 
 
-def refused(call, *args, code: str | set = LIMIT) -> CompactError:
-    """``call(*args)`` raises a CompactError with ``code``; nothing else escapes."""
-    try:
-        call(*args)
-    except CompactError as exc:
-        if args and isinstance(args[0], (bytes, bytearray)):
-            _check(exc, args[0])
-        allowed = {code} if isinstance(code, str) else code
-        assert exc.code in allowed, f"{getattr(call, '__name__', call)}: expected {sorted(allowed)}, got {exc!r}"
-        return exc
-    except Exception as exc:  # noqa: BLE001
-        pytest.fail(f"{type(exc).__name__} escaped {getattr(call, '__name__', call)}: {exc!r}"[:1500])
-    pytest.fail(f"{getattr(call, '__name__', call)} accepted what is one past a limit")
+#: An encoder or constructor refuses with compact.limit.
+refused = functools.partial(wirekit.refused, code=LIMIT)
 
 
 def rejected(form: str, wire: bytes, code: str | set = LIMIT) -> CompactError:
     """The form's decoder and decode_wire both reject ``wire`` with ``code``."""
-    exc = refused(DECODERS[form], wire, code=code)
-    refused(codec.decode_wire, wire, code=code)
-    return exc
-
-
-def bounded(call, wire: bytes, *, code=LIMIT, seconds: float = 5.0, extra: int = 64 * MiB) -> CompactError:
-    """Rejected quickly, without allocating much more than a legal document."""
-    tracemalloc.start()
-    started = time.perf_counter()
-    try:
-        exc = refused(call, wire, code=code)
-    finally:
-        elapsed = time.perf_counter() - started
-        _, peak = tracemalloc.get_traced_memory()
-        tracemalloc.stop()
-    assert elapsed < seconds, f"took {elapsed:.1f}s"
-    assert peak < extra + 2 * len(wire), f"peak allocation {peak:,} bytes for a {len(wire):,}-byte wire"
-    return exc
+    return rejected_both(form, wire, code)
 
 
 # --- 1. the whole wire: 16 MiB -------------------------------------------------------------

@@ -5,7 +5,7 @@ message that says what was wrong."""
 from __future__ import annotations
 
 import pytest
-from wirekit import PAD, REVISION, binary, digest_of, leb128, v1, v2
+from wirekit import PAD, REVISION, binary, digest_of, leb128, rejected, v1, v2
 
 import codec
 from codec import CompactError
@@ -14,12 +14,6 @@ OK_DOC = b'{"a":[1,"x"]}'
 BIG = b"[" + PAD + b',"abcdefghijklmnop","abcdefghijklmnop","qqqqqqqqqqqqqqqqqq","qqqqqqqqqqqqqqqqqq"]'
 BIG_ENTRIES = [b'"abcdefghijklmnop"', b'"qqqqqqqqqqqqqqqqqq"']
 BIG_BODY = b"[" + PAD + b",@0,@0,@1,@1]"
-
-
-def reject(decoder, wire: bytes) -> CompactError:
-    with pytest.raises(CompactError) as info:
-        decoder(wire)
-    return info.value
 
 
 def test_valid_handmade_wires_decode():
@@ -48,7 +42,7 @@ HEADER_LEN = len(b"SEMAPRAX-MODEL-TEXT 2\n")
     ],
 )
 def test_envelope_rejections(mutate, code, offset, words):
-    error = reject(codec.decode_model_text, mutate(v2(OK_DOC)))
+    error = rejected(codec.decode_model_text, mutate(v2(OK_DOC)))
     assert error.code == code
     if offset is not None:
         assert error.offset == offset
@@ -61,7 +55,7 @@ def test_fields_out_of_order_named():
     root_line = b"root 4 a.py\n"
     rev_end = wire.index(b"source_digest ")
     swapped = wire[:start] + wire[start + len(root_line):rev_end] + root_line + wire[rev_end:]
-    error = reject(codec.decode_model_text, swapped)
+    error = rejected(codec.decode_model_text, swapped)
     assert error.code == "compact.envelope"
     assert "expected root, found source_revision" in error.message
     assert error.offset == start
@@ -80,7 +74,7 @@ def test_fields_out_of_order_named():
 )
 def test_metadata_rejections(kw, words):
     wire = v2(OK_DOC, **kw)
-    error = reject(codec.decode_model_text, wire)
+    error = rejected(codec.decode_model_text, wire)
     assert error.code == "compact.metadata"
     assert words in error.message
     assert wire[error.offset - 1:error.offset] == b" "  # points at the value
@@ -97,11 +91,11 @@ def test_root_and_revision_may_hold_lf_and_spaces():
 
 def test_dictionary_count_spelling_and_limit():
     wire = v2(BIG, BIG_ENTRIES, BIG_BODY)
-    assert reject(codec.decode_model_text, wire.replace(b"dict 2\n", b"dict 02\n")).code == "compact.envelope"
-    assert reject(codec.decode_model_text, wire.replace(b"dict 2\n", b"dict x\n")).code == "compact.envelope"
-    error = reject(codec.decode_model_text, wire.replace(b"dict 2\n", b"dict 65537\n"))
+    assert rejected(codec.decode_model_text, wire.replace(b"dict 2\n", b"dict 02\n")).code == "compact.envelope"
+    assert rejected(codec.decode_model_text, wire.replace(b"dict 2\n", b"dict x\n")).code == "compact.envelope"
+    error = rejected(codec.decode_model_text, wire.replace(b"dict 2\n", b"dict 65537\n"))
     assert (error.code, "65,536" in error.message) == ("compact.limit", True)
-    assert reject(codec.decode_model_text, wire.replace(b"dict 2\n", b"dict 123456\n")).code == "compact.limit"
+    assert rejected(codec.decode_model_text, wire.replace(b"dict 2\n", b"dict 123456\n")).code == "compact.limit"
 
 
 @pytest.mark.parametrize(
@@ -117,7 +111,7 @@ def test_dictionary_count_spelling_and_limit():
 )
 def test_dictionary_entry_must_be_one_string_literal(entry, words):
     wire = v2(BIG, [entry, BIG_ENTRIES[1]], BIG_BODY)
-    error = reject(codec.decode_model_text, wire)
+    error = rejected(codec.decode_model_text, wire)
     assert error.code == "compact.dictionary"
     assert words in error.message and "entry 0" in error.message
 
@@ -125,10 +119,10 @@ def test_dictionary_entry_must_be_one_string_literal(entry, words):
 def test_dictionary_fewer_or_more_entries_than_declared():
     wire = v2(BIG, BIG_ENTRIES, BIG_BODY)
     fewer = wire.replace(b"dict 2\n", b"dict 3\n")
-    error = reject(codec.decode_model_text, fewer)
+    error = rejected(codec.decode_model_text, fewer)
     assert error.code == "compact.dictionary" and "declares 3 entries but body starts after 2" in error.message
     more = wire.replace(b"dict 2\n", b"dict 1\n")
-    error = reject(codec.decode_model_text, more)
+    error = rejected(codec.decode_model_text, more)
     assert error.code == "compact.dictionary" and "more dictionary entries" in error.message
 
 
@@ -149,7 +143,7 @@ def test_dictionary_fewer_or_more_entries_than_declared():
 def test_reference_rejections(ref, words):
     body = b"[" + PAD + b",@0,@0,@1,@1," + ref + b"]"
     wire = v2(BIG, BIG_ENTRIES, body)
-    error = reject(codec.decode_model_text, wire)
+    error = rejected(codec.decode_model_text, wire)
     assert error.code == "compact.reference"
     assert words in error.message
     assert wire[error.offset:error.offset + len(ref)] == ref
@@ -158,13 +152,22 @@ def test_reference_rejections(ref, words):
 def test_reference_error_wins_over_later_faults():
     body = b"[" + PAD + b",@0,@9,@1,@1,@0]"
     wire = v2(BIG, BIG_ENTRIES, body)  # digest also wrong, but the reference comes first
-    assert reject(codec.decode_model_text, wire).code == "compact.reference"
+    assert rejected(codec.decode_model_text, wire).code == "compact.reference"
 
 
-def test_tilde_has_no_meaning_in_v2_and_at_none_in_v1():
-    wire = v2(OK_DOC, body=b'{"a":[1,~0]}')
-    assert reject(codec.decode_model_text, wire).code == "compact.digest"
-    assert reject(codec.decode_text, v1(OK_DOC, body=b'{"a":[1,@0]}')).code == "compact.digest"
+@pytest.mark.parametrize(
+    "frame, decoder, document",
+    [(v2, codec.decode_model_text, b'{"a":[1,~0]}'), (v1, codec.decode_text, b'{"a":[1,@0]}')],
+    ids=["tilde-in-v2", "at-in-v1"],
+)
+def test_tilde_has_no_meaning_in_v2_and_at_none_in_v1(frame, decoder, document):
+    """The other form's marker is plain body bytes: the wire's digest is that of
+    the body as it stands, so decoding gets past steps 3 and 4 and the marker is
+    the first byte that is not JSON (step 5)."""
+    wire = frame(document)
+    error = rejected(decoder, wire)
+    assert error.code == "compact.json"
+    assert error.offset == wire.index(document) + document.index(b"0]") - 1
 
 
 # --- step 4: digest ----------------------------------------------------------------
@@ -172,14 +175,14 @@ def test_tilde_has_no_meaning_in_v2_and_at_none_in_v1():
 
 def test_digest_mismatch_names_both_digests():
     wire = v2(OK_DOC, digest=digest_of(b"other").encode())
-    error = reject(codec.decode_model_text, wire)
+    error = rejected(codec.decode_model_text, wire)
     assert error.code == "compact.digest"
     assert digest_of(OK_DOC) in error.message and digest_of(b"other") in error.message
     assert wire[error.offset:error.offset + 7] == b"sha256:"
 
 
 def test_trailing_lf_is_explained():
-    error = reject(codec.decode_model_text, v2(OK_DOC) + b"\n")
+    error = rejected(codec.decode_model_text, v2(OK_DOC) + b"\n")
     assert error.code == "compact.digest"
     assert "LF" in error.message and "editor" in error.message
 
@@ -212,7 +215,7 @@ def test_trailing_lf_is_explained():
 )
 def test_normalization_rejections(doc, code, words):
     for decoder, wire in ((codec.decode_model_text, v2(doc)), (codec.decode_text, v1(doc))):
-        error = reject(decoder, wire)
+        error = rejected(decoder, wire)
         assert error.code == code, (decoder.__name__, error)
         assert words in error.message
 
@@ -226,7 +229,7 @@ def test_normalization_accepts_the_limits_exactly():
 
 def test_noncanonical_json_names_found_and_canonical_bytes():
     wire = v2(b'{"a": 1}')
-    error = reject(codec.decode_model_text, wire)
+    error = rejected(codec.decode_model_text, wire)
     assert error.code == "compact.noncanonical"
     assert wire[error.offset:error.offset + 2] == b" 1"
     assert "found ' 1}'" in error.message and "canonical is '1}'" in error.message
@@ -236,7 +239,7 @@ def test_json_error_in_v2_body_is_reported_at_its_wire_byte():
     doc = b"[" + PAD + b',"abcdefghijklmnop","abcdefghijklmnop",tru]'
     body = b"[" + PAD + b",@0,@0,tru]"
     wire = v2(doc, [b'"abcdefghijklmnop"'], body)
-    error = reject(codec.decode_model_text, wire)
+    error = rejected(codec.decode_model_text, wire)
     assert error.code == "compact.json"
     assert wire[error.offset:error.offset + 3] == b"tru"
     # In the expanded document the same byte lies 2 * (18 - 2) bytes further on.
@@ -247,7 +250,7 @@ def test_noncanonical_byte_inside_an_entry_points_into_the_dictionary():
     entry = b'"\\u0041bcdefghijklmnop"'  # \u0041 is 'A': valid, not canonical
     doc = b"[" + PAD + b"," + entry + b"," + entry + b"]"
     wire = v2(doc, [entry], b"[" + PAD + b",@0,@0]")
-    error = reject(codec.decode_model_text, wire)
+    error = rejected(codec.decode_model_text, wire)
     assert error.code == "compact.noncanonical"
     dict_at = wire.index(b"dict 1\n") + len(b"dict 1\n")
     assert dict_at <= error.offset < dict_at + len(entry)
@@ -278,7 +281,7 @@ def _case(entries, body, doc=BIG):
     ],
 )
 def test_reencode_rejections(wire, words):
-    error = reject(codec.decode_model_text, wire)
+    error = rejected(codec.decode_model_text, wire)
     assert error.code == "compact.noncanonical"
     assert words in error.message
     assert error.offset is not None and 0 <= error.offset < len(wire)
@@ -287,7 +290,7 @@ def test_reencode_rejections(wire, words):
 def test_missing_reference_points_at_inline_literal():
     doc = BIG[:-1] + b',"abcdefghijklmnop"]'
     wire = _case(BIG_ENTRIES, b"[" + PAD + b',@0,@0,@1,@1,"abcdefghijklmnop"]', doc=doc)
-    error = reject(codec.decode_model_text, wire)
+    error = rejected(codec.decode_model_text, wire)
     assert wire[error.offset:].startswith(b'"abcdefghijklmnop"]')
     assert "must be written @0" in error.message
 
@@ -307,7 +310,7 @@ def test_missing_reference_points_at_inline_literal():
 )
 def test_v1_text_rejections(doc, body, code, words):
     wire = v1(doc, body=body)
-    error = reject(codec.decode_text, wire)
+    error = rejected(codec.decode_text, wire)
     assert error.code == code
     assert words in error.message
     culprit = body[body.index(b"~"):] if b"~" in body else body[body.rindex(b'"abcd"'):]
@@ -316,8 +319,8 @@ def test_v1_text_rejections(doc, body, code, words):
 
 def test_v1_text_header_and_body_line():
     wire = v1(OK_DOC)
-    assert reject(codec.decode_text, b"SEMAPRAX-TEXT 2\n" + wire[16:]).code == "compact.envelope"
-    assert reject(codec.decode_text, wire.replace(b"body\n", b"bodY\n")).code == "compact.envelope"
+    assert rejected(codec.decode_text, b"SEMAPRAX-TEXT 2\n" + wire[16:]).code == "compact.envelope"
+    assert rejected(codec.decode_text, wire.replace(b"body\n", b"bodY\n")).code == "compact.envelope"
 
 
 # --- v1 binary specifics -----------------------------------------------------------
@@ -348,7 +351,7 @@ CBOR_OK = bytes.fromhex("a16161820161 78".replace(" ", ""))[:0] + bytes.fromhex(
     ],
 )
 def test_binary_rejections(cbor, code, words):
-    error = reject(codec.decode_binary, binary(OK_DOC, cbor))
+    error = rejected(codec.decode_binary, binary(OK_DOC, cbor))
     assert error.code == code, error
     assert words in error.message
 
@@ -357,18 +360,18 @@ def test_binary_valid_handmade_and_leb128_rules():
     assert codec.decode_binary(binary(OK_DOC, CBOR_OK)).selected == OK_DOC
     wire = binary(OK_DOC, CBOR_OK)
     non_minimal = wire[:5] + b"\x85\x00" + wire[6:]
-    error = reject(codec.decode_binary, non_minimal)
+    error = rejected(codec.decode_binary, non_minimal)
     assert error.code == "compact.envelope" and "minimal" in error.message
     too_long = wire[:5] + leb128(4097) + b"g" * 4097 + wire[11:]
-    assert reject(codec.decode_binary, too_long).code == "compact.limit"
+    assert rejected(codec.decode_binary, too_long).code == "compact.limit"
     three_bytes = wire[:5] + b"\x80\x80\x01" + wire[6:]
-    assert reject(codec.decode_binary, three_bytes).code == "compact.limit"
-    assert reject(codec.decode_binary, b"SPXB\x02" + wire[5:]).code == "compact.envelope"
-    assert reject(codec.decode_binary, binary(OK_DOC, b"")).code == "compact.envelope"
+    assert rejected(codec.decode_binary, three_bytes).code == "compact.limit"
+    assert rejected(codec.decode_binary, b"SPXB\x02" + wire[5:]).code == "compact.envelope"
+    assert rejected(codec.decode_binary, binary(OK_DOC, b"")).code == "compact.envelope"
 
 
 def test_binary_digest_is_over_the_selected_json():
-    error = reject(codec.decode_binary, binary(b'{"a":[1,"y"]}', CBOR_OK))
+    error = rejected(codec.decode_binary, binary(b'{"a":[1,"y"]}', CBOR_OK))
     assert error.code == "compact.digest"
 
 
@@ -394,8 +397,8 @@ def test_decode_wire_recognises_forms():
         assert found.selected == OK_DOC
         assert found.projection == (None if form == "json" else p)
     assert codec.decode_wire(encode(p)).format_version == 2
-    assert reject(codec.decode_wire, b"SEMAPRAX-OTHER 1\n").code == "compact.envelope"
-    assert reject(codec.decode_wire, b'{"a": 1}').code == "compact.noncanonical"
+    assert rejected(codec.decode_wire, b"SEMAPRAX-OTHER 1\n").code == "compact.envelope"
+    assert rejected(codec.decode_wire, b'{"a": 1}').code == "compact.noncanonical"
 
 
 def test_constructor_rejections():
@@ -419,7 +422,7 @@ def test_binary_document_size_is_checked_before_building_it():
     text = "\x01" * (3 * 1024 * 1024)  # 3 MiB of CBOR, 18 MiB as JSON ("\u0001" each)
     body = cbor2.dumps([text])
     doc_digest = b"sha256:" + b"0" * 64
-    error = reject(codec.decode_binary, binary(None, body, digest=doc_digest))
+    error = rejected(codec.decode_binary, binary(None, body, digest=doc_digest))
     assert error.code == "compact.limit" and "as JSON" in error.message
 
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import codec
 from codec import CompactError, CompactProjection
-from codec.model_text import _STAGES, _Reader
+from codec.model_text import STAGES, Reader
 from codec.scan import is_reference, split_body
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -103,9 +103,9 @@ def test_canonical_json_matches_python_json(value):
 
 def accepted_by_definition(wire: bytes) -> bool:
     """Spec step 6 as written: decode (steps 1-5), re-encode, compare."""
-    reader = _Reader(wire)
+    reader = Reader(wire)
     try:
-        for stage in _STAGES[:-1]:
+        for stage in STAGES[:-1]:
             getattr(reader, stage)()
     except CompactError:
         return False

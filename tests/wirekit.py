@@ -1,5 +1,7 @@
 """Build wires by hand, independently of the encoders, so tests can write exactly
-the malformed or non-canonical bytes they want to see rejected.
+the malformed or non-canonical bytes they want to see rejected; and the verdict
+helpers (rejected, refused, bounded, ...) the hostile, rejection and limit tests
+share.
 
 Metadata values (``profile``, ``root``, ``revision``, ``digest``) may be given as
 ``str`` (UTF-8 encoded here) or as raw ``bytes`` (written as they are, valid UTF-8
@@ -8,6 +10,12 @@ or not). ``digest`` defaults to the digest of the document the wire stands for."
 from __future__ import annotations
 
 import hashlib
+import tracemalloc
+
+import pytest
+
+import codec
+from codec import CODES, CompactError
 
 V2_HEADER = b"SEMAPRAX-MODEL-TEXT 2\n"
 V1_HEADER = b"SEMAPRAX-TEXT 1\n"
@@ -85,3 +93,95 @@ def binary(doc: bytes | None, cbor: bytes, *, profile: str | bytes = b"graph", r
     ``digest`` is given."""
     values = (profile, root, revision, _digest(doc, digest))
     return MAGIC + b"".join(binary_field(v) for v in values) + cbor
+
+
+# --- verdicts: what the hostile, rejection and limit tests assert -----------------------
+#
+# Shared so that "rejected", "bounded" and the offset rule mean the same thing in
+# every file. Decoding goes through the codec; building the wires above does not.
+
+#: The codes spec section 11 names, by their last word (a KeyError here means the
+#: codec lost or renamed one).
+CODE = {code.removeprefix("compact."): code for code in CODES}
+ENVELOPE, METADATA, LIMIT, DICTIONARY, REFERENCE, DIGEST, JSON, NONCANONICAL = (
+    CODE[name]
+    for name in ("envelope", "metadata", "limit", "dictionary", "reference", "digest", "json", "noncanonical")
+)
+
+DECODERS = {
+    "json": codec.decode_json,
+    "text": codec.decode_text,
+    "binary": codec.decode_binary,
+    "model-text": codec.decode_model_text,
+}
+
+#: The metadata the hostile and limit tests frame their wires with.
+META = {"profile": "graph", "root": "pkg/mod.py", "revision": "sha256:" + "5a" * 32}
+
+
+def check_diagnostic(exc: CompactError, wire: bytes) -> None:
+    """Spec 11: a known code, and an offset that is None or a byte of the input."""
+    assert isinstance(exc, CompactError)
+    assert exc.code in CODES, f"unknown code {exc.code!r}"
+    assert exc.offset is None or (
+        type(exc.offset) is int and 0 <= exc.offset <= len(wire)
+    ), f"offset {exc.offset!r} outside 0..{len(wire)}: {exc!r}"
+
+
+def _name(call) -> str:
+    return getattr(call, "__name__", repr(call))
+
+
+def outcome(decode, wire: bytes):
+    """The decoder's result, or the CompactError it raised (checked); any other
+    exception fails the test."""
+    try:
+        return decode(wire)
+    except CompactError as exc:
+        check_diagnostic(exc, wire)
+        return exc
+    except Exception as exc:  # noqa: BLE001 - this is exactly what must not happen
+        pytest.fail(f"{type(exc).__name__} escaped {_name(decode)} instead of CompactError: {exc!r}"[:2000])
+
+
+def refused(call, *args, code: str | set | None = None) -> CompactError:
+    """``call(*args)`` raises a CompactError (with ``code``, if given: one code or
+    a set); nothing else escapes, and it must not succeed."""
+    try:
+        call(*args)
+    except CompactError as exc:
+        if args and isinstance(args[0], (bytes, bytearray)):
+            check_diagnostic(exc, args[0])
+        if code is not None:
+            allowed = {code} if isinstance(code, str) else code
+            assert exc.code in allowed, f"{_name(call)}: expected {sorted(allowed)}, got {exc!r}"
+        return exc
+    except Exception as exc:  # noqa: BLE001
+        pytest.fail(f"{type(exc).__name__} escaped {_name(call)}: {exc!r}"[:2000])
+    pytest.fail(f"{_name(call)} accepted what it must refuse: {args[0]!r:.120}…" if args else _name(call))
+
+
+def rejected(decode, wire: bytes, code: str | set | None = None) -> CompactError:
+    return refused(decode, wire, code=code)
+
+
+def rejected_both(form: str, wire: bytes, code: str | set | None = None) -> CompactError:
+    """The form's own decoder and ``decode_wire`` reject with the same code."""
+    exc = rejected(DECODERS[form], wire, code)
+    via = rejected(codec.decode_wire, wire, code)
+    assert via.code == exc.code, f"decode_wire said {via!r}, {form} decoder said {exc!r}"
+    return exc
+
+
+def bounded(call, wire: bytes, code: str | set | None = LIMIT, *, extra: int = 8 << 20) -> CompactError:
+    """Rejected having allocated at most ``extra`` bytes beyond two copies of the
+    wire: work measured as allocation (tracemalloc), not wall-clock time, which
+    belongs in scripts/bench_hostile.py."""
+    tracemalloc.start()
+    try:
+        exc = refused(call, wire, code=code)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < extra + 2 * len(wire), f"allocated {peak:,} bytes for a {len(wire):,}-byte wire"
+    return exc

@@ -5,6 +5,7 @@ and exit 1; usage errors exit 2."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import BinaryIO
@@ -34,13 +35,43 @@ def _read(path: str) -> bytes:
 def _write(data: bytes, path: str | None, *, binary: bool) -> None:
     if path is None or path == "-":
         out: BinaryIO = sys.stdout.buffer
-        if binary and out.isatty():
-            raise _Usage("refusing to write a binary wire to a terminal; use -o FILE")
+        if out.isatty():
+            if binary:
+                raise _Usage("refusing to write a binary wire to a terminal; use -o FILE")
+            data = _for_terminal(data)
         out.write(data)
         out.flush()
         return
     with open(path, "wb") as f:
         f.write(data)
+
+
+def _for_terminal(data: bytes) -> bytes:
+    """A text wire as a terminal may show it: metadata are opaque bytes, and an
+    ESC or other control character in a root would move the cursor, recolour or
+    retitle the terminal. Each line is shown with such characters escaped (as
+    ``_visible`` spells them) and a note says so; a pipe or ``-o FILE`` gets the
+    exact bytes."""
+    text = data.decode("utf-8", "backslashreplace")
+    shown = "\n".join(_visible(line) for line in text.split("\n"))
+    if shown == text:
+        return data
+    print(
+        "semaprax: the wire holds control characters or invalid UTF-8, shown escaped here; "
+        "use -o FILE or a pipe for the exact bytes",
+        file=sys.stderr,
+    )
+    return shown.encode("utf-8")
+
+
+def _shown_path(name: object) -> str:
+    """A file name for an error message: relative to the working folder when it is
+    inside it, else its last component, so no message spells an absolute path."""
+    text = os.fsdecode(name) if isinstance(name, (str, bytes, os.PathLike)) else str(name)
+    if os.path.isabs(text):
+        relative = os.path.relpath(text)
+        text = relative if not relative.startswith("..") else "…/" + os.path.basename(text.rstrip("/"))
+    return _visible(text)
 
 
 class _Usage(Exception):
@@ -330,7 +361,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # pragma: no cover - e.g. `| head`
         return 0
     except OSError as exc:
-        print(f"semaprax: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        where = _shown_path(exc.filename) + ": " if exc.filename else ""
+        print(f"semaprax: {where}{exc.strerror or 'cannot read or write'}", file=sys.stderr)
         return EXIT_FAILURE
     return 0
 

@@ -1,0 +1,415 @@
+"""The structured parse of a wire of any form, for tools that show one.
+
+``layout_wire`` runs the decoder's own stages (each decoder module's ``Reader``
+and ``STAGES``), not a second parser, and describes what they read, up to the
+stage and byte where decoding stopped: so what a tool shows is what a decoder
+read. Every offset is a wire offset unless a field says it is a document offset.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections import Counter
+from dataclasses import dataclass
+from functools import cached_property
+from itertools import accumulate
+
+from . import binary_v1, limits, model_text, text_v1
+from .binary_v1 import CborItems
+from .errors import CompactError
+from .projection import CompactProjection
+from .scan import (
+    Field,
+    Span,
+    is_reference,
+    iter_v1_body,
+    reference_index,
+    skeleton_token_end,
+    split_references,
+    split_strings,
+    v2_references,
+    wire_bytes,
+)
+from .wire import BINARY_FORM, JSON_FORM, MODEL_TEXT_FORM, TEXT_FORM, JsonReader, detect_form
+
+#: The stages that run after the digest was verified, in any form.
+_AFTER_DIGEST = ("normalize", "check_canonical")
+
+#: What the header is called in each form, and its bytes.
+HEADERS = {
+    MODEL_TEXT_FORM: model_text.HEADER,
+    TEXT_FORM: text_v1.HEADER,
+    BINARY_FORM: binary_v1.MAGIC,
+}
+
+
+@dataclass(frozen=True)
+class Reference:
+    """One ``@N`` (v2) or ``~k`` (v1 text) in the body: the wire span of its
+    token, the entry or table index it names, and the document span its
+    expansion fills."""
+
+    wire: Span
+    index: int
+    document: Span
+
+
+@dataclass(frozen=True)
+class JsonValues:
+    """Every JSON value of a document in document order (a container before its
+    members), as parallel arrays: start and end offsets in the document, its kind
+    (one byte: ``o`` object, ``a`` array, ``s`` string, ``n`` number, ``t`` true,
+    ``f`` false, ``z`` null; a key is a string) and the index of the container
+    holding it (-1 at the top). ``end`` is -1 for a container left open where
+    the document stopped making sense."""
+
+    start: array
+    end: array
+    kind: bytes
+    parent: array
+
+    def __len__(self) -> int:
+        return len(self.start)
+
+
+@dataclass(frozen=True)
+class WireLayout:
+    """Everything a wire says and where, as far as decoding got; the same kind of
+    value for every form. Parts a form does not have are empty or None.
+
+    - ``header``: the header line (v2, v1 text) or magic (binary); None for full JSON.
+    - ``fields``: each metadata field's line, length and value spans.
+    - ``dict_line``, ``entries``, ``entry_spans``: v2's dictionary; for v1 text,
+      the back-reference table (each literal in order of first appearance, with
+      the span of that first appearance).
+    - ``body_marker``: the ``body`` line; ``body``: from the body's first byte to
+      the end of the wire (the CBOR item for binary, the whole wire for JSON).
+    - ``ref_wire``, ``ref_index``, ``ref_doc``: one item per reference in body
+      order: the wire offset of its marker, its index, where its expansion starts
+      in the document (``references`` gives them as values).
+    - ``cbor``: binary's items, with wire offsets.
+    - ``document``: the selected bytes, when they could be built.
+    - ``stage`` and ``error``: the decoder stage that failed and its diagnostic;
+      both None for a valid wire.
+    """
+
+    form: str
+    wire_size: int
+    header: Span | None
+    fields: tuple[Field, ...]
+    metadata: tuple[str, str, str, str] | None
+    dict_line: Span | None
+    entries: tuple[bytes, ...]
+    entry_spans: tuple[Span, ...]
+    body_marker: Span | None
+    body: Span | None
+    marker: bytes
+    ref_wire: array
+    ref_index: array
+    ref_doc: array
+    reference_counts: tuple[int, ...]
+    cbor: CborItems | None
+    document: bytes | None
+    stage: str | None
+    error: CompactError | None
+
+    @property
+    def valid(self) -> bool:
+        return self.error is None
+
+    @property
+    def stopped_at(self) -> int:
+        """The byte where decoding stopped: the diagnostic's offset, the end of the
+        wire for a valid one (or for a diagnostic with no place)."""
+        if self.error is not None and self.error.offset is not None:
+            return self.error.offset
+        return self.wire_size
+
+    @property
+    def projection(self) -> CompactProjection | None:
+        """The decoded projection of a valid wire with metadata (None for full
+        JSON, which has none, and for a rejected wire)."""
+        if self.error is not None or self.metadata is None or self.document is None:
+            return None
+        profile, root, revision, digest = self.metadata
+        return CompactProjection._checked(profile, root, revision, self.document, digest)
+
+    @property
+    def digest_verified(self) -> bool | None:
+        """True when the digest step ran and passed, False when it failed, None
+        when decoding stopped before it (or the form has no digest)."""
+        if self.form not in HEADERS:
+            return None
+        if self.error is None or self.stage in _AFTER_DIGEST:
+            return True
+        return False if self.stage == "verify_digest" else None
+
+    def reference_token(self, index: int) -> bytes:
+        """How a reference to ``index`` is spelled in this form."""
+        return self.marker + b"%d" % index
+
+    @property
+    def references(self) -> list[Reference]:
+        """Each reference as a value (built on demand: a large wire has hundreds
+        of thousands, which the parallel arrays hold compactly)."""
+        out = []
+        for at, i, doc in zip(self.ref_wire, self.ref_index, self.ref_doc):
+            width = len(self.reference_token(i))
+            out.append(Reference(Span(at, at + width), i, Span(doc, doc + len(self.entries[i]))))
+        return out
+
+    @cached_property
+    def values(self) -> JsonValues | None:
+        """The document's JSON values with their spans (document offsets; for full
+        JSON these are wire offsets too). Built on first use."""
+        return None if self.document is None else json_values(self.document)
+
+
+def layout_wire(wire: bytes) -> WireLayout:
+    """Run the decoder of ``wire``'s form (as ``decode_wire`` picks it), stage by
+    stage, and describe what it read, failure included. Never raises for any
+    bytes-like input."""
+    wire = wire_bytes(wire)
+    try:
+        form = detect_form(wire)
+    except CompactError as exc:
+        return _layout(wire, "unknown", None, "envelope", exc)
+    return _run(wire, form)
+
+
+def layout_model_text(wire: bytes) -> WireLayout:
+    """The layout of ``wire`` read as v2 model-text, whatever it starts with, as
+    ``decode_model_text`` reads it (kept for callers of the first structured
+    parse, which only read v2)."""
+    return _run(wire_bytes(wire), MODEL_TEXT_FORM)
+
+
+def _run(wire: bytes, form: str) -> WireLayout:
+    reader = _READERS[form](wire)
+    if form == BINARY_FORM:
+        reader.items = CborItems()
+    elif form == TEXT_FORM:
+        reader.keep_parts = True
+    failed = error = None
+    for stage in reader.STAGES:
+        try:
+            getattr(reader, stage)()
+        except CompactError as exc:
+            failed, error = stage, exc
+            break
+    return _layout(wire, form, reader, failed, error)
+
+
+_READERS = {
+    MODEL_TEXT_FORM: model_text.Reader,
+    TEXT_FORM: text_v1.Reader,
+    BINARY_FORM: binary_v1.Reader,
+    JSON_FORM: JsonReader,
+}
+
+
+#: The earlier name of the layout of a v2 wire; every form now has the same kind.
+ModelTextLayout = WireLayout
+
+
+def _layout(wire: bytes, form: str, reader, stage: str | None, error: CompactError | None) -> WireLayout:
+    parts = {
+        "form": form,
+        "wire_size": len(wire),
+        "header": None,
+        "fields": (),
+        "metadata": None,
+        "dict_line": None,
+        "entries": (),
+        "entry_spans": (),
+        "body_marker": None,
+        "body": None,
+        "marker": b"",
+        "ref_wire": array("q"),
+        "ref_index": array("q"),
+        "ref_doc": array("q"),
+        "reference_counts": (),
+        "cbor": None,
+        "document": None,
+        "stage": stage,
+        "error": error,
+    }
+    if reader is None:
+        return WireLayout(**parts)
+    if form in HEADERS:
+        parts["header"] = Span(0, min(len(HEADERS[form]), len(wire)))
+        parts["fields"] = reader.fields
+        parts["metadata"] = reader.metadata
+    parts["document"] = reader.document
+    if form == MODEL_TEXT_FORM:
+        _model_text_parts(reader, parts)
+    elif form == TEXT_FORM:
+        _text_parts(reader, parts)
+    elif form == BINARY_FORM:
+        _binary_parts(reader, parts)
+    else:
+        parts["body"] = Span(0, len(wire))
+    return WireLayout(**parts)
+
+
+def _model_text_parts(reader: model_text.Reader, parts: dict) -> None:
+    entries = reader.entries
+    parts.update(
+        dict_line=reader.dict_line,
+        entries=tuple(entries),
+        entry_spans=tuple(Span(a, a + len(e)) for a, e in zip(reader.entry_starts, entries)),
+        body_marker=reader.body_marker,
+        marker=b"@",
+    )
+    if reader.body_start is not None:
+        parts["body"] = Span(reader.body_start, len(reader.wire))
+    counts = [0] * len(entries)
+    if reader.body is not None:
+        _collect_v2_references(reader, parts["error"], parts["ref_wire"], parts["ref_index"], parts["ref_doc"], counts)
+    parts["reference_counts"] = tuple(counts)
+
+
+def _collect_v2_references(
+    reader: model_text.Reader,
+    error: CompactError | None,
+    ref_wire: array,
+    ref_index: array,
+    ref_doc: array,
+    counts: list[int],
+) -> None:
+    """Every reference's wire offset, entry index and document offset. When no
+    string holds '@' (the decoder's own fast-path condition) every '@' run is a
+    reference, and the positions come from cumulative part lengths in C; else
+    the references are found one by one, stopping where the decoder stopped (a
+    bad reference, or the append that crossed 16 MiB)."""
+    n = len(reader.entries)
+    if reader.document is not None and not reader.at_in_strings:
+        pieces = split_references(reader.body)
+        ends = list(accumulate(map(len, pieces), initial=reader.body_start))
+        index_of = {b"@%d" % i: i for i in range(n)}
+        indices = list(map(index_of.__getitem__, pieces[1::2]))
+        wires = ends[1::2][: len(indices)]
+        growth = [len(reader.entries[i]) - len(t) for i, t in zip(indices, pieces[1::2])]
+        docs = [w - reader.body_start + g for w, g in zip(wires, accumulate(growth, initial=0))]
+        ref_wire.extend(wires)
+        ref_index.extend(indices)
+        ref_doc.extend(docs)
+        for i, c in Counter(indices).items():
+            counts[i] = c
+        return
+    body = reader.body
+    stop = len(body)
+    if reader.document is None and error is not None and error.offset is not None:
+        stop = min(max(error.offset - reader.body_start, 0), stop)  # where expansion stopped
+    doc = done = 0
+    for at, token in v2_references(body, stop):
+        try:
+            i = reference_index(token, n, at, max_digits=limits.MAX_REFERENCE_DIGITS)
+        except CompactError:
+            return  # the decoder stopped here; nothing after it was read
+        doc += at - done
+        ref_wire.append(reader.body_start + at)
+        ref_index.append(i)
+        ref_doc.append(doc)
+        counts[i] += 1
+        doc += len(reader.entries[i])
+        done = at + len(token)
+
+
+def _text_parts(reader: text_v1.Reader, parts: dict) -> None:
+    """v1 text: the table and every ``~k``, from the decoder's tokens before and
+    after its expansion (``parts`` keeps each reference it could not expand, so
+    the walk stops where the decoder stopped)."""
+    parts["body_marker"] = reader.body_marker
+    parts["marker"] = b"~"
+    if reader.body_start is None:
+        return
+    parts["body"] = Span(reader.body_start, len(reader.wire))
+    if reader.document is not None or reader.problem is not None:
+        reader.walk()  # the bulk expansion kept no tokens; read them one by one
+    first: dict[bytes, int] = {}  # each literal's first wire offset, in table order
+    ref_wire, ref_index, ref_doc = parts["ref_wire"], parts["ref_index"], parts["ref_doc"]
+    wire, doc = reader.body_start, 0
+    # lazily split: a flood of '~' is not split past where the reading stopped
+    for k, (token, piece) in enumerate(zip(iter_v1_body(reader.wire[reader.body_start :]), reader.parts)):
+        if k % 2:
+            if is_reference(token):
+                if not piece.startswith(b'"'):  # not expanded: the decoder stopped here
+                    break
+                ref_wire.append(wire)
+                ref_index.append(int(token[1:]))
+                ref_doc.append(doc)
+            elif token not in first:
+                first[token] = wire
+        wire += len(token)
+        doc += len(piece)
+    table = list(first)
+    counts = [0] * len(table)
+    for i in ref_index:
+        counts[i] += 1
+    parts["entries"] = tuple(table)
+    parts["entry_spans"] = tuple(Span(first[t], first[t] + len(t)) for t in table)
+    parts["reference_counts"] = tuple(counts)
+
+
+def _binary_parts(reader: binary_v1.Reader, parts: dict) -> None:
+    """Binary: the CBOR items the profile walker read, moved to wire offsets."""
+    if reader.body_start is None:
+        return
+    base = reader.body_start
+    parts["body"] = Span(base, len(reader.wire))
+    items = reader.items
+    shifted = CborItems(
+        array("q", [s + base for s in items.start]),
+        array("q", [s + base for s in items.head_end]),
+        array("q", [-1 if e < 0 else e + base for e in items.end]),
+        items.major,
+        items.parent,
+    )
+    parts["cbor"] = shifted
+
+
+# --- JSON value spans -----------------------------------------------------------------
+
+_KIND = {ord("["): b"a", ord("{"): b"o", ord("-"): b"n", ord("t"): b"t", ord("f"): b"f", ord("n"): b"z"}
+
+
+def json_values(document: bytes) -> JsonValues:
+    """The spans of every value of ``document``, from the decoders' own string
+    tokenization (``scan.split_strings``) and the bytes between the strings; the
+    walk stops at the first byte that cannot start a token."""
+    start, end, parent = array("q"), array("q"), array("q")
+    kind = bytearray()
+    open_: list[int] = []
+    at = 0
+    pieces = split_strings(document)
+    for k, piece in enumerate(pieces):
+        if k % 2:  # a string token: a key or a string value
+            start.append(at)
+            end.append(at + len(piece))
+            kind += b"s"
+            parent.append(open_[-1] if open_ else -1)
+            at += len(piece)
+            continue
+        pos = 0
+        while pos < len(piece):
+            token_end = skeleton_token_end(piece, pos)
+            if token_end is None:
+                return JsonValues(start, end, bytes(kind), parent)
+            first = piece[pos]
+            if first in b"]}":
+                if open_:
+                    end[open_.pop()] = at + token_end
+            elif first in b"[{" or first in b"-0123456789tfn":
+                start.append(at + pos)
+                end.append(-1 if first in b"[{" else at + token_end)
+                kind += _KIND.get(first, b"n")
+                parent.append(open_[-1] if open_ else -1)
+                if first in b"[{":
+                    open_.append(len(start) - 1)
+            pos = token_end
+        at += len(piece)
+    return JsonValues(start, end, bytes(kind), parent)
+
+
+__all__ = ["JsonValues", "ModelTextLayout", "Reference", "WireLayout", "json_values", "layout_model_text", "layout_wire"]

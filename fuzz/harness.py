@@ -1,0 +1,39 @@
+"""One atheris harness for every decoder target.
+
+    python fuzz/harness.py TARGET [libFuzzer options] [CORPUS_DIR ...]
+
+TARGET is one of ``fuzz.oracle.TARGETS`` (decode_model_text, decode_text,
+decode_binary, decode_json, decode_wire, decode_model_text_and_verify,
+layout_model_text). The codec is instrumented for coverage; the custom mutator
+(fuzz/mutate.py) mutates mostly the body and then recomputes the digest.
+A finding (an exception other than CompactError, an oracle violation, a timeout
+or a memory overrun) makes libFuzzer write the input to ``crash-…``/``timeout-…``
+/``oom-…``. scripts/fuzz.py runs campaigns with limits and collects the findings.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import atheris
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+with atheris.instrument_imports(include=["codec"]):
+    import codec  # noqa: F401 - instrumented before the oracle imports it
+
+from fuzz.mutate import atheris_mutate
+from fuzz.oracle import TARGETS
+
+
+def main() -> None:
+    if len(sys.argv) < 2 or sys.argv[1] not in TARGETS:
+        sys.exit(f"usage: harness.py TARGET [libFuzzer options]; TARGET is one of {', '.join(TARGETS)}")
+    check = TARGETS[sys.argv[1]]
+    atheris.Setup([sys.argv[0], *sys.argv[2:]], check, custom_mutator=atheris_mutate)
+    atheris.Fuzz()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,163 @@
+"""The fuzzing oracle: what every decoder must do with any input at all.
+
+For any bytes, a decoder returns a projection or raises ``CompactError``; any other
+exception is a finding (it propagates out of these functions, and the fuzzer
+reports it with its input). Beyond that:
+
+- an accepted wire re-encodes to itself, byte for byte;
+- every diagnostic offset lies within the input;
+- the structured parse (``layout_model_text``) agrees with the decoder: valid
+  exactly when the decoder accepts, the same code and offset when not, and every
+  span, reference and document offset it lists lies within what was read.
+
+Hangs and memory overruns are caught by the fuzzer's own ``-timeout`` and
+``-rss_limit_mb`` (scripts/fuzz.py sets both, plus an address-space cap).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import codec
+from codec import CompactError, CompactProjection
+
+
+class OracleViolation(AssertionError):
+    """A decoder broke the contract without raising the wrong exception type."""
+
+
+def _require(condition: bool, message: str) -> None:
+    if not condition:
+        raise OracleViolation(message)
+
+
+def check_error(error: CompactError, data: bytes) -> None:
+    _require(error.code in codec.CODES, f"unknown code {error.code!r}")
+    _require(
+        error.offset is None or (type(error.offset) is int and 0 <= error.offset <= len(data)),
+        f"offset {error.offset!r} outside 0..{len(data)}: {error!r}",
+    )
+    _require(isinstance(error.message, str) and error.message != "", "empty message")
+
+
+def outcome(decode: Callable[[bytes], object], data: bytes) -> object:
+    """``decode(data)``, or the CompactError it raised (checked)."""
+    try:
+        return decode(data)
+    except CompactError as error:
+        check_error(error, data)
+        return error
+
+
+def _reencodes(form: str, result: object, data: bytes) -> None:
+    if form == "json":
+        again = result.selected if isinstance(result, codec.DecodedWire) else result
+    else:
+        p = result.projection if isinstance(result, codec.DecodedWire) else result
+        _require(isinstance(p, CompactProjection), f"{form}: returned {type(p).__name__}")
+        again = codec.ENCODERS[form](p)
+    _require(again == data, f"{form}: accepted a wire that does not re-encode to itself")
+
+
+def check_form(form: str, data: bytes) -> object:
+    """The form's own decoder, and ``decode_wire`` agreeing with it."""
+    decode = {
+        "json": codec.decode_json,
+        "text": codec.decode_text,
+        "binary": codec.decode_binary,
+        "model-text": codec.decode_model_text,
+    }[form]
+    result = outcome(decode, data)
+    if not isinstance(result, CompactError):
+        _reencodes(form, result, data)
+    try:
+        detected = codec.detect_form(data)
+    except CompactError:
+        detected = None
+    via = outcome(codec.decode_wire, data)
+    if detected == form:  # decode_wire dispatches to this very decoder: the same verdict
+        if isinstance(result, CompactError):
+            _require(
+                isinstance(via, CompactError) and (via.code, via.offset) == (result.code, result.offset),
+                f"decode_wire said {via!r}, the {form} decoder {result!r}",
+            )
+        else:
+            _require(not isinstance(via, CompactError), f"decode_wire rejected what {form} accepted: {via!r}")
+    elif not isinstance(via, CompactError):
+        _reencodes(via.form, via, data)
+    return result
+
+
+def check_wire(data: bytes) -> object:
+    """``decode_wire`` on anything: the form it detects, re-encoding included."""
+    result = outcome(codec.decode_wire, data)
+    if not isinstance(result, CompactError):
+        _reencodes(result.form, result, data)
+    return result
+
+
+def check_verify(data: bytes) -> object:
+    """``decode_model_text_and_verify`` with the metadata the wire claims (so a
+    valid wire is accepted) or with one value changed (so binding is reached)."""
+    layout = codec.layout_model_text(data)
+    profile, root, revision = (layout.metadata or ("graph", "a.py", "r"))[:3]
+    if data and data[-1] & 1:
+        revision = revision + "-other"
+    result = outcome(
+        lambda wire: codec.decode_model_text_and_verify(wire, profile=profile, root=root, source_revision=revision),
+        data,
+    )
+    if layout.valid:
+        if data[-1] & 1:
+            _require(isinstance(result, CompactError) and result.code == "compact.binding", f"{result!r}")
+        else:
+            _require(not isinstance(result, CompactError), f"valid wire rejected on its own metadata: {result!r}")
+    return result
+
+
+def check_layout(data: bytes) -> object:
+    """The structured parse agrees with the decoder, and stays within the input."""
+    layout = codec.layout_model_text(data)
+    decoded = outcome(codec.decode_model_text, data)
+    size = len(data)
+    _require(layout.wire_size == size, "wire_size")
+    if isinstance(decoded, CompactError):
+        _require(layout.error is not None, f"layout says valid, decoder said {decoded!r}")
+        _require(
+            (layout.error.code, layout.error.offset) == (decoded.code, decoded.offset),
+            f"layout stopped at {layout.error!r}, decoder at {decoded!r}",
+        )
+        check_error(layout.error, data)
+    else:
+        _require(layout.valid, f"decoder accepted, layout says {layout.error!r}")
+        _require(layout.document == decoded.selected, "layout document differs from the decoded one")
+    spans = [layout.header, *(f.line for f in layout.fields), *(f.value for f in layout.fields), *layout.entry_spans]
+    spans += [s for s in (layout.dict_line, layout.body_marker, layout.body) if s is not None]
+    for span in spans:
+        _require(0 <= span.start <= span.end <= size, f"span {span} outside 0..{size}")
+    n = len(layout.entries)
+    _require(len(layout.ref_wire) == len(layout.ref_index) == len(layout.ref_doc), "reference arrays differ in length")
+    stop = size if layout.error is None or layout.error.offset is None else layout.error.offset
+    body_start = layout.body.start if layout.body is not None else size
+    for wire_at, index, doc_at in zip(layout.ref_wire, layout.ref_index, layout.ref_doc):
+        _require(body_start <= wire_at < size and data[wire_at] == 0x40, f"reference at {wire_at} is not an '@'")
+        _require(0 <= index < n, f"reference index {index} of {n}")
+        _require(0 <= doc_at <= codec.limits.MAX_SELECTED_BYTES, f"document offset {doc_at}")
+        if layout.document is None:
+            _require(wire_at < stop, f"reference at {wire_at} listed past where decoding stopped ({stop})")
+        else:
+            _require(doc_at + len(layout.entries[index]) <= len(layout.document), "expansion past the document")
+    _require(sum(layout.reference_counts) == len(layout.ref_index), "reference counts")
+    return decoded
+
+
+#: Harness name -> the oracle it runs on one input.
+TARGETS: dict[str, Callable[[bytes], object]] = {
+    "decode_model_text": lambda data: check_form("model-text", data),
+    "decode_text": lambda data: check_form("text", data),
+    "decode_binary": lambda data: check_form("binary", data),
+    "decode_json": lambda data: check_form("json", data),
+    "decode_wire": check_wire,
+    "decode_model_text_and_verify": check_verify,
+    "layout_model_text": check_layout,
+}
