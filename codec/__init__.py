@@ -21,7 +21,7 @@ from .projection import (
     first_difference,
     source_digest,
 )
-from .scan import Field, Span
+from .scan import STRING, Field, Span, split_strings
 from .text_v1 import decode_text, encode_text
 from .wire import FORMAT_VERSIONS, FORMS, DecodedWire, decode_json, decode_wire, detect_form
 
@@ -44,6 +44,7 @@ __all__ = [
     "FORMAT_VERSIONS",
     "FORMS",
     "PROFILES",
+    "STRING",
     "CborItems",
     "CompactError",
     "CompactProjection",
@@ -73,4 +74,5 @@ __all__ = [
     "layout_model_text",
     "layout_wire",
     "source_digest",
+    "split_strings",
 ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from itertools import accumulate
 
@@ -91,6 +91,8 @@ class WireLayout:
     - ``document``: the selected bytes, when they could be built.
     - ``stage`` and ``error``: the decoder stage that failed and its diagnostic;
       both None for a valid wire.
+    - ``partial``: the layout was asked to stop early (``layout_wire(through=…)``)
+      and stopped there without a failure: it says nothing of the later stages.
     """
 
     form: str
@@ -112,10 +114,12 @@ class WireLayout:
     document: bytes | None
     stage: str | None
     error: CompactError | None
+    partial: bool = False
 
     @property
     def valid(self) -> bool:
-        return self.error is None
+        """Every stage ran and passed (a partial layout is not yet known valid)."""
+        return self.error is None and not self.partial
 
     @property
     def stopped_at(self) -> int:
@@ -129,7 +133,7 @@ class WireLayout:
     def projection(self) -> CompactProjection | None:
         """The decoded projection of a valid wire with metadata (None for full
         JSON, which has none, and for a rejected wire)."""
-        if self.error is not None or self.metadata is None or self.document is None:
+        if not self.valid or self.metadata is None or self.document is None:
             return None
         profile, root, revision, digest = self.metadata
         return CompactProjection._checked(profile, root, revision, self.document, digest)
@@ -139,6 +143,8 @@ class WireLayout:
         """True when the digest step ran and passed, False when it failed, None
         when decoding stopped before it (or the form has no digest)."""
         if self.form not in HEADERS:
+            return None
+        if self.partial:
             return None
         if self.error is None or self.stage in _AFTER_DIGEST:
             return True
@@ -165,16 +171,22 @@ class WireLayout:
         return None if self.document is None else json_values(self.document)
 
 
-def layout_wire(wire: bytes) -> WireLayout:
+def layout_wire(wire: bytes, *, through: str | None = None) -> WireLayout:
     """Run the decoder of ``wire``'s form (as ``decode_wire`` picks it), stage by
     stage, and describe what it read, failure included. Never raises for any
-    bytes-like input."""
+    bytes-like input.
+
+    ``through`` names the last stage to run, for a tool that paints the envelope
+    of a large wire before verifying it: ``"envelope"`` reads the header and the
+    metadata (and v1 text's body line), ``"dictionary"`` also v2's dictionary and
+    body line. A stage the form does not have runs its envelope only. Such a
+    layout says nothing of the stages it skipped: ``valid`` is true of what ran."""
     wire = wire_bytes(wire)
     try:
         form = detect_form(wire)
     except CompactError as exc:
         return _layout(wire, "unknown", None, "envelope", exc)
-    return _run(wire, form)
+    return _run(wire, form, through)
 
 
 def layout_model_text(wire: bytes) -> WireLayout:
@@ -184,20 +196,27 @@ def layout_model_text(wire: bytes) -> WireLayout:
     return _run(wire_bytes(wire), MODEL_TEXT_FORM)
 
 
-def _run(wire: bytes, form: str) -> WireLayout:
+def _run(wire: bytes, form: str, through: str | None = None) -> WireLayout:
     reader = _READERS[form](wire)
+    stages = reader.STAGES
+    if through is not None:
+        last = stages.index(through) if through in stages else 0
+        stages = stages[: last + 1]
     if form == BINARY_FORM:
         reader.items = CborItems()
     elif form == TEXT_FORM:
         reader.keep_parts = True
     failed = error = None
-    for stage in reader.STAGES:
+    for stage in stages:
         try:
             getattr(reader, stage)()
         except CompactError as exc:
             failed, error = stage, exc
             break
-    return _layout(wire, form, reader, failed, error)
+    layout = _layout(wire, form, reader, failed, error)
+    if error is None and len(stages) < len(reader.STAGES):
+        layout = replace(layout, partial=True)
+    return layout
 
 
 _READERS = {

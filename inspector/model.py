@@ -8,21 +8,13 @@ from __future__ import annotations
 
 import bisect
 import hashlib
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import codec
-from codec import CompactError, CompactProjection, limits
-from codec.binary_v1 import read_binary_fields
-from codec.scan import STRING, Field, Span, read_fields, split_strings
-from codec.wire import detect_form
+from codec import CompactError, CompactProjection, Field, Span, WireLayout, limits, split_strings
 from workspace.visible import visible_bytes
-
-#: The grammar's string token (for the reading layout), so the inspector's uses of
-#: codec internals stay in this module (issue 14 replaces them with layout_wire).
-STRING_TOKEN = STRING
 
 FORM_TITLES = {
     "model-text": "v2 model-text",
@@ -63,6 +55,7 @@ class Loaded:
     ref_index: list[int] = field(default_factory=list)
     ref_doc: list[int] = field(default_factory=list)  # where its expansion starts in the document
     body_start: int | None = None
+    header: Span | None = None  # the header line (v2, v1 text) or magic (binary), as codec laid it out
     document: bytes | None = None  # the reconstructed selected bytes, when they could be built
     digest_ok: bool | None = None
     path: str | None = None  # the file on disk, for reload and watch
@@ -82,7 +75,7 @@ class Loaded:
 
     @property
     def version(self) -> int:
-        return codec.wire.FORMAT_VERSIONS.get(self.form, 1)
+        return codec.FORMAT_VERSIONS.get(self.form, 1)
 
     @property
     def body(self) -> bytes:
@@ -286,7 +279,6 @@ class Problem:
 
 
 _FIELD_HEAD = re.compile(rb"(profile|root|source_revision|source_digest) ([0-9]{1,9}) ")
-_HEADERS = {"model-text": 22, "text": 16}
 
 
 def problems(loaded: Loaded) -> list[Problem]:
@@ -337,11 +329,10 @@ def field_rows(loaded: Loaded) -> list[FieldRow]:
     whose declared length does not end at an LF (that one included)."""
     if loaded.fields:
         return [FieldRow(f.name, len(f.raw), f.raw, f.value.start, True, None) for f in loaded.fields]
-    start = _HEADERS.get(loaded.form)
     wire, rows = loaded.wire, []
-    if start is None or not wire.startswith(b"SEMAPRAX"):
+    if loaded.form not in ("model-text", "text") or loaded.header is None or not wire.startswith(b"SEMAPRAX"):
         return rows
-    pos = start
+    pos = loaded.header.end
     for _ in range(4):
         m = _FIELD_HEAD.match(wire, pos)
         if m is None:
@@ -423,59 +414,48 @@ def no_dictionary_reason(loaded: Loaded) -> str:
 
 
 def load_bytes(data: bytes, name: str, *, path: str | None = None) -> Loaded:
-    """Build the inspector's model of any wire, valid or not."""
+    """Build the inspector's model of any wire, valid or not, from codec's
+    structured parse (``codec.layout_wire``): what the decoder read, as far as
+    it got, and its diagnostic."""
     data = bytes(data)
-    try:
-        form = detect_form(data)
-    except CompactError as exc:
-        return Loaded(name, data, "unknown", error=exc, path=path)
-    if form == "model-text":
-        return _load_model_text(data, name, path)
-    loaded = Loaded(name, data, form, path=path)
-    try:
-        found = codec.decode_wire(data)
-        loaded.projection = found.projection
-        loaded.document = found.selected
-        loaded.digest_ok = True if found.projection is not None else None
-    except CompactError as exc:
-        loaded.error = exc
-        loaded.digest_ok = False if exc.code == "compact.digest" else None
-        if form == "json" and not _looks_like_json(data):
+    layout = codec.layout_wire(data)
+    if layout.form == "unknown":
+        return Loaded(name, data, "unknown", error=layout.error, path=path)
+    loaded = _from_layout(layout, Loaded(name, data, layout.form, path=path))
+    loaded.error = layout.error
+    loaded.projection = layout.projection
+    loaded.document = layout.document
+    loaded.digest_ok = layout.digest_verified
+    if layout.form == "model-text":
+        loaded.entries = layout.entries
+        loaded.entry_spans = layout.entry_spans
+        loaded.reference_counts = layout.reference_counts
+        loaded.ref_wire = list(layout.ref_wire)
+        loaded.ref_index = list(layout.ref_index)
+        loaded.ref_doc = list(layout.ref_doc)
+    elif layout.form == "json":
+        if layout.error is not None and not _looks_like_json(data):
             loaded.form = "unknown"  # no known header and not JSON: not a wire at all
             loaded.body_start = 0
             return loaded
-    _frame(loaded)
+        if loaded.document is None:
+            loaded.document = data
     return loaded
 
 
-def _load_model_text(data: bytes, name: str, path: str | None) -> Loaded:
-    layout = codec.layout_model_text(data)
-    loaded = Loaded(
-        name, data, "model-text",
-        error=layout.error,
-        fields=layout.fields,
-        metadata=layout.metadata,
-        entries=layout.entries,
-        entry_spans=layout.entry_spans,
-        reference_counts=layout.reference_counts,
-        ref_wire=list(layout.ref_wire),
-        ref_index=list(layout.ref_index),
-        ref_doc=list(layout.ref_doc),
-        body_start=layout.body.start if layout.body else None,
-        declared_entries=_declared(data, layout.dict_line),
-        dict_span=layout.dict_line,
-        marker_span=layout.body_marker,
-        document=layout.document,
-        path=path,
-    )
-    if layout.error is None:
-        profile, root, revision, digest = layout.metadata
-        loaded.projection = CompactProjection._checked(profile, root, revision, layout.document, digest)
-        loaded.digest_ok = True
-    elif layout.error.code == "compact.digest":
-        loaded.digest_ok = False
-    elif layout.document is not None and layout.error.code in ("compact.json", "compact.noncanonical", "compact.limit"):
-        loaded.digest_ok = True  # the digest step came before and passed
+def _from_layout(layout: WireLayout, loaded: Loaded) -> Loaded:
+    """The envelope part of a layout: header, fields, metadata, the dictionary
+    and body lines, where the body starts."""
+    loaded.header = layout.header
+    loaded.fields = layout.fields
+    loaded.body_start = layout.body.start if layout.body is not None else None
+    if layout.form == "model-text":
+        loaded.metadata = layout.metadata
+        loaded.dict_span = layout.dict_line
+        loaded.marker_span = layout.body_marker
+        loaded.declared_entries = _declared(loaded.wire, layout.dict_line)
+    elif loaded.fields:
+        loaded.metadata = tuple(f.raw.decode("utf-8", "replace") for f in loaded.fields)
     return loaded
 
 
@@ -491,67 +471,20 @@ def _looks_like_json(data: bytes) -> bool:
     return bool(head) and head in b'{["-0123456789tfn'
 
 
-def _frame(loaded: Loaded) -> None:
-    """Envelope spans for v1 text and binary (the decoders do not keep them)."""
-    data = loaded.wire
-    try:
-        if loaded.form == "text":
-            loaded.fields = read_fields(data, 16)
-            end = loaded.fields[-1].line.end
-            if data.startswith(b"body\n", end):
-                loaded.body_start = end + 5
-        elif loaded.form == "binary":
-            loaded.fields = read_binary_fields(data)
-            loaded.body_start = loaded.fields[-1].value.end
-        elif loaded.form == "json":
-            loaded.body_start = 0
-    except CompactError:
-        pass
-    if loaded.fields:
-        loaded.metadata = tuple(f.raw.decode("utf-8", "replace") for f in loaded.fields)
-    if loaded.document is None and loaded.form == "json":
-        loaded.document = data
-
-
 #: Wires at least this large are previewed (envelope first) while they are decoded.
 PREVIEW_FROM = 1 << 20
-_DICT_LINE = re.compile(rb"dict (0|[1-9][0-9]{0,4})\n")
 
 
 def preview_bytes(data: bytes, name: str, *, path: str | None = None) -> Loaded | None:
-    """The envelope of a large wire, read without verifying anything, so the
-    first screen paints while the full decode runs: the metadata fields, the
-    declared dictionary size and where the body starts. None when even that
-    does not read cleanly (the full decode then says why)."""
-    try:
-        form = detect_form(data)
-    except CompactError:
+    """The envelope of a large wire, read by the decoder's first stages without
+    verifying anything (``layout_wire(through="dictionary")``), so the first
+    screen paints while the full decode runs: the metadata fields, the declared
+    dictionary size and where the body starts. None when even that does not
+    read cleanly (the full decode then says why)."""
+    layout = codec.layout_wire(data, through="dictionary")
+    if layout.error is not None or layout.form == "unknown":
         return None
-    loaded = Loaded(name, data, form, path=path, pending=True)
-    try:
-        if form == "model-text":
-            loaded.fields = read_fields(data, _HEADERS["model-text"])
-            at = loaded.fields[-1].line.end
-            m = _DICT_LINE.match(data, at)
-            if m is None:
-                return None
-            loaded.declared_entries = int(m.group(1))
-            loaded.dict_span = Span(at, m.end())
-            pos = m.end()
-            for _ in range(loaded.declared_entries):
-                pos = data.index(b"\n", pos) + 1
-            if not data.startswith(b"body\n", pos):
-                return None
-            loaded.marker_span = Span(pos, pos + 5)
-            loaded.body_start = pos + 5
-        else:
-            _frame(loaded)
-            loaded.document = None
-    except (CompactError, ValueError):
-        return None
-    if loaded.fields:
-        loaded.metadata = tuple(f.raw.decode("utf-8", "replace") for f in loaded.fields)
-    return loaded
+    return _from_layout(layout, Loaded(name, data, layout.form, path=path, pending=True))
 
 
 def read_wire(path: str) -> bytes:
@@ -611,14 +544,11 @@ def canonical_comparison(loaded: Loaded) -> tuple[bytes, bytes, int] | None:
         return None
     doc = loaded.document
     try:
-        canonical_doc = json.dumps(json.loads(doc), ensure_ascii=False, separators=(",", ":"),
-                                   allow_nan=False).encode()
-    except (ValueError, UnicodeDecodeError, RecursionError):
+        canonical_doc = codec.canonicalize(doc)
+    except CompactError:
         return None
-    from codec.projection import first_difference
-
     if canonical_doc != doc:
-        return doc, canonical_doc, first_difference(doc, canonical_doc)
+        return doc, canonical_doc, codec.first_difference(doc, canonical_doc)
     if loaded.metadata is None:
         return None
     profile, root, revision, _ = loaded.metadata
@@ -630,7 +560,7 @@ def canonical_comparison(loaded: Loaded) -> tuple[bytes, bytes, int] | None:
     if encoder is None:
         return None
     canonical = encoder(p)
-    return loaded.wire, canonical, first_difference(loaded.wire, canonical)
+    return loaded.wire, canonical, codec.first_difference(loaded.wire, canonical)
 
 
 __all__ = [

@@ -244,3 +244,23 @@ def test_the_layout_says_whether_the_digest_was_verified(form):
     assert bad.stage == "verify_digest" and bad.digest_verified is False and bad.projection is None
     assert codec.layout_wire(wire[:10]).digest_verified is None
     assert codec.layout_wire(p.selected).digest_verified is None
+
+
+@pytest.mark.parametrize("form", ["model-text", "text", "binary", "json"])
+def test_a_layout_through_the_envelope_reads_the_envelope_only(form):
+    wire = (WIRES / f"http_app_routing.graph.{form}").read_bytes()
+    full = codec.layout_wire(wire)
+    early = codec.layout_wire(wire, through="dictionary")
+    assert full.valid and full.digest_verified in (True, None)
+    assert early.error is None and early.fields == full.fields and early.body == full.body
+    assert early.dict_line == full.dict_line and early.body_marker == full.body_marker
+    if form != "json":  # full JSON has no stage before its normalization
+        assert early.partial and not early.valid
+        assert early.projection is None and early.digest_verified is None
+        assert len(early.ref_wire) == 0
+
+
+def test_a_layout_through_the_envelope_still_reports_a_broken_envelope():
+    wire = (WIRES / "http_app_routing.graph.model-text").read_bytes()
+    early = codec.layout_wire(wire.replace(b"root 19 ", b"root 5000 ", 1), through="envelope")
+    assert early.error is not None and early.error.code == "compact.limit" and not early.partial

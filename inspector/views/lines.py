@@ -25,9 +25,8 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from codec import STRING as STRING_TOKEN
 from workspace.visible import visible_bytes
-
-from ..model import STRING_TOKEN
 
 _STRUCTURE = re.compile(b"(" + STRING_TOKEN + rb")|([\[\]{},])")
 
