@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from ..sources import Workspace, WorkspaceError, suggest
 from .model import INHERITS, Definition, ModuleAnalysis, Use
-from .resolver import ClassInfo, analyse_module
+from .resolver import ClassInfo, analyse_module, collector_paused
 
 
 @dataclass(frozen=True)
@@ -24,31 +24,64 @@ progress_hook: Progress | None = None
 
 
 class WorkspaceIndex:
+    """Each file is analysed once, knowing the classes of the files analysed
+    before it. When it asks for a class of a workspace module not analysed yet,
+    that module is analysed first (to a bounded depth), so the classes a module
+    uses are usually known when it needs them; a file is analysed again only
+    when it asked for a class that a later file turned out to define. The result
+    is the same as analysing every file with every class known."""
+
     def __init__(self, ws: Workspace, files: list[str]) -> None:
+        with collector_paused():
+            self._build(ws, files)
+
+    def _build(self, ws: Workspace, files: list[str]) -> None:
         self.ws = ws
         modules = [ws.module_of(f) for f in files]
-        sources = {m.path: ws.read(m.path) for m in modules}
-        total = 2 * len(modules)
         report = progress_hook if progress_hook is not None and len(modules) > 50 else None
-        # Pass 1: each module alone, to learn every class's bases and members.
-        first = []
-        for n, m in enumerate(modules):
-            first.append(analyse_module(sources[m.path], m.path, m.module, is_package=m.is_package))
-            if report and n % 25 == 0:
-                report(n, total)
         self.classes: dict[str, ClassInfo] = {}
-        for a in first:
+        results: list[ModuleAnalysis | None] = [None] * len(modules)
+        misses: list[set[str]] = [set() for _ in modules]
+        waiting = {m.module: n for n, m in enumerate(modules)}  # not analysed yet
+        done = 0
+
+        def analyse(n: int, depth: int) -> None:
+            nonlocal done
+            m = modules[n]
+            waiting.pop(m.module, None)
+
+            def lookup(qualname: str) -> ClassInfo | None:
+                info = self.classes.get(qualname)
+                if info is None and depth < _DEPTH:
+                    owner = _owner(qualname, waiting)
+                    if owner is not None:
+                        analyse(waiting[owner], depth + 1)
+                        info = self.classes.get(qualname)
+                if info is None:
+                    misses[n].add(qualname)
+                return info
+
+            results[n] = a = analyse_module(ws.read(m.path), m.path, m.module, is_package=m.is_package,
+                                            classes=lookup)
             self.classes.update(_class_infos(a))
-        # Pass 2: again, with every class known.
-        if self.classes:
-            self.modules = []
-            for n, m in enumerate(modules):
-                self.modules.append(analyse_module(sources[m.path], m.path, m.module, is_package=m.is_package,
-                                                   classes=self.classes.get))
-                if report and n % 25 == 0:
-                    report(len(modules) + n, total)
-        else:
-            self.modules = first
+            done += 1
+            if report and done % 25 == 0:
+                report(done, len(modules))
+
+        for n in range(len(modules)):
+            if results[n] is None:
+                analyse(n, 0)
+        again = [n for n, missed in enumerate(misses) if not missed.isdisjoint(self.classes)]
+        total = len(modules) + len(again)
+        for k, n in enumerate(again):
+            m = modules[n]
+            results[n] = analyse_module(ws.read(m.path), m.path, m.module, is_package=m.is_package,
+                                        classes=self.classes.get)
+            if report and k % 25 == 0:
+                report(len(modules) + k, total)
+        self.modules: list[ModuleAnalysis] = [a for a in results if a is not None]
+        #: How many analyses were made: the number of files plus the ones redone.
+        self.analyses = total
         if report:
             report(total, total)
         self.by_module = {a.module: a for a in self.modules}
@@ -77,6 +110,21 @@ class WorkspaceIndex:
                 if u.target == qualname:
                     out.append((a, u))
         return out
+
+
+#: How deep analysing a module may first analyse the modules it asks about;
+#: deeper chains are settled by analysing the asker again at the end.
+_DEPTH = 6
+
+
+def _owner(qualname: str, modules: dict[str, int]) -> str | None:
+    """The longest of ``modules`` that ``qualname`` lies in, if any."""
+    name = qualname
+    while "." in name:
+        name = name.rpartition(".")[0]
+        if name in modules:
+            return name
+    return None
 
 
 def _class_infos(a: ModuleAnalysis) -> dict[str, ClassInfo]:

@@ -28,6 +28,9 @@ class Definition:
     signature: str = ""
     doc: str = ""
     decorators: tuple[str, ...] = ()
+    #: The signatures of its ``@overload`` stubs, in source order; the
+    #: definition itself is the implementation.
+    overloads: tuple[str, ...] = ()
 
     @property
     def doc_line(self) -> str:

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..analysis.index import WorkspaceIndex
 from ..analysis.model import CALLS, UNRESOLVED
-from ..sources import Workspace
+from ..sources import Workspace, decode_source, source_lines
 from .common import workspace_sources
 
 
@@ -25,18 +25,20 @@ def produce(ws: Workspace, root: str) -> tuple[str, Any]:
     index = WorkspaceIndex(ws, workspace_sources(ws))
     located = index.find(root)
     a, d = located.analysis, located.definition
-    source_lines = ws.read(a.path).decode("utf-8", "replace").splitlines()
+    lines = source_lines(decode_source(ws.read(a.path)))
     inside = (d.qualname, d.qualname + ".")
     own_uses = [u for u in a.uses if u.source == d.qualname or u.source.startswith(inside[1])]
 
     value: dict[str, Any] = {"symbol": d.qualname, "kind": d.kind, "path": a.path, "lines": [d.start, d.end]}
     if d.signature:
         value["signature"] = d.signature
+    if d.overloads:
+        value["overloads"] = list(d.overloads)
     if d.decorators:
         value["decorators"] = list(d.decorators)
     if d.doc:
         value["doc"] = d.doc
-    value["source"] = "\n".join(source_lines[d.start - 1 : d.end])
+    value["source"] = "\n".join(lines[d.start - 1 : d.end])
     parent = d.qualname.rpartition(".")[0]
     owner = index.definitions.get(parent)
     if owner is not None and owner.definition.kind == "class":
