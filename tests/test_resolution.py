@@ -303,3 +303,24 @@ def test_a_manifest_can_exclude_folders(tmp_path):
     })
     view = _view("project-graph", "semaprax.toml", tmp_path)
     assert [r[1] for r in view["modules"]["rows"]] == ["a.py"]
+
+
+# --- large data literals -------------------------------------------------------------------------
+
+def test_a_large_data_literal_is_folded_keeping_every_position():
+    from workspace.analysis.resolver import FOLD_AT, fold_data_literals
+
+    rows = ",  # row\n".join(f"    ({i}, 'n{i}', {i * 1.5}, [-{i}, None, True])" for i in range(FOLD_AT // 30))
+    source = (f"DATA = [\n{rows}\n]\nSET = {{\n{rows}\n}}\nMAP = {{\n" + ",\n".join(f"    {i}: 'x'" for i in range(FOLD_AT // 8))
+              + "\n}\nLIVE = [\n" + ",\n".join(f"    f{i % 3}()" for i in range(FOLD_AT // 8)) + "\n]\n"
+              "def after(): return DATA\n").encode()
+    folded = fold_data_literals(source)
+    assert len(folded) == len(source) and folded.count(b"\n") == source.count(b"\n")
+    assert folded.startswith(b"DATA = [\n...  ") and b"SET = {\n...  " in folded and b"MAP = {\n...:...  " in folded
+    assert b"f1()" in folded  # a literal that calls something is not data
+    full, fast = (analyse_module(s, "d.py", "d") for s in (source, folded))
+    assert full.definitions == fast.definitions and full.uses == fast.uses and full.problems == fast.problems
+    import ast
+
+    kinds = {n.targets[0].id: type(n.value).__name__ for n in ast.parse(folded).body if isinstance(n, ast.Assign)}
+    assert kinds == {"DATA": "List", "SET": "Set", "MAP": "Dict", "LIVE": "List"}

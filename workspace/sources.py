@@ -7,6 +7,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import io
+import logging
 import os
 import posixpath
 import re
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 REVISION_TAG = b"semaprax/source-revision/v1\x00"
+_log = logging.getLogger("semaprax.workspace")
 
 #: Folders never searched for sources: tools' own files. Hidden folders (a
 #: leading dot) are skipped too, and so is a virtual environment, known by its
@@ -170,6 +172,8 @@ class Workspace:
                     found.append(rel)
             self._listing = sorted(found, key=lambda p: p.encode("utf-8"))
             self.notes = sorted(notes, key=lambda n: n.encode("utf-8"))
+            for note in self.notes:  # on stderr for a person at the command line (logging's last resort)
+                _log.warning("semaprax: %s", note)
         if not under:
             return list(self._listing)
         prefix = under.rstrip("/") + "/"

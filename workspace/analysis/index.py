@@ -18,7 +18,8 @@ class Located:
     definition: Definition
 
 
-#: Called as progress(done, total) while a large workspace is analysed.
+#: Called as progress(done, total) while a large workspace is analysed: files
+#: analysed of files to analyse (a file analysed again counts again).
 Progress = Callable[[int, int], None]
 progress_hook: Progress | None = None
 

@@ -177,8 +177,9 @@ class _Analyser:
         lines = len(self.text_lines)
         module_def = Definition(self.module, "module", 1, max(lines, 1))
         try:
-            tree = ast.parse(self.source, filename=self.path)
-            table = symtable.symtable(self.source, self.path, "exec")  # bytes: a BOM is fine
+            code = fold_data_literals(self.source)
+            tree = ast.parse(code, filename=self.path)
+            table = symtable.symtable(code, self.path, "exec")  # bytes: a BOM is fine
         except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
             line = getattr(exc, "lineno", None) or 1
             col = getattr(exc, "offset", None) or 1
@@ -808,6 +809,79 @@ def _builtin_class(name: str) -> ClassInfo | None:
     if not isinstance(obj, type):
         return None
     return ClassInfo((), frozenset(dir(obj)))
+
+
+#: A bracketed run of literal tokens only: numbers, plain strings, True, False,
+#: None, brackets, commas and colons, spaces and comments. Possessive, so a
+#: megabyte of data is one pass with no backtracking state.
+_LITERAL_TOKENS = re.compile(rb"""(?:[ \t\r\n\f]++|\#[^\r\n]*+|[-+]?+\.?+[0-9][0-9a-zA-Z_.]*+(?:[eE][-+][0-9_]++)?+[jJ]?+
+    |[bBrRuU]{0,2}+'(?:[^'\\\r\n]|\\.)*+'|[bBrRuU]{0,2}+"(?:[^"\\\r\n]|\\.)*+"
+    |[,:()\[\]{}]|True\b|False\b|None\b)++""", re.VERBOSE)
+_BRACKETS = re.compile(rb"""[bBrRuU]{0,2}'(?:[^'\\\r\n]|\\.)*'|[bBrRuU]{0,2}"(?:[^"\\\r\n]|\\.)*"|\#[^\r\n]*|[\[\](){}]""")
+_OPENING = re.compile(rb"=[ \t]*+([\[({])")
+_BLANK = bytes(b if b in b"\r\n" else ord(" ") for b in range(256))
+#: Below this, a literal is parsed as it is.
+FOLD_AT = 64 * 1024
+
+
+def fold_data_literals(source: bytes) -> bytes:
+    """The source with every data literal of FOLD_AT bytes or more (``DATA =
+    [...]`` of numbers and strings) emptied to ``[...]``, every other byte kept
+    in place (newlines stay, the rest become spaces): such a literal uses no
+    name and defines nothing, but as ast nodes a 7 MB one costs a gigabyte."""
+    if len(source) < FOLD_AT:
+        return source
+    out = None
+    at = 0
+    while True:
+        found = _OPENING.search(source, at)
+        if found is None:
+            break
+        start = found.start(1)
+        run = _LITERAL_TOKENS.match(source, start)
+        end = _balanced_end(source, start, run.end()) if run else None
+        if end is None or end - start < FOLD_AT:
+            at = found.end()
+            continue
+        inner = source[start + 1:end - 1].translate(_BLANK)
+        marker = {ord("["): b"...", ord("("): b"...,", ord("{"): b"...:..."}[source[start]]
+        if source[start] == ord("{") and not _is_dict(source, start, end):
+            marker = b"..."
+        room = inner.find(b" " * len(marker))  # on a line of its own, if need be: no newline is lost
+        if room >= 0:
+            if out is None:
+                out = bytearray(source)
+            out[start + 1:end - 1] = inner[:room] + marker + inner[room + len(marker):]
+        at = end
+    return bytes(out) if out is not None else source
+
+
+def _balanced_end(source: bytes, start: int, stop: int) -> int | None:
+    """Where the bracket opened at ``start`` closes, if it does before ``stop``."""
+    depth = 0
+    for token in _BRACKETS.finditer(source, start, stop):
+        char = token.group()
+        if char in (b"[", b"(", b"{"):
+            depth += 1
+        elif char in (b"]", b")", b"}"):
+            depth -= 1
+            if depth == 0:
+                return token.end()
+    return None
+
+
+def _is_dict(source: bytes, start: int, end: int) -> bool:
+    depth = 0
+    for token in re.finditer(rb"""'(?:[^'\\\r\n]|\\.)*'|"(?:[^"\\\r\n]|\\.)*"|\#[^\r\n]*|[\[\](){}:]""",
+                             source[start:end]):
+        char = token.group()
+        if char in (b"[", b"(", b"{"):
+            depth += 1
+        elif char in (b"]", b")", b"}"):
+            depth -= 1
+        elif char == b":" and depth == 1:
+            return True
+    return False
 
 
 #: A noqa comment, bare or with codes (``F401, E501``), as flake8 and ruff read it.
