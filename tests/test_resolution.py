@@ -324,3 +324,81 @@ def test_a_large_data_literal_is_folded_keeping_every_position():
 
     kinds = {n.targets[0].id: type(n.value).__name__ for n in ast.parse(folded).body if isinstance(n, ast.Assign)}
     assert kinds == {"DATA": "List", "SET": "Set", "MAP": "Dict", "LIVE": "List"}
+
+
+# --- recall: targets that are statically knowable ------------------------------------------------
+
+RECALL = '''from dataclasses import dataclass
+import typing as t
+
+
+class Session:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc): pass
+
+    def request(self) -> "Response":
+        return Response()
+
+
+class Response:
+    def json(self) -> dict: ...
+
+
+@dataclass
+class Holder:
+    session: Session
+    items: list[Response]
+
+
+def request():
+    with Session() as session:
+        return session.request()
+
+
+def loops(rs: t.List[Response], h: Holder):
+    for r in rs:
+        r.json()
+    for r2 in h.items:
+        r2.json()
+    h.session.request().json()
+    rs[0].json()
+
+
+def literals(**kwargs):
+    ", ".join([]).strip().upper()
+    b"x".decode().split()[0].lower()
+    kwargs.get("x")
+
+
+class Outer:
+    def method(self):
+        def inner():
+            self.method()
+        return inner
+'''
+
+
+def test_recall_of_knowable_locals_results_and_literals():
+    a = _analyse(RECALL)
+    assert _calls(a, "m.request") == {"m.Session", "m.Session.request"}
+    assert _calls(a, "m.loops") == {"m.Response.json", "m.Session.request"}
+    assert _calls(a, "m.literals") == {"builtins.str.join", "builtins.str.strip", "builtins.str.upper",
+                                       "builtins.bytes.decode", "builtins.str.split", "builtins.str.lower",
+                                       "builtins.dict.get"}
+    assert _calls(a, "m.Outer.method.inner") == {"m.Outer.method"}
+
+
+def test_calls_through_a_package_reexport_reach_the_definition(tmp_path):
+    _write(tmp_path, {
+        "reqs/__init__.py": "from .sessions import Session\nfrom . import api\n",
+        "reqs/sessions.py": "class Session:\n    def __enter__(self):\n        return self\n"
+                            "    def request(self): pass\n",
+        "reqs/api.py": "from . import sessions\ndef request():\n    with sessions.Session() as s:\n"
+                       "        return s.request()\n",
+        "tests/test_api.py": "import reqs\ndef test_it():\n    reqs.Session().request()\n",
+    })
+    view = _view("references", "reqs.sessions.Session.request", tmp_path)
+    assert view["files"] == {"reqs/api.py": [[4, "calls", "reqs.api.request"]],
+                             "tests/test_api.py": [[3, "calls", "test_api.test_it"]]}

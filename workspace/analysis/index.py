@@ -4,8 +4,9 @@ import), and symbols can be looked up by qualified name."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..sources import Workspace, WorkspaceError, suggest
 from .model import INHERITS, Definition, ModuleAnalysis, Use
@@ -41,6 +42,9 @@ class WorkspaceIndex:
         modules = [ws.module_of(f) for f in files]
         report = progress_hook if progress_hook is not None and len(modules) > 50 else None
         self.classes: dict[str, ClassInfo] = {}
+        self.values: dict[str, str] = {}  # what ModuleAnalysis.value_types says, for every module
+        #: "pkg.Session" -> "pkg.sessions.Session": the names modules import, as others may use them
+        self.aliases: dict[str, str] = {}
         results: list[ModuleAnalysis | None] = [None] * len(modules)
         misses: list[set[str]] = [set() for _ in modules]
         waiting = {m.module: n for n, m in enumerate(modules)}  # not analysed yet
@@ -51,20 +55,26 @@ class WorkspaceIndex:
             m = modules[n]
             waiting.pop(m.module, None)
 
-            def lookup(qualname: str) -> ClassInfo | None:
-                info = self.classes.get(qualname)
-                if info is None and depth < _DEPTH:
+            def lookup(table: dict, qualname: str):  # a ClassInfo, or a class name
+                found = table.get(qualname)
+                if found is None:
+                    found = table.get(self._canonical(qualname))
+                if found is None and depth < _DEPTH:
                     owner = _owner(qualname, waiting)
                     if owner is not None:
                         analyse(waiting[owner], depth + 1)
-                        info = self.classes.get(qualname)
-                if info is None:
+                        found = table.get(qualname)
+                if found is None:
                     misses[n].add(qualname)
-                return info
+                return found
 
             results[n] = a = analyse_module(ws.read(m.path), m.path, m.module, is_package=m.is_package,
-                                            classes=lookup)
+                                            classes=functools.partial(lookup, self.classes),
+                                            values=functools.partial(lookup, self.values))
             self.classes.update(_class_infos(a))
+            self.values.update(a.value_types)
+            self.aliases.update((f"{a.module}.{i.local}", i.target) for i in a.imports
+                                if i.scope == a.module and i.local != "*" and i.target != f"{a.module}.{i.local}")
             done += 1
             if report and done % 25 == 0:
                 report(done, len(modules))
@@ -72,15 +82,17 @@ class WorkspaceIndex:
         for n in range(len(modules)):
             if results[n] is None:
                 analyse(n, 0)
-        again = [n for n, missed in enumerate(misses) if not missed.isdisjoint(self.classes)]
+        again = [n for n, missed in enumerate(misses)
+                 if not missed.isdisjoint(self.classes) or not missed.isdisjoint(self.values)]
         total = len(modules) + len(again)
         for k, n in enumerate(again):
             m = modules[n]
             results[n] = analyse_module(ws.read(m.path), m.path, m.module, is_package=m.is_package,
-                                        classes=self.classes.get)
+                                        classes=self.classes.get, values=self.values.get)
             if report and k % 25 == 0:
                 report(len(modules) + k, total)
-        self.modules: list[ModuleAnalysis] = [a for a in results if a is not None]
+        names = {d.qualname for a in results if a is not None for d in a.definitions}
+        self.modules: list[ModuleAnalysis] = [self._through_reexports(a, names) for a in results if a is not None]
         #: How many analyses were made: the number of files plus the ones redone.
         self.analyses = total
         if report:
@@ -90,6 +102,29 @@ class WorkspaceIndex:
         for a in self.modules:
             for d in a.definitions:
                 self.definitions.setdefault(d.qualname, Located(a, d))
+
+    def _canonical(self, target: str, names: set[str] | None = None) -> str:
+        """The definition a name reached through imports is: ``requests.Session``
+        (``from .sessions import Session`` in requests/__init__.py) is
+        ``requests.sessions.Session``. Unchanged when no alias leads anywhere."""
+        current = target
+        for _ in range(8):  # re-exports of re-exports, never a cycle
+            parts = current.split(".")
+            for k in range(len(parts), 1, -1):
+                head = ".".join(parts[:k])
+                if head in self.aliases:
+                    current = ".".join([self.aliases[head], *parts[k:]])
+                    break
+            else:
+                break
+            if names is not None and current in names:
+                return current
+        return current if names is None else target
+
+    def _through_reexports(self, a: ModuleAnalysis, names: set[str]) -> ModuleAnalysis:
+        uses = tuple(u if u.target in names or not u.resolved else replace(u, target=self._canonical(u.target, names))
+                     for u in a.uses)
+        return a if uses == a.uses else replace(a, uses=uses)
 
     def find(self, qualname: str) -> Located:
         found = self.definitions.get(qualname)

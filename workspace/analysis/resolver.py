@@ -53,6 +53,7 @@ class ClassInfo:
 
 
 ClassLookup = Callable[[str], "ClassInfo | None"]
+ValueLookup = Callable[[str], "str | None"]
 
 
 class _Scope:
@@ -121,13 +122,15 @@ def analyse_module(
     *,
     is_package: bool = False,
     classes: ClassLookup | None = None,
+    values: ValueLookup | None = None,
 ) -> ModuleAnalysis:
     """Analyse one module's source. ``classes`` answers for classes defined in
     other modules (the workspace index passes it); without it, only this
     module's classes are known, which keeps a one-file view a function of that
-    one file."""
+    one file. ``values`` answers, for other modules, the class of an
+    attribute's value (``"pkg.C.attr"``) or of a function's result (``"pkg.f()"``)."""
     with collector_paused():
-        return _Analyser(source, path, module, is_package, classes).run()
+        return _Analyser(source, path, module, is_package, classes, values).run()
 
 
 @contextmanager
@@ -147,7 +150,8 @@ def collector_paused() -> Iterator[None]:
 
 class _Analyser:
     def __init__(self, source: bytes, path: str, module: str, is_package: bool,
-                 classes: ClassLookup | None) -> None:
+                 classes: ClassLookup | None, values: ValueLookup | None = None) -> None:
+        self.external_values = values
         self.source = source
         self.path = path
         self.module = module
@@ -199,8 +203,17 @@ class _Analyser:
         for stubs in self.overload_stubs.values():  # overloads without an implementation (a Protocol's, say)
             self.definitions.append(replace(stubs[0], overloads=tuple(d.signature for d in stubs)))
         self._class_infos()
+        self._value_types()
         for scope, body in self.scopes:
             self._prepare_types(scope, body)
+        for cls, attr, node, scope in self.assigned:  # self.x = a typed parameter or local
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name):
+                typed = _local_type(scope, node.value.id)
+                if typed:
+                    self.attribute_types.setdefault(f"{cls}.{attr}", typed)
+                item = _local_type(scope, "[]" + node.value.id)
+                if item:
+                    self.attribute_types.setdefault(f"{cls}.{attr}[]", item)
         for scope, body in self.scopes:
             self._visit_body(body, scope)
         self._find_unused_imports()
@@ -217,6 +230,7 @@ class _Analyser:
             problems=tuple(sorted(problems, key=lambda p: (p.line, p.column, p.kind, p.message))),
             has_main=self.has_main,
             lines=lines,
+            value_types=tuple(sorted(self.attribute_types.items())),
         )
 
     def _noqa(self, line: int, end: int | None = None) -> frozenset[str] | None:
@@ -396,6 +410,7 @@ class _Analyser:
             parent = scopes[qual].parent
             resolved = tuple(self._resolve_expr(_generic_origin(b), parent) or "" for b in bases)
             self.local_classes[qual] = ClassInfo(tuple(r for r in resolved if r), frozenset(members[qual]))
+        self.assigned = assigned
         # their classes, now that every local class is known
         for cls, attr, node, scope in assigned:
             qual = f"{cls}.{attr}"
@@ -418,6 +433,84 @@ class _Analyser:
         self.definitions.append(Definition(qual, "attribute", node.lineno, node.end_lineno or node.lineno,
                                            signature))
 
+    # --- types of values -----------------------------------------------------------
+
+    def _value_types(self) -> None:
+        """What functions return (``"m.f()"``: their return annotation, or
+        their class when every return is ``return self``) and the classes of
+        class-level annotated attributes (dataclass fields)."""
+        for scope, body in self.scopes:
+            node = scope.node
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                cls = None
+                if node.returns is not None:
+                    cls = self._class_of_annotation(node.returns, scope.parent)
+                    item = self._element_of_annotation(node.returns, scope.parent)
+                    if item and not isinstance(node, ast.AsyncFunctionDef):
+                        self.attribute_types[scope.qualname + "()[]"] = item
+                elif scope.cls and scope.self_name:
+                    returns = [r for r in _walk_body(body) if isinstance(r, ast.Return)]
+                    if returns and all(isinstance(r.value, ast.Name) and r.value.id == scope.self_name
+                                       for r in returns):
+                        cls = scope.cls
+                if cls and not isinstance(node, ast.AsyncFunctionDef):
+                    self.attribute_types[scope.qualname + "()"] = cls
+            elif isinstance(node, ast.ClassDef):
+                for stmt in body:
+                    if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                        cls = self._class_of_annotation(stmt.annotation, scope)
+                        if cls:
+                            self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}", cls)
+                        item = self._element_of_annotation(stmt.annotation, scope)
+                        if item:
+                            self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}[]", item)
+
+    def _value_of(self, qualname: str) -> str | None:
+        """The class of an attribute's value, or of a call's result (``"f()"``)."""
+        found = self.attribute_types.get(qualname) or _KNOWN_RESULTS.get(qualname)
+        if found is None and self.external_values is not None and not qualname.startswith("builtins."):
+            found = self.external_values(qualname)
+        return found
+
+    def _value_type(self, node: ast.expr, scope: _Scope) -> str | None:
+        """The class of the value an expression is, when sound to know: a
+        literal, a constructed class, a call with a known return class."""
+        literal = _LITERAL_TYPES.get(type(node))
+        if literal is not None:
+            return literal
+        if isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes, int, float)):
+            return f"builtins.{type(node.value).__name__}"
+        if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
+            target = self._resolve_expr(node.func, scope)
+            if not target or target.startswith(UNRESOLVED):
+                return None
+            if self._class_info(target) is not None:
+                return target
+            return self._value_of(target + "()")
+        if isinstance(node, ast.Name):
+            return _local_type(scope, node.id)
+        if isinstance(node, ast.Attribute):
+            target = self._resolve_expr(node, scope)
+            if target and not target.startswith(UNRESOLVED):
+                return self._value_of(target)
+        if isinstance(node, ast.Subscript):
+            if isinstance(node.slice, ast.Slice):  # a slice of a list is a list
+                return self._value_type(node.value, scope)
+            return self._item_type(node.value, scope)
+        return None
+
+    def _item_type(self, node: ast.expr, scope: _Scope) -> str | None:
+        """The class of the items of a value annotated ``list[X]`` and the like."""
+        if isinstance(node, ast.Name):
+            return _local_type(scope, "[]" + node.id)
+        if isinstance(node, (ast.Attribute, ast.Call)):
+            func = node.func if isinstance(node, ast.Call) else node
+            if isinstance(func, (ast.Name, ast.Attribute)):
+                target = self._resolve_expr(func, scope)
+                if target and not target.startswith(UNRESOLVED):
+                    return self._value_of(target + ("()[]" if isinstance(node, ast.Call) else "[]"))
+        return None
+
     # --- types of locals -----------------------------------------------------------
 
     def _prepare_types(self, scope: _Scope, body: list[ast.stmt]) -> None:
@@ -429,17 +522,71 @@ class _Analyser:
                     cls = self._class_of_annotation(arg.annotation, scope.parent)
                     if cls:
                         scope.types[arg.arg] = cls
+            if args.vararg is not None:
+                scope.types[args.vararg.arg] = "builtins.tuple"
+            if args.kwarg is not None:
+                scope.types[args.kwarg.arg] = "builtins.dict"
+            for arg in args.posonlyargs + args.args + args.kwonlyargs:
+                if arg.annotation is not None:
+                    item = self._element_of_annotation(arg.annotation, scope.parent)
+                    if item:
+                        scope.types["[]" + arg.arg] = item
         for stmt in _walk_body(body):
             if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
                 cls = self._class_of_annotation(stmt.annotation, scope)
                 if cls:
                     scope.types[stmt.target.id] = cls
+                item = self._element_of_annotation(stmt.annotation, scope)
+                if item:
+                    scope.types["[]" + stmt.target.id] = item
             elif isinstance(stmt, ast.Assign):
                 cls = self._constructed_class(stmt.value, scope)
                 if cls:
                     for t in stmt.targets:
                         if isinstance(t, ast.Name):
                             scope.types.setdefault(t.id, cls)
+            elif isinstance(stmt, (ast.For, ast.AsyncFor)) and isinstance(stmt.target, ast.Name):
+                item = self._item_type(stmt.iter, scope)
+                if item:
+                    scope.types.setdefault(stmt.target.id, item)
+            elif isinstance(stmt, ast.With):
+                for item_node in stmt.items:
+                    if isinstance(item_node.optional_vars, ast.Name):
+                        cls = self._entered_class(item_node.context_expr, scope)
+                        if cls:
+                            scope.types.setdefault(item_node.optional_vars.id, cls)
+
+    def _entered_class(self, expr: ast.expr, scope: _Scope) -> str | None:
+        """The class of ``v`` in ``with expr as v``: what ``__enter__`` returns."""
+        cls = self._value_type(expr, scope)
+        if cls is None or self._class_info(cls) is None:
+            return None
+        owner = self._member_owner(cls, "__enter__")
+        if owner is None or owner.startswith("builtins."):
+            return None
+        entered = self._value_of(f"{owner}.__enter__()")
+        return cls if entered == owner else entered
+
+    def _element_of_annotation(self, ann: ast.expr, scope: _Scope | None) -> str | None:
+        """The item class of ``list[X]``, ``Sequence[X]``, ``Iterable[X]``,
+        ``tuple[X, ...]`` and the like, for ``for x in xs``."""
+        if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+            try:
+                ann = ast.parse(ann.value, mode="eval").body
+            except SyntaxError:
+                return None
+        if not isinstance(ann, ast.Subscript):
+            return None
+        origin = ast.unparse(ann.value).rpartition(".")[2]
+        item = ann.slice
+        if origin in ("tuple", "Tuple"):
+            if not (isinstance(item, ast.Tuple) and len(item.elts) == 2 and isinstance(item.elts[1], ast.Constant)
+                    and item.elts[1].value is Ellipsis):
+                return None
+            item = item.elts[0]
+        elif origin not in _ITERABLES:
+            return None
+        return self._class_of_annotation(item, scope)
 
     def _class_of_annotation(self, ann: ast.expr, scope: _Scope | None) -> str | None:
         if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
@@ -450,10 +597,22 @@ class _Analyser:
         if isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):  # X | None
             sides = [s for s in (ann.left, ann.right) if not (isinstance(s, ast.Constant) and s.value is None)]
             return self._class_of_annotation(sides[0], scope) if len(sides) == 1 else None
-        if isinstance(ann, ast.Subscript) and ast.unparse(ann.value) in ("Optional", "typing.Optional"):
-            return self._class_of_annotation(ann.slice, scope)
+        if isinstance(ann, ast.Subscript):
+            origin = self._resolve_expr(ann.value, scope) if isinstance(ann.value, (ast.Name, ast.Attribute)) else None
+            if origin in ("typing.Optional", "typing_extensions.Optional"):
+                return self._class_of_annotation(ann.slice, scope)
+            if origin in ("typing.Union", "typing_extensions.Union") and isinstance(ann.slice, ast.Tuple):
+                sides = [e for e in ann.slice.elts if not (isinstance(e, ast.Constant) and e.value is None)]
+                return self._class_of_annotation(sides[0], scope) if len(sides) == 1 else None
+            if origin in _TYPING_ALIASES:
+                return _TYPING_ALIASES[origin]
+            if origin and self._class_info(origin) is not None:  # list[str], Base[T]
+                return origin
+            return None
         if isinstance(ann, (ast.Name, ast.Attribute)):
             target = self._resolve_expr(ann, scope)
+            if target in _TYPING_ALIASES:
+                return _TYPING_ALIASES[target]
             if target and self._class_info(target) is not None:
                 return target
         return None
@@ -461,18 +620,9 @@ class _Analyser:
     def _constructed_class(self, call: ast.expr, scope: _Scope) -> str | None:
         """The class of ``x`` in ``x = <call>`` when that is sound: a call of a
         known class, or a literal of a built-in type."""
-        literal = _LITERAL_TYPES.get(type(call))
-        if literal is not None:
-            return literal
-        if isinstance(call, ast.Constant) and isinstance(call.value, (str, bytes, int, float)):
-            return f"builtins.{type(call.value).__name__}"
-        if not isinstance(call, ast.Call):
+        if isinstance(call, ast.Name):  # x = y copies y's type only through _local_type, not here
             return None
-        if isinstance(call.func, (ast.Name, ast.Attribute)):
-            target = self._resolve_expr(call.func, scope)
-            if target and self._class_info(target) is not None:
-                return target
-        return None
+        return self._value_type(call, scope)
 
     def _class_info(self, qualname: str) -> ClassInfo | None:
         info = self.local_classes.get(qualname)
@@ -660,7 +810,8 @@ class _Analyser:
                 "unresolved-name", expr.lineno, expr.col_offset + 1,
                 f"name {expr.id!r} is not defined", source,
             ))
-        self.uses.append(Use(source, target, kind, expr.lineno))
+        column = expr.end_col_offset - len(expr.attr) if isinstance(expr, ast.Attribute) else expr.col_offset
+        self.uses.append(Use(source, target, kind, expr.lineno, column or 0))
 
     def _mark_loaded(self, name: str, scope: _Scope) -> None:
         s: _Scope | None = scope
@@ -694,11 +845,13 @@ class _Analyser:
                     return f"{owner}.{chain[0]}"
                 return UNRESOLVED + ast.unparse(expr)
             if not isinstance(node, ast.Name):
-                return UNRESOLVED + ast.unparse(expr)
+                value = self._value_type(node, scope)
+                if value is None:
+                    return UNRESOLVED + ast.unparse(expr)
+                return self._walk_members(value, chain, ast.unparse(expr), True)
             base_name = node.id
-            owner_scope = _function_scope(scope)
-            if owner_scope is not None and owner_scope.self_name == base_name and owner_scope.cls \
-                    and owner_scope.is_local(base_name):
+            owner_scope = _binding_scope(scope, base_name)
+            if owner_scope is not None and owner_scope.self_name == base_name and owner_scope.cls:
                 base: str | None = owner_scope.cls
                 is_instance = True
             elif _local_type(scope, base_name) is not None:
@@ -717,8 +870,10 @@ class _Analyser:
     def _walk_members(self, base: str, chain: list[str], text: str, is_instance: bool) -> str:
         current = base
         for i, attr in enumerate(chain):
-            if i > 0 and current in self.attribute_types:
-                current, is_instance = self.attribute_types[current], True
+            if i > 0:
+                typed = self._value_of(current)
+                if typed is not None:
+                    current, is_instance = typed, True
             info = self._class_info(current)
             if info is not None:
                 owner = self._member_owner(current, attr)
@@ -728,7 +883,7 @@ class _Analyser:
                 continue
             if is_instance:
                 return UNRESOLVED + text
-            if current in self.defined_here and i > 0:
+            if current in self.defined_here:
                 # an attribute of a function or variable defined here: no static type
                 return UNRESOLVED + text
             current = f"{current}.{attr}"
@@ -796,6 +951,43 @@ class _Analyser:
 
 
 # --- small helpers -------------------------------------------------------------------------
+
+#: What built-in methods and a few standard functions return, for chains such
+#: as ``text.strip().lower()`` and ``_("...").format(...)``: fixed by the language.
+_KNOWN_RESULTS = {
+    **{f"builtins.str.{m}()": "builtins.str" for m in (
+        "capitalize", "casefold", "center", "expandtabs", "format", "format_map", "join", "ljust", "lower",
+        "lstrip", "removeprefix", "removesuffix", "replace", "rjust", "rstrip", "strip", "swapcase", "title",
+        "translate", "upper", "zfill")},
+    **{f"builtins.bytes.{m}()": "builtins.bytes" for m in (
+        "capitalize", "center", "expandtabs", "join", "ljust", "lower", "lstrip", "removeprefix", "removesuffix",
+        "replace", "rjust", "rstrip", "strip", "swapcase", "title", "translate", "upper", "zfill")},
+    "builtins.str.encode()": "builtins.bytes", "builtins.bytes.decode()": "builtins.str",
+    "builtins.str.split()": "builtins.list", "builtins.str.rsplit()": "builtins.list",
+    "builtins.str.splitlines()": "builtins.list", "builtins.str.partition()": "builtins.tuple",
+    "builtins.str.rpartition()": "builtins.tuple", "builtins.str.split()[]": "builtins.str",
+    "builtins.str.rsplit()[]": "builtins.str", "builtins.str.splitlines()[]": "builtins.str",
+    "builtins.dict.copy()": "builtins.dict", "builtins.list.copy()": "builtins.list",
+    "builtins.set.copy()": "builtins.set", "builtins.str()": "builtins.str", "builtins.repr()": "builtins.str",
+    "builtins.sorted()": "builtins.list", "builtins.format()": "builtins.str", "builtins.chr()": "builtins.str",
+    "gettext.gettext()": "builtins.str", "gettext.ngettext()": "builtins.str", "inspect.cleandoc()": "builtins.str",
+    "os.fspath()": "builtins.str", "os.fsdecode()": "builtins.str", "os.fsencode()": "builtins.bytes",
+    "os.read()": "builtins.bytes", "os.getcwd()": "builtins.str", "os.listdir()": "builtins.list",
+    "os.path.join()": "builtins.str", "os.path.basename()": "builtins.str", "os.path.dirname()": "builtins.str",
+    "os.path.abspath()": "builtins.str", "os.path.normpath()": "builtins.str", "os.path.expanduser()": "builtins.str",
+    "textwrap.dedent()": "builtins.str", "json.dumps()": "builtins.str",
+}
+
+#: Annotations that name a built-in class by another name.
+_TYPING_ALIASES = {
+    f"{m}.{a}": f"builtins.{b}" for m in ("typing", "typing_extensions")
+    for a, b in (("List", "list"), ("Dict", "dict"), ("Set", "set"), ("FrozenSet", "frozenset"),
+                 ("Tuple", "tuple"), ("Text", "str"), ("AnyStr", "str"))
+}
+#: Generic containers whose one type argument is the type of their items.
+_ITERABLES = frozenset({"list", "List", "set", "Set", "frozenset", "FrozenSet", "Sequence", "MutableSequence",
+                        "Iterable", "Iterator", "Collection", "AbstractSet", "MutableSet", "Generator",
+                        "KeysView", "ValuesView", "deque", "Deque", "AsyncIterator", "AsyncIterable"})
 
 _LITERAL_TYPES = {
     ast.List: "builtins.list", ast.ListComp: "builtins.list", ast.Dict: "builtins.dict",
@@ -1025,12 +1217,28 @@ def _function_scope(scope: _Scope) -> _Scope | None:
     return s if s is not None and s.kind == "function" else None
 
 
+def _binding_scope(scope: _Scope, name: str) -> _Scope | None:
+    """The function whose local ``name`` is, seen from ``scope`` (``self`` in a
+    function nested in a method is the method's)."""
+    s: _Scope | None = scope
+    while s is not None:
+        if s.kind == "function" and s.node is not None and s.is_local(name):
+            return s
+        if s.kind == "module":
+            return None
+        s = s.parent
+    return None
+
+
 def _local_type(scope: _Scope, name: str) -> str | None:
+    """The class of local ``name`` (``"[]name"``: of its items), looked up
+    through comprehensions and lambdas to the function that binds it."""
+    real = name.removeprefix("[]")
     s: _Scope | None = scope
     while s is not None:
         if name in s.types:
             return s.types[name]
-        if s.kind != "function" or s.node is not None and s.is_local(name):
+        if s.kind != "function" or s.node is not None and s.is_local(real):
             return None
         s = s.parent
     return None
