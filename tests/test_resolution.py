@@ -402,3 +402,46 @@ def test_calls_through_a_package_reexport_reach_the_definition(tmp_path):
     view = _view("references", "reqs.sessions.Session.request", tmp_path)
     assert view["files"] == {"reqs/api.py": [[4, "calls", "reqs.api.request"]],
                              "tests/test_api.py": [[3, "calls", "test_api.test_it"]]}
+
+
+# --- task-context ------------------------------------------------------------------------------
+
+def test_task_context_gives_constructors_self_attributes_tests_and_member_signatures(tmp_path):
+    _write(tmp_path, {
+        "shop/__init__.py": "from .cart import Cart\n",
+        "shop/cart.py": '''class Item:
+    def __init__(self, name: str, price: int = 0) -> None:
+        self.name = name
+
+
+class Special(Item):
+    pass
+
+
+class Cart:
+    """A cart."""
+
+    limit = 3
+
+    def __init__(self) -> None:
+        self.items = []
+
+    def add(self, name: str) -> None:
+        """Add one item."""
+        if len(self.items) < self.limit:
+            self.items.append(Special(name))
+        self.total = len(self.items)
+
+    def clear(self) -> None:
+        self.items = []
+''',
+        "tests/test_cart.py": "import shop\n\ndef test_add():\n    shop.Cart().add('x')\n",
+    })
+    view = _view("task-context", "shop.cart.Cart.add", tmp_path)
+    assert "doc" not in view and '"""Add one item."""' in view["source"]
+    assert view["constructs"] == {"shop.cart.Special": "(name: str, price: int=0) -> None"}
+    assert view["self"] == {"reads": ["items", "limit"], "writes": ["total"]}
+    assert view["tests"] == {"test_cart.test_add": ["tests/test_cart.py", 4, "()"]}
+    assert view["callers"] == {}
+    assert view["class"]["members"] == {"__init__": "(self) -> None", "clear": "(self) -> None",
+                                        "items": "attribute", "limit": "attribute", "total": "attribute"}
