@@ -115,18 +115,15 @@ def _run(profile: str, root: str, workspace: Path, timeout: float) -> dict | Non
 def _cases(base: Path, stdlib: bool) -> list[tuple[str, str, str, Path, int]]:
     """(series, profile, root, workspace, size)."""
     cases = []
-    for n in FUNCTION_SIZES:
-        ws = _workspace(base, f"functions{n}", functions_module(n))
-        for profile, root in (("graph", "gen.py"), ("symbols", "gen.py"), ("diagnostics", "gen.py"),
-                              ("project-graph", "semaprax.toml"), ("references", "gen.Box.get"),
-                              ("task-context", f"gen.f{n // 2}")):
-            cases.append(("functions", profile, root, ws, n))
-    for n in METHOD_SIZES:
-        ws = _workspace(base, f"methods{n}", methods_module(n))
-        for profile, root in (("graph", "gen.py"), ("symbols", "gen.py"), ("diagnostics", "gen.py"),
-                              ("project-graph", "semaprax.toml"), ("references", "gen.Big.m0"),
-                              ("task-context", f"gen.Big.m{n // 2}")):
-            cases.append(("methods", profile, root, ws, n))
+    series = (("functions", FUNCTION_SIZES, functions_module, "gen.Box.get", "gen.f{}"),
+              ("methods", METHOD_SIZES, methods_module, "gen.Big.m0", "gen.Big.m{}"))
+    for name, sizes, generate, referenced, middle in series:
+        for n in sizes:
+            ws = _workspace(base, f"{name}{n}", generate(n))
+            for profile, root in (("graph", "gen.py"), ("symbols", "gen.py"), ("diagnostics", "gen.py"),
+                                  ("project-graph", "semaprax.toml"), ("references", referenced),
+                                  ("task-context", middle.format(n // 2))):
+                cases.append((name, profile, root, ws, n))
     if stdlib:
         ws = _stdlib(base)
         for profile, root in (("project-graph", "semaprax.toml"), ("diagnostics", "semaprax.toml"),

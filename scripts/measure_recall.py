@@ -126,6 +126,7 @@ def measure(package: str, references: int) -> dict:
                     else:
                         wrong.append(f"{path}:{line} {text}: ours {ours}, jedi {theirs}")
         ref_found = ref_total = 0
+        ref_misses: list[str] = []
         symbols = sorted(q for q, loc in index.definitions.items()
                          if loc.definition.kind in ("function", "method", "class"))
         step = max(1, len(symbols) // max(references, 1))
@@ -154,10 +155,11 @@ def measure(package: str, references: int) -> dict:
             ours = {(a.path, u.line) for a, u in index.uses_of(qualname)}
             ref_total += len(theirs)
             ref_found += len(theirs & ours)
+            ref_misses.extend(f"{qualname}: {p}:{n}" for p, n in sorted(theirs - ours))
         return {"package": package, "files": len(files), "sites": sites_total, "knowable": knowable,
                 "agree": agree, "claimed": claimed, "claimed_right": claimed_right,
                 "ref_total": ref_total, "ref_found": ref_found, "seconds": ours_seconds,
-                "misses": misses, "wrong": wrong}
+                "misses": misses, "wrong": wrong, "ref_misses": ref_misses}
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -195,6 +197,8 @@ def main() -> int:
             print("\n".join(r["misses"][: args.show]))
             print(f"{r['package']}: disagreements")
             print("\n".join(r["wrong"][: args.show]))
+            print(f"{r['package']}: references jedi lists and we do not")
+            print("\n".join(r["ref_misses"][: args.show]))
     return 0
 
 

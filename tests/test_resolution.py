@@ -393,8 +393,8 @@ def test_recall_of_knowable_locals_results_and_literals():
 def test_calls_through_a_package_reexport_reach_the_definition(tmp_path):
     _write(tmp_path, {
         "reqs/__init__.py": "from .sessions import Session\nfrom . import api\n",
-        "reqs/sessions.py": "class Session:\n    def __enter__(self):\n        return self\n"
-                            "    def request(self): pass\n",
+        "reqs/sessions.py": "from typing import Self\nclass Session:\n    def __enter__(self) -> Self:\n"
+                            "        return self\n    def request(self): pass\n",
         "reqs/api.py": "from . import sessions\ndef request():\n    with sessions.Session() as s:\n"
                        "        return s.request()\n",
         "tests/test_api.py": "import reqs\ndef test_it():\n    reqs.Session().request()\n",

@@ -119,9 +119,12 @@ class WorkspaceIndex:
                 break
             if names is not None and current in names:
                 return current
-        return current if names is None else target
+        return current
 
     def _through_reexports(self, a: ModuleAnalysis, names: set[str]) -> ModuleAnalysis:
+        """Uses name what they reach: a name imported through another module
+        (``requests.compat.urlparse``) is what that module imported it from
+        (``urllib.parse.urlparse``)."""
         uses = tuple(u if u.target in names or not u.resolved else replace(u, target=self._canonical(u.target, names))
                      for u in a.uses)
         return a if uses == a.uses else replace(a, uses=uses)

@@ -206,6 +206,10 @@ class _Analyser:
         self._value_types()
         for scope, body in self.scopes:
             self._prepare_types(scope, body)
+            if scope.kind in ("module", "class"):  # module and class variables of a known class
+                for name, cls in scope.types.items():
+                    if not name.startswith("[]") and f"{scope.qualname}.{name}" in self.defined_here:
+                        self.attribute_types.setdefault(f"{scope.qualname}.{name}", cls)
         for cls, attr, node, scope in self.assigned:  # self.x = a typed parameter or local
             if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name):
                 typed = _local_type(scope, node.value.id)
@@ -445,6 +449,9 @@ class _Analyser:
                 cls = None
                 if node.returns is not None:
                     cls = self._class_of_annotation(node.returns, scope.parent)
+                    if cls is None and scope.cls and isinstance(node.returns, (ast.Name, ast.Attribute)) and \
+                            self._resolve_expr(node.returns, scope.parent) in ("typing.Self", "typing_extensions.Self"):
+                        cls = scope.cls
                     item = self._element_of_annotation(node.returns, scope.parent)
                     if item and not isinstance(node, ast.AsyncFunctionDef):
                         self.attribute_types[scope.qualname + "()[]"] = item
@@ -870,7 +877,7 @@ class _Analyser:
     def _walk_members(self, base: str, chain: list[str], text: str, is_instance: bool) -> str:
         current = base
         for i, attr in enumerate(chain):
-            if i > 0:
+            if i > 0 or not is_instance:
                 typed = self._value_of(current)
                 if typed is not None:
                     current, is_instance = typed, True
