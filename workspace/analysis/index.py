@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from ..sources import Workspace, WorkspaceError, suggest
-from .model import INHERITS, Definition, ModuleAnalysis, Use
+from .model import UNRESOLVED, Definition, ModuleAnalysis, Use
 from .resolver import ClassInfo, analyse_module, collector_paused
 
 
@@ -46,9 +46,14 @@ class WorkspaceIndex:
         #: "pkg.Session" -> "pkg.sessions.Session": the names modules import, as others may use them
         self.aliases: dict[str, str] = {}
         results: list[ModuleAnalysis | None] = [None] * len(modules)
-        misses: list[set[str]] = [set() for _ in modules]
+        misses: list[set[tuple[bool, str]]] = [set() for _ in modules]  # (a class?, name) asked in vain
         waiting = {m.module: n for n, m in enumerate(modules)}  # not analysed yet
         done = 0
+
+        def prepared(classes: dict[str, ClassInfo], values: dict[str, str]) -> None:
+            self.classes.update((q, ClassInfo(tuple(b for b in i.bases if not b.startswith(UNRESOLVED)), i.members))
+                                for q, i in classes.items())
+            self.values.update(values)
 
         def analyse(n: int, depth: int) -> None:
             nonlocal done
@@ -62,17 +67,18 @@ class WorkspaceIndex:
                 if found is None and depth < _DEPTH:
                     owner = _owner(qualname, waiting)
                     if owner is not None:
-                        analyse(waiting[owner], depth + 1)
+                        try:
+                            analyse(waiting[owner], depth + 1)
+                        except RecursionError:  # too deep for this interpreter: it is analysed in turn
+                            pass
                         found = table.get(qualname)
                 if found is None:
-                    misses[n].add(qualname)
+                    misses[n].add((table is self.classes, qualname))
                 return found
 
             results[n] = a = analyse_module(ws.read(m.path), m.path, m.module, is_package=m.is_package,
                                             classes=functools.partial(lookup, self.classes),
-                                            values=functools.partial(lookup, self.values))
-            self.classes.update(_class_infos(a))
-            self.values.update(a.value_types)
+                                            values=functools.partial(lookup, self.values), on_prepared=prepared)
             self.aliases.update((f"{a.module}.{i.local}", i.target) for i in a.imports
                                 if i.scope == a.module and i.local != "*" and i.target != f"{a.module}.{i.local}")
             done += 1
@@ -83,7 +89,7 @@ class WorkspaceIndex:
             if results[n] is None:
                 analyse(n, 0)
         again = [n for n, missed in enumerate(misses)
-                 if not missed.isdisjoint(self.classes) or not missed.isdisjoint(self.values)]
+                 if any(name in (self.classes if is_class else self.values) for is_class, name in missed)]
         total = len(modules) + len(again)
         for k, n in enumerate(again):
             m = modules[n]
@@ -153,7 +159,7 @@ class WorkspaceIndex:
 
 #: How deep analysing a module may first analyse the modules it asks about;
 #: deeper chains are settled by analysing the asker again at the end.
-_DEPTH = 6
+_DEPTH = 24
 
 
 def _owner(qualname: str, modules: dict[str, int]) -> str | None:
@@ -164,17 +170,3 @@ def _owner(qualname: str, modules: dict[str, int]) -> str | None:
         if name in modules:
             return name
     return None
-
-
-def _class_infos(a: ModuleAnalysis) -> dict[str, ClassInfo]:
-    classes = {d.qualname: d for d in a.definitions if d.kind == "class"}
-    members: dict[str, set[str]] = {q: set() for q in classes}
-    for d in a.definitions:
-        parent, _, name = d.qualname.rpartition(".")
-        if parent in members:
-            members[parent].add(name)
-    bases: dict[str, list[str]] = {q: [] for q in classes}
-    for u in a.uses:
-        if u.kind == INHERITS and u.source in bases and u.resolved:
-            bases[u.source].append(u.target)
-    return {q: ClassInfo(tuple(bases[q]), frozenset(members[q])) for q in classes}

@@ -123,14 +123,20 @@ def analyse_module(
     is_package: bool = False,
     classes: ClassLookup | None = None,
     values: ValueLookup | None = None,
+    on_prepared: Callable[[dict[str, ClassInfo], dict[str, str]], None] | None = None,
 ) -> ModuleAnalysis:
     """Analyse one module's source. ``classes`` answers for classes defined in
     other modules (the workspace index passes it); without it, only this
     module's classes are known, which keeps a one-file view a function of that
     one file. ``values`` answers, for other modules, the class of an
-    attribute's value (``"pkg.C.attr"``) or of a function's result (``"pkg.f()"``)."""
+    attribute's value (``"pkg.C.attr"``) or of a function's result (``"pkg.f()"``).
+    ``on_prepared`` is told this module's classes and value types as soon as
+    they are known, before its uses are resolved, so that a module analysed
+    meanwhile (one this module asks about, importing this one back) sees them."""
     with collector_paused():
-        return _Analyser(source, path, module, is_package, classes, values).run()
+        analyser = _Analyser(source, path, module, is_package, classes, values)
+        analyser.on_prepared = on_prepared
+        return analyser.run()
 
 
 @contextmanager
@@ -152,6 +158,7 @@ class _Analyser:
     def __init__(self, source: bytes, path: str, module: str, is_package: bool,
                  classes: ClassLookup | None, values: ValueLookup | None = None) -> None:
         self.external_values = values
+        self.on_prepared: Callable[[dict[str, ClassInfo], dict[str, str]], None] | None = None
         self.source = source
         self.path = path
         self.module = module
@@ -218,6 +225,8 @@ class _Analyser:
                 item = _local_type(scope, "[]" + node.value.id)
                 if item:
                     self.attribute_types.setdefault(f"{cls}.{attr}[]", item)
+        if self.on_prepared is not None:  # what other modules may ask about is known from here on
+            self.on_prepared(dict(self.local_classes), dict(self.attribute_types))
         for scope, body in self.scopes:
             self._visit_body(body, scope)
         self._find_unused_imports()
