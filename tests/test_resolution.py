@@ -445,3 +445,9 @@ class Cart:
     assert view["callers"] == {}
     assert view["class"]["members"] == {"__init__": "(self) -> None", "clear": "(self) -> None",
                                         "items": "attribute", "limit": "attribute", "total": "attribute"}
+
+
+def test_a_class_method_call_also_refers_to_the_class():
+    a = _analyse("class Align:\n    @classmethod\n    def left(cls): pass\ndef f():\n    Align.left()\n")
+    assert {(u.kind, u.target) for u in a.uses if u.source == "m.f"} == {("calls", "m.Align.left"),
+                                                                          ("references", "m.Align")}

@@ -821,6 +821,11 @@ class _Analyser:
         base = _chain_base(expr)
         if isinstance(base, ast.Name):
             self._mark_loaded(base.id, scope)
+            if base is not expr and kind != INHERITS:
+                # ``Align.left()`` also refers to the class Align
+                owner = self._resolve_name(base.id, scope)
+                if owner and not owner.startswith((UNRESOLVED, "builtins.")) and self._class_info(owner) is not None:
+                    self.uses.append(Use(source, owner, REFERENCES, base.lineno, base.col_offset))
         if target.startswith(UNRESOLVED) and isinstance(expr, ast.Name) and not self.star_import:
             self.problems.append(Problem(
                 "unresolved-name", expr.lineno, expr.col_offset + 1,
