@@ -28,9 +28,10 @@ def _is_class(index: WorkspaceIndex, qualname: str) -> bool:
     return found is not None and found.definition.kind == "class"
 
 
-def _constructor(index: WorkspaceIndex, cls: str) -> str:
+def _constructor(index: WorkspaceIndex, cls: str) -> str | None:
     """The signature a class is called with: its ``__init__``'s, found through
-    its bases (left to right, depth first), without ``self``."""
+    its bases (left to right, depth first), without ``self``; None when the
+    ``__init__`` is not in the workspace (an exception's, say)."""
     seen: set[str] = set()
     stack = [cls]
     while stack:
@@ -43,7 +44,7 @@ def _constructor(index: WorkspaceIndex, cls: str) -> str:
             return init.definition.signature.replace("(self, ", "(", 1).replace("(self)", "()", 1)
         info = index.classes.get(current)
         stack = list(info.bases if info else ()) + stack
-    return "()"
+    return None
 
 
 def _is_test(path: str) -> bool:
@@ -119,7 +120,7 @@ def produce(ws: Workspace, root: str) -> tuple[str, Any]:
         else:
             callees[u.target] = _signature_of(index, u.target) or ""
     value["callees"] = dict(sorted(callees.items()))
-    constructs = {t: _constructor(index, t) for t in callees if _is_class(index, t)}
+    constructs = {t: c for t in callees if _is_class(index, t) and (c := _constructor(index, t)) is not None}
     if constructs:
         value["constructs"] = dict(sorted(constructs.items()))
     if unresolved:
