@@ -122,7 +122,7 @@ def _progress(done: int, total: int) -> None:
     """A progress line on stderr for long analyses, when a person is watching."""
     if sys.stderr.isatty():
         end = "\n" if done >= total else ""
-        print(f"\ranalysing the workspace: {done * 100 // max(total, 1)}% ({done // 2:,} of {total // 2:,} files)",
+        print(f"\ranalysing the workspace: {done * 100 // max(total, 1)}% ({done:,} of {total:,} files)",
               end=end, file=sys.stderr, flush=True)
 
 

@@ -57,6 +57,10 @@ def load_project(ws: Workspace, manifest: str) -> Project:
         if not ws.exists(rel):
             raise WorkspaceError(f"{manifest!r}: source {root!r} does not exist")
         files.update(ws.python_files(rel) if ws.is_dir(rel) else [rel])
+    excluded = _excluded(data, name, manifest)
+    if excluded:
+        prefixes = tuple(ws.relative(_join(folder, e)).rstrip("/") for e in excluded)
+        files = {f for f in files if not any(f == p or f.startswith(p + "/") for p in prefixes)}
     raw_deps = table.get("dependencies", [])
     if not isinstance(raw_deps, list) or not all(isinstance(d, str) for d in raw_deps):
         raise WorkspaceError(f"{manifest!r}: [project] dependencies must be a list of strings")
@@ -67,6 +71,17 @@ def load_project(ws: Workspace, manifest: str) -> Project:
     scripts = tuple(sorted((str(k), v) for k, v in raw_scripts.items()))
     return Project(project_name, manifest, folder, tuple(sorted(files, key=lambda p: p.encode())),
                    dependencies, scripts)
+
+
+def _excluded(data: dict, name: str, manifest: str) -> list[str]:
+    """Paths the manifest leaves out of its sources: ``exclude`` under
+    ``[project]`` of a semaprax.toml, or ``[tool.semaprax]`` of a pyproject.toml
+    (a virtual environment under another name than one holding pyvenv.cfg, say)."""
+    table = data.get("project", {}) if name == "semaprax.toml" else data.get("tool", {}).get("semaprax", {})
+    value = table.get("exclude", []) if isinstance(table, dict) else []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise WorkspaceError(f"{manifest!r}: exclude must be a list of paths")
+    return value
 
 
 def _packages_beside(ws: Workspace, folder: str) -> list[str]:

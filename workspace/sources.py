@@ -6,8 +6,12 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import io
+import logging
 import os
 import posixpath
+import re
+import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -17,13 +21,13 @@ if TYPE_CHECKING:
     from .warm import IndexCache
 
 REVISION_TAG = b"semaprax/source-revision/v1\x00"
+_log = logging.getLogger("semaprax.workspace")
 
-#: Folders never searched for sources: tools' and environments' own files.
-SKIP_DIRS = frozenset({
-    ".git", ".hg", ".svn", ".venv", "venv", ".env", "env", "__pycache__", "node_modules", "build",
-    "dist", ".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".hypothesis",
-    "site-packages", ".eggs",
-})
+#: Folders never searched for sources: tools' own files. Hidden folders (a
+#: leading dot) are skipped too, and so is a virtual environment, known by its
+#: pyvenv.cfg, whatever its name: a folder called ``venv`` or ``build`` may be
+#: a package (the standard library's ``venv`` is).
+SKIP_DIRS = frozenset({"__pycache__", "node_modules", "site-packages"})
 
 
 class WorkspaceError(Exception):
@@ -51,6 +55,33 @@ def source_revision(files: dict[str, bytes]) -> str:
     return "sha256:" + h.hexdigest()
 
 
+def decode_source(data: bytes) -> str:
+    """Source text the way Python reads it: the encoding its BOM or coding
+    declaration names (PEP 263), UTF-8 otherwise; undecodable bytes become
+    U+FFFD rather than an error, since a view of a broken file is still useful."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError:  # an unknown or contradictory declaration
+        encoding = "utf-8"
+    try:
+        return data.decode(encoding, errors="replace")
+    except LookupError:
+        return data.decode("utf-8", errors="replace")
+
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def source_lines(text: str) -> list[str]:
+    """Lines as Python numbers them: split at \\n, \\r\\n and \\r only (a form
+    feed or a vertical tab is not a line break to the tokenizer, though
+    ``str.splitlines`` treats it as one)."""
+    lines = _LINE_BREAK.split(text.removeprefix("\ufeff"))
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
 @dataclass(frozen=True)
 class ModuleFile:
     path: str  # workspace-relative, '/' separators
@@ -69,6 +100,11 @@ class Workspace:
             raise WorkspaceError(f"workspace {str(folder)!r} is not a folder")
         self.read_files: dict[str, bytes] = {}
         self._listing: list[str] | None = None
+        self._files: dict[str, bool] = {}
+        self._root = self.folder.resolve()
+        #: Why files were left out of the listing (a dangling symlink, one that
+        #: leaves the workspace), one sentence each, in path order.
+        self.notes: list[str] = []
 
     # --- paths --------------------------------------------------------------------
 
@@ -93,9 +129,19 @@ class Workspace:
     def is_dir(self, rel: str) -> bool:
         return (self.folder / rel).is_dir()
 
+    def inside(self, rel: str) -> bool:
+        """Whether the file, its symlinks followed, is in the workspace folder."""
+        try:
+            return (self.folder / rel).resolve().is_relative_to(self._root)
+        except (OSError, RuntimeError):  # a symlink loop
+            return False
+
     def read(self, rel: str) -> bytes:
-        """The bytes of a workspace file, remembered for the revision."""
+        """The bytes of a workspace file, remembered for the revision. A symlink
+        is followed only while it stays inside the workspace."""
         if rel not in self.read_files:
+            if not self.inside(rel):
+                raise WorkspaceError(f"{rel!r} is a symlink that leaves the workspace; it is not read")
             try:
                 self.read_files[rel] = (self.folder / rel).read_bytes()
             except OSError as exc:
@@ -121,32 +167,60 @@ class Workspace:
         bytewise path order, skipping environment and tool folders."""
         if self._listing is None:
             found = []
-            for dirpath, dirnames, filenames in os.walk(self.folder):
-                dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
+            notes = []
+            for dirpath, dirnames, filenames in os.walk(self.folder):  # symlinked folders are not entered
+                dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith(".")
+                                     and not os.path.isfile(os.path.join(dirpath, d, "pyvenv.cfg")))
                 rel_dir = Path(dirpath).relative_to(self.folder).as_posix()
                 for name in filenames:
-                    if name.endswith(".py"):
-                        found.append(name if rel_dir == "." else f"{rel_dir}/{name}")
+                    if not name.endswith(".py") or name.startswith("."):
+                        continue
+                    rel = name if rel_dir == "." else f"{rel_dir}/{name}"
+                    full = os.path.join(dirpath, name)
+                    if os.path.islink(full):
+                        if not os.path.exists(full):
+                            notes.append(f"skipped {rel}: a symlink to nothing")
+                            continue
+                        if not self.inside(rel):
+                            notes.append(f"skipped {rel}: a symlink that leaves the workspace")
+                            continue
+                    found.append(rel)
             self._listing = sorted(found, key=lambda p: p.encode("utf-8"))
+            self.notes = sorted(notes, key=lambda n: n.encode("utf-8"))
+            for note in self.notes:  # on stderr for a person at the command line (logging's last resort)
+                _log.warning("semaprax: %s", note)
         if not under:
             return list(self._listing)
         prefix = under.rstrip("/") + "/"
         return [p for p in self._listing if p.startswith(prefix) or p == under]
 
     def module_of(self, rel: str) -> ModuleFile:
-        """The module a file is, by Python's rule: its name, prefixed by every
-        enclosing folder that has an __init__.py."""
+        """The module a file is, named by its path from its source root: the
+        folder above the outermost folder holding an __init__.py. Folders
+        between without one are namespace packages, as Python finds them
+        (``flask/sansio/app.py`` is ``flask.sansio.app``, not ``app``)."""
         parts = rel.split("/")
         stem = parts[-1][:-3]
         is_package = stem == "__init__"
-        names = [] if is_package else [stem]
         folders = parts[:-1]
-        while folders and (self.folder / "/".join(folders) / "__init__.py").is_file():
-            # The module's name depends on this file: it is read, so the
-            # revision changes when it goes away.
-            self.read("/".join(folders) + "/__init__.py")
-            names.insert(0, folders[-1])
-            folders = folders[:-1]
-        if not names:  # an __init__.py outside any package
+        outermost = None
+        for depth in range(len(folders), 0, -1):
+            init = "/".join(folders[:depth]) + "/__init__.py"
+            if self._is_file(init):
+                # The module's name depends on this file: it is read, so the
+                # revision changes when it goes away.
+                self.read(init)
+                outermost = depth
+        # with no package above, the file's own folder is its root (as for a
+        # script, or a test module that pytest imports by its base name)
+        start = outermost - 1 if outermost is not None else len(folders)
+        names = folders[start:] + ([] if is_package else [stem])
+        if not names:  # an __init__.py with no package above it: named for its folder
             names = [folders[-1] if folders else stem]
         return ModuleFile(rel, ".".join(names), is_package)
+
+    def _is_file(self, rel: str) -> bool:
+        found = self._files.get(rel)
+        if found is None:
+            found = self._files[rel] = (self.folder / rel).is_file() and self.inside(rel)
+        return found

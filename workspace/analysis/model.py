@@ -28,6 +28,9 @@ class Definition:
     signature: str = ""
     doc: str = ""
     decorators: tuple[str, ...] = ()
+    #: The signatures of its ``@overload`` stubs, in source order; the
+    #: definition itself is the implementation.
+    overloads: tuple[str, ...] = ()
 
     @property
     def doc_line(self) -> str:
@@ -43,6 +46,9 @@ class Use:
     target: str
     kind: str
     line: int
+    #: UTF-8 byte offset in the line of the name used (of ``c`` in ``a.b.c``),
+    #: so a tool can point at it; not part of a use's identity.
+    column: int = field(default=0, compare=False)
 
     @property
     def resolved(self) -> bool:
@@ -81,6 +87,9 @@ class ModuleAnalysis:
     problems: tuple[Problem, ...]
     has_main: bool = False
     lines: int = 0
+    #: (qualified name, class) of what is sound to know: the class of an
+    #: attribute's value, or of a function's result (the name then ends "()").
+    value_types: tuple[tuple[str, str], ...] = ()
     by_name: dict[str, Definition] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:

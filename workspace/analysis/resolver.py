@@ -12,10 +12,15 @@ from __future__ import annotations
 
 import ast
 import builtins
+import gc
+import re
 import symtable
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 
+from ..sources import decode_source, source_lines
 from .model import (
     CALLS,
     IMPORTS,
@@ -48,10 +53,12 @@ class ClassInfo:
 
 
 ClassLookup = Callable[[str], "ClassInfo | None"]
+ValueLookup = Callable[[str], "str | None"]
 
 
 class _Scope:
-    __slots__ = ("bindings", "cls", "kind", "node", "parent", "qualname", "self_name", "table", "types")
+    __slots__ = ("bindings", "cls", "kids", "kind", "node", "parent", "private", "qualname", "self_name", "table",
+                 "types")
 
     def __init__(self, kind: str, qualname: str, parent: _Scope | None, table: symtable.SymbolTable | None,
                  node: ast.AST | None = None) -> None:
@@ -64,13 +71,38 @@ class _Scope:
         self.cls: str | None = None
         self.self_name: str | None = None
         self.node = node
+        self.kids: dict[tuple[str, int], list[symtable.SymbolTable]] | None = None
+        # The class whose name mangles private names here (Python's rule: the
+        # nearest enclosing class, the class body itself included).
+        self.private: str | None = node.name if isinstance(node, ast.ClassDef) else (
+            parent.private if parent is not None else None)
+
+    def children(self, name: str, lineno: int) -> list[symtable.SymbolTable]:
+        """The symtable children called ``name`` that start at ``lineno``
+        (any line when none does), from an index built once per scope: a scope
+        of n definitions costs n lookups, not n scans of n children."""
+        if self.table is None:
+            return []
+        if self.kids is None:
+            self.kids = {}
+            for child in self.table.get_children():
+                self.kids.setdefault((child.get_name(), child.get_lineno()), []).append(child)
+                self.kids.setdefault((child.get_name(), -1), []).append(child)
+        return self.kids.get((name, lineno)) or self.kids.get((name, -1)) or []
+
+    def mangled(self, name: str) -> str:
+        """``__x`` inside class ``C`` is ``_C__x`` to the compiler (and so to symtable)."""
+        if self.private and name.startswith("__") and not name.endswith("__") and "." not in name:
+            stripped = self.private.lstrip("_")
+            if stripped:
+                return f"_{stripped}{name}"
+        return name
 
     def is_local(self, name: str) -> bool:
         if self.table is None:
             return name in self.bindings
-        try:
-            sym = self.table.lookup(name)
-        except KeyError:
+        sym = _symbol(self.table, self.mangled(name))
+        if sym is None:
             return False
         if self.kind == "function":
             return sym.is_local() or sym.is_parameter()
@@ -90,17 +122,43 @@ def analyse_module(
     *,
     is_package: bool = False,
     classes: ClassLookup | None = None,
+    values: ValueLookup | None = None,
+    on_prepared: Callable[[dict[str, ClassInfo], dict[str, str]], None] | None = None,
 ) -> ModuleAnalysis:
     """Analyse one module's source. ``classes`` answers for classes defined in
     other modules (the workspace index passes it); without it, only this
     module's classes are known, which keeps a one-file view a function of that
-    one file."""
-    return _Analyser(source, path, module, is_package, classes).run()
+    one file. ``values`` answers, for other modules, the class of an
+    attribute's value (``"pkg.C.attr"``) or of a function's result (``"pkg.f()"``).
+    ``on_prepared`` is told this module's classes and value types as soon as
+    they are known, before its uses are resolved, so that a module analysed
+    meanwhile (one this module asks about, importing this one back) sees them."""
+    with collector_paused():
+        analyser = _Analyser(source, path, module, is_package, classes, values)
+        analyser.on_prepared = on_prepared
+        return analyser.run()
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Analysis makes millions of short-lived acyclic objects (ast nodes,
+    symbols) that reference counting frees; the cyclic collector would rescan
+    the growing heap of results again and again (a third of the time on the
+    standard library). It is paused for the duration, and left as it was."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 class _Analyser:
     def __init__(self, source: bytes, path: str, module: str, is_package: bool,
-                 classes: ClassLookup | None) -> None:
+                 classes: ClassLookup | None, values: ValueLookup | None = None) -> None:
+        self.external_values = values
+        self.on_prepared: Callable[[dict[str, ClassInfo], dict[str, str]], None] | None = None
         self.source = source
         self.path = path
         self.module = module
@@ -118,22 +176,29 @@ class _Analyser:
         self.scopes: list[tuple[_Scope, list[ast.stmt]]] = []
         self.defined_here: set[str] = set()
         self.attribute_types: dict[str, str] = {}  # qualname of an attribute -> its class
+        self.mros: dict[str, tuple[str, ...]] = {}
+        self.overload_stubs: dict[str, list[Definition]] = {}
+        self.import_ends: dict[int, int] = {}  # first line of an import statement -> its last
+        self.reexported: set[tuple[str, str]] = set()
 
     # --- driver ----------------------------------------------------------------
 
     def run(self) -> ModuleAnalysis:
-        text = self.source.decode("utf-8-sig", errors="replace")
-        lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+        self.text_lines = source_lines(decode_source(self.source))
+        lines = len(self.text_lines)
         module_def = Definition(self.module, "module", 1, max(lines, 1))
         try:
-            tree = ast.parse(self.source, filename=self.path)
-            table = symtable.symtable(self.source, self.path, "exec")  # bytes: a BOM is fine
+            code = fold_data_literals(self.source)
+            tree = ast.parse(code, filename=self.path)
+            table = symtable.symtable(code, self.path, "exec")  # bytes: a BOM is fine
         except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
             line = getattr(exc, "lineno", None) or 1
             col = getattr(exc, "offset", None) or 1
             msg = getattr(exc, "msg", None) or str(exc)
             if isinstance(exc, (RecursionError, MemoryError)):
                 msg = "too deeply nested for the parser"
+            elif isinstance(exc, SyntaxError):
+                msg += _newer_syntax(self.text_lines[line - 1] if 0 < line <= lines else "", msg)
             self.problems.append(Problem("syntax-error", line, col, f"syntax error: {msg}"))
             return self._result([module_def], lines)
         doc = ast.get_docstring(tree) or ""
@@ -142,25 +207,60 @@ class _Analyser:
         root = _Scope("module", self.module, None, table, tree)
         self.definitions.append(module_def)
         self._declare(tree.body, root)
+        for stubs in self.overload_stubs.values():  # overloads without an implementation (a Protocol's, say)
+            self.definitions.append(replace(stubs[0], overloads=tuple(d.signature for d in stubs)))
         self._class_infos()
+        self._value_types()
         for scope, body in self.scopes:
             self._prepare_types(scope, body)
+            if scope.kind in ("module", "class"):  # module and class variables of a known class
+                for name, cls in scope.types.items():
+                    if not name.startswith("[]") and f"{scope.qualname}.{name}" in self.defined_here:
+                        self.attribute_types.setdefault(f"{scope.qualname}.{name}", cls)
+        for cls, attr, node, scope in self.assigned:  # self.x = a typed parameter or local
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name):
+                typed = _local_type(scope, node.value.id)
+                if typed:
+                    self.attribute_types.setdefault(f"{cls}.{attr}", typed)
+                item = _local_type(scope, "[]" + node.value.id)
+                if item:
+                    self.attribute_types.setdefault(f"{cls}.{attr}[]", item)
+        if self.on_prepared is not None:  # what other modules may ask about is known from here on
+            self.on_prepared(dict(self.local_classes), dict(self.attribute_types))
         for scope, body in self.scopes:
             self._visit_body(body, scope)
         self._find_unused_imports()
         return self._result(self.definitions, lines)
 
     def _result(self, definitions: list[Definition], lines: int) -> ModuleAnalysis:
+        problems = [p for p in self.problems if not _silenced(p.kind, self._noqa(p.line))]
         return ModuleAnalysis(
             module=self.module,
             path=self.path,
             definitions=tuple(sorted(definitions, key=lambda d: (d.start, d.end != d.start, d.qualname))),
             uses=tuple(self.uses),
             imports=tuple(self.imports),
-            problems=tuple(sorted(self.problems, key=lambda p: (p.line, p.column, p.kind, p.message))),
+            problems=tuple(sorted(problems, key=lambda p: (p.line, p.column, p.kind, p.message))),
             has_main=self.has_main,
             lines=lines,
+            value_types=tuple(sorted(self.attribute_types.items())),
         )
+
+    def _noqa(self, line: int, end: int | None = None) -> frozenset[str] | None:
+        """The codes a ``# noqa`` comment on lines ``line``..``end`` silences
+        (an empty set: all of them), or None when there is none."""
+        codes: set[str] = set()
+        found = False
+        for text in self.text_lines[max(line, 1) - 1: end or line]:
+            if "noqa" not in text.lower():
+                continue
+            match = _NOQA.search(text)
+            if match:
+                found = True
+                if not match.group(1):
+                    return frozenset()
+                codes.update(c.upper() for c in re.findall(r"[A-Za-z]+[0-9]+", match.group(1)))
+        return frozenset(codes) if found else None
 
     # --- pass 1: definitions and bindings ----------------------------------------
 
@@ -170,9 +270,9 @@ class _Analyser:
         for stmt in body:
             self._declare_stmt(stmt, scope, seen)
         if scope.table is not None and scope.kind in ("module", "class"):
-            for sym in scope.table.get_symbols():
-                name = sym.get_name()
-                if name not in scope.bindings and (sym.is_assigned() or sym.is_imported()):
+            for name in list(scope.table.get_identifiers()):
+                sym = _symbol(scope.table, name)
+                if sym is not None and name not in scope.bindings and (sym.is_assigned() or sym.is_imported()):
                     scope.bindings[name] = f"{scope.qualname}.{name}"
 
     def _declare_stmt(self, stmt: ast.stmt, scope: _Scope, seen: dict[str, int]) -> None:
@@ -192,7 +292,7 @@ class _Analyser:
         qual = f"{scope.qualname}.{node.name}"
         scope.bindings[node.name] = qual
         self.defined_here.add(qual)
-        table = _child_table(scope.table, node)
+        table = _child_table(scope, node)
         if isinstance(node, ast.ClassDef):
             kind = "class"
             parts = [ast.unparse(b) for b in node.bases] + [ast.unparse(k) for k in node.keywords]
@@ -213,13 +313,23 @@ class _Analyser:
                 if "staticmethod" not in decorators and positional:
                     child.self_name = positional[0].arg
         decorators = tuple(ast.unparse(d) for d in node.decorator_list)
-        self.definitions.append(
-            Definition(qual, kind, node.lineno, node.end_lineno or node.lineno, signature,
-                       ast.get_docstring(node) or "", decorators)
-        )
+        definition = Definition(qual, kind, node.lineno, node.end_lineno or node.lineno, signature,
+                                ast.get_docstring(node) or "", decorators)
+        if any(_is_overload(d) for d in decorators):
+            # a stub: a signature of the implementation that follows it
+            self.overload_stubs.setdefault(qual, []).append(definition)
+        else:
+            stubs = self.overload_stubs.pop(qual, None)
+            if stubs:
+                definition = replace(definition, overloads=tuple(d.signature for d in stubs))
+            self.definitions.append(definition)
         self._declare(node.body, child)
 
     def _declare_import(self, node: ast.Import | ast.ImportFrom, scope: _Scope) -> None:
+        self.import_ends[node.lineno] = max(node.end_lineno or node.lineno, self.import_ends.get(node.lineno, 0))
+        for alias in node.names:  # ``import x as x``: an explicit re-export (PEP 484)
+            if alias.asname and alias.asname == alias.name.rpartition(".")[2]:
+                self.reexported.add((scope.qualname, alias.asname))
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.asname:
@@ -281,8 +391,7 @@ class _Analyser:
     def _check_redefinition(self, node: ast.stmt, scope: _Scope, seen: dict[str, int]) -> None:
         name = node.name  # type: ignore[attr-defined]
         decorators = [ast.unparse(d) for d in getattr(node, "decorator_list", [])]
-        if any(d.endswith((".setter", ".getter", ".deleter", ".register")) or d in ("overload", "typing.overload")
-               for d in decorators):
+        if any(d.endswith((".setter", ".getter", ".deleter", ".register")) or _is_overload(d) for d in decorators):
             return
         if name in seen:
             self.problems.append(Problem(
@@ -297,12 +406,8 @@ class _Analyser:
             parent, _, name = d.qualname.rpartition(".")
             if parent in members:
                 members[parent].add(name)
-        scopes = {s.qualname: s for s, _ in self.scopes}
-        for qual, bases in self.class_bases.items():
-            parent = scopes[qual].parent
-            resolved = tuple(self._resolve_expr(b, parent) or "" for b in bases)
-            self.local_classes[qual] = ClassInfo(tuple(r for r in resolved if r), frozenset(members[qual]))
         # instance attributes assigned through self in methods
+        assigned: list[tuple[str, str, ast.Assign | ast.AnnAssign, _Scope]] = []
         for scope, body in self.scopes:
             if scope.kind == "function" and scope.cls and scope.self_name:
                 for node in _walk_body(body):
@@ -311,25 +416,116 @@ class _Analyser:
                         for t in targets:
                             if (isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
                                     and t.value.id == scope.self_name):
-                                self._add_instance_attribute(scope.cls, t.attr, node, scope)
+                                assigned.append((scope.cls, t.attr, node, scope))
+                                self._add_instance_attribute(scope.cls, t.attr, node, members[scope.cls])
+        scopes = {s.qualname: s for s, _ in self.scopes}
+        for qual, bases in self.class_bases.items():
+            parent = scopes[qual].parent
+            resolved = tuple(self._resolve_expr(_generic_origin(b), parent) or "" for b in bases)
+            self.local_classes[qual] = ClassInfo(tuple(r for r in resolved if r), frozenset(members[qual]))
+        self.assigned = assigned
+        # their classes, now that every local class is known
+        for cls, attr, node, scope in assigned:
+            qual = f"{cls}.{attr}"
+            if qual not in self.attribute_types:
+                if isinstance(node, ast.AnnAssign):
+                    kind = self._class_of_annotation(node.annotation, scope)
+                else:
+                    kind = self._constructed_class(node.value, scope)
+                if kind:
+                    self.attribute_types[qual] = kind
 
-    def _add_instance_attribute(self, cls: str, attr: str, node: ast.Assign | ast.AnnAssign, scope: _Scope) -> None:
-        qual = f"{cls}.{attr}"
-        info = self.local_classes[cls]
-        if qual not in self.attribute_types:
-            if isinstance(node, ast.AnnAssign):
-                kind = self._class_of_annotation(node.annotation, scope)
-            else:
-                kind = self._constructed_class(node.value, scope)
-            if kind:
-                self.attribute_types[qual] = kind
-        if attr in info.members:
+    def _add_instance_attribute(self, cls: str, attr: str, node: ast.Assign | ast.AnnAssign,
+                                members: set[str]) -> None:
+        if attr in members:
             return
-        self.local_classes[cls] = ClassInfo(info.bases, info.members | {attr})
+        members.add(attr)
+        qual = f"{cls}.{attr}"
         signature = f": {ast.unparse(node.annotation)}" if isinstance(node, ast.AnnAssign) else ""
         self.defined_here.add(qual)
         self.definitions.append(Definition(qual, "attribute", node.lineno, node.end_lineno or node.lineno,
                                            signature))
+
+    # --- types of values -----------------------------------------------------------
+
+    def _value_types(self) -> None:
+        """What functions return (``"m.f()"``: their return annotation, or
+        their class when every return is ``return self``) and the classes of
+        class-level annotated attributes (dataclass fields)."""
+        for scope, body in self.scopes:
+            node = scope.node
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                cls = None
+                if node.returns is not None:
+                    cls = self._class_of_annotation(node.returns, scope.parent)
+                    if cls is None and scope.cls and isinstance(node.returns, (ast.Name, ast.Attribute)) and \
+                            self._resolve_expr(node.returns, scope.parent) in ("typing.Self", "typing_extensions.Self"):
+                        cls = scope.cls
+                    item = self._element_of_annotation(node.returns, scope.parent)
+                    if item and not isinstance(node, ast.AsyncFunctionDef):
+                        self.attribute_types[scope.qualname + "()[]"] = item
+                elif scope.cls and scope.self_name:
+                    returns = [r for r in _walk_body(body) if isinstance(r, ast.Return)]
+                    if returns and all(isinstance(r.value, ast.Name) and r.value.id == scope.self_name
+                                       for r in returns):
+                        cls = scope.cls
+                if cls and not isinstance(node, ast.AsyncFunctionDef):
+                    self.attribute_types[scope.qualname + "()"] = cls
+            elif isinstance(node, ast.ClassDef):
+                for stmt in body:
+                    if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                        cls = self._class_of_annotation(stmt.annotation, scope)
+                        if cls:
+                            self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}", cls)
+                        item = self._element_of_annotation(stmt.annotation, scope)
+                        if item:
+                            self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}[]", item)
+
+    def _value_of(self, qualname: str) -> str | None:
+        """The class of an attribute's value, or of a call's result (``"f()"``)."""
+        found = self.attribute_types.get(qualname) or _KNOWN_RESULTS.get(qualname)
+        if found is None and self.external_values is not None and not qualname.startswith("builtins."):
+            found = self.external_values(qualname)
+        return found
+
+    def _value_type(self, node: ast.expr, scope: _Scope) -> str | None:
+        """The class of the value an expression is, when sound to know: a
+        literal, a constructed class, a call with a known return class."""
+        literal = _LITERAL_TYPES.get(type(node))
+        if literal is not None:
+            return literal
+        if isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes, int, float)):
+            return f"builtins.{type(node.value).__name__}"
+        if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
+            target = self._resolve_expr(node.func, scope)
+            if not target or target.startswith(UNRESOLVED):
+                return None
+            if self._class_info(target) is not None:
+                return target
+            return self._value_of(target + "()")
+        if isinstance(node, ast.Name):
+            return _local_type(scope, node.id)
+        if isinstance(node, ast.Attribute):
+            target = self._resolve_expr(node, scope)
+            if target and not target.startswith(UNRESOLVED):
+                return self._value_of(target)
+        if isinstance(node, ast.Subscript):
+            if isinstance(node.slice, ast.Slice):  # a slice of a list is a list
+                return self._value_type(node.value, scope)
+            return self._item_type(node.value, scope)
+        return None
+
+    def _item_type(self, node: ast.expr, scope: _Scope) -> str | None:
+        """The class of the items of a value annotated ``list[X]`` and the like."""
+        if isinstance(node, ast.Name):
+            return _local_type(scope, "[]" + node.id)
+        if isinstance(node, (ast.Attribute, ast.Call)):
+            func = node.func if isinstance(node, ast.Call) else node
+            if isinstance(func, (ast.Name, ast.Attribute)):
+                target = self._resolve_expr(func, scope)
+                if target and not target.startswith(UNRESOLVED):
+                    return self._value_of(target + ("()[]" if isinstance(node, ast.Call) else "[]"))
+        return None
 
     # --- types of locals -----------------------------------------------------------
 
@@ -342,17 +538,71 @@ class _Analyser:
                     cls = self._class_of_annotation(arg.annotation, scope.parent)
                     if cls:
                         scope.types[arg.arg] = cls
+            if args.vararg is not None:
+                scope.types[args.vararg.arg] = "builtins.tuple"
+            if args.kwarg is not None:
+                scope.types[args.kwarg.arg] = "builtins.dict"
+            for arg in args.posonlyargs + args.args + args.kwonlyargs:
+                if arg.annotation is not None:
+                    item = self._element_of_annotation(arg.annotation, scope.parent)
+                    if item:
+                        scope.types["[]" + arg.arg] = item
         for stmt in _walk_body(body):
             if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
                 cls = self._class_of_annotation(stmt.annotation, scope)
                 if cls:
                     scope.types[stmt.target.id] = cls
+                item = self._element_of_annotation(stmt.annotation, scope)
+                if item:
+                    scope.types["[]" + stmt.target.id] = item
             elif isinstance(stmt, ast.Assign):
                 cls = self._constructed_class(stmt.value, scope)
                 if cls:
                     for t in stmt.targets:
                         if isinstance(t, ast.Name):
                             scope.types.setdefault(t.id, cls)
+            elif isinstance(stmt, (ast.For, ast.AsyncFor)) and isinstance(stmt.target, ast.Name):
+                item = self._item_type(stmt.iter, scope)
+                if item:
+                    scope.types.setdefault(stmt.target.id, item)
+            elif isinstance(stmt, ast.With):
+                for item_node in stmt.items:
+                    if isinstance(item_node.optional_vars, ast.Name):
+                        cls = self._entered_class(item_node.context_expr, scope)
+                        if cls:
+                            scope.types.setdefault(item_node.optional_vars.id, cls)
+
+    def _entered_class(self, expr: ast.expr, scope: _Scope) -> str | None:
+        """The class of ``v`` in ``with expr as v``: what ``__enter__`` returns."""
+        cls = self._value_type(expr, scope)
+        if cls is None or self._class_info(cls) is None:
+            return None
+        owner = self._member_owner(cls, "__enter__")
+        if owner is None or owner.startswith("builtins."):
+            return None
+        entered = self._value_of(f"{owner}.__enter__()")
+        return cls if entered == owner else entered
+
+    def _element_of_annotation(self, ann: ast.expr, scope: _Scope | None) -> str | None:
+        """The item class of ``list[X]``, ``Sequence[X]``, ``Iterable[X]``,
+        ``tuple[X, ...]`` and the like, for ``for x in xs``."""
+        if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+            try:
+                ann = ast.parse(ann.value, mode="eval").body
+            except SyntaxError:
+                return None
+        if not isinstance(ann, ast.Subscript):
+            return None
+        origin = ast.unparse(ann.value).rpartition(".")[2]
+        item = ann.slice
+        if origin in ("tuple", "Tuple"):
+            if not (isinstance(item, ast.Tuple) and len(item.elts) == 2 and isinstance(item.elts[1], ast.Constant)
+                    and item.elts[1].value is Ellipsis):
+                return None
+            item = item.elts[0]
+        elif origin not in _ITERABLES:
+            return None
+        return self._class_of_annotation(item, scope)
 
     def _class_of_annotation(self, ann: ast.expr, scope: _Scope | None) -> str | None:
         if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
@@ -363,10 +613,22 @@ class _Analyser:
         if isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):  # X | None
             sides = [s for s in (ann.left, ann.right) if not (isinstance(s, ast.Constant) and s.value is None)]
             return self._class_of_annotation(sides[0], scope) if len(sides) == 1 else None
-        if isinstance(ann, ast.Subscript) and ast.unparse(ann.value) in ("Optional", "typing.Optional"):
-            return self._class_of_annotation(ann.slice, scope)
+        if isinstance(ann, ast.Subscript):
+            origin = self._resolve_expr(ann.value, scope) if isinstance(ann.value, (ast.Name, ast.Attribute)) else None
+            if origin in ("typing.Optional", "typing_extensions.Optional"):
+                return self._class_of_annotation(ann.slice, scope)
+            if origin in ("typing.Union", "typing_extensions.Union") and isinstance(ann.slice, ast.Tuple):
+                sides = [e for e in ann.slice.elts if not (isinstance(e, ast.Constant) and e.value is None)]
+                return self._class_of_annotation(sides[0], scope) if len(sides) == 1 else None
+            if origin in _TYPING_ALIASES:
+                return _TYPING_ALIASES[origin]
+            if origin and self._class_info(origin) is not None:  # list[str], Base[T]
+                return origin
+            return None
         if isinstance(ann, (ast.Name, ast.Attribute)):
             target = self._resolve_expr(ann, scope)
+            if target in _TYPING_ALIASES:
+                return _TYPING_ALIASES[target]
             if target and self._class_info(target) is not None:
                 return target
         return None
@@ -374,18 +636,9 @@ class _Analyser:
     def _constructed_class(self, call: ast.expr, scope: _Scope) -> str | None:
         """The class of ``x`` in ``x = <call>`` when that is sound: a call of a
         known class, or a literal of a built-in type."""
-        literal = _LITERAL_TYPES.get(type(call))
-        if literal is not None:
-            return literal
-        if isinstance(call, ast.Constant) and isinstance(call.value, (str, bytes, int, float)):
-            return f"builtins.{type(call.value).__name__}"
-        if not isinstance(call, ast.Call):
+        if isinstance(call, ast.Name):  # x = y copies y's type only through _local_type, not here
             return None
-        if isinstance(call.func, (ast.Name, ast.Attribute)):
-            target = self._resolve_expr(call.func, scope)
-            if target and self._class_info(target) is not None:
-                return target
-        return None
+        return self._value_type(call, scope)
 
     def _class_info(self, qualname: str) -> ClassInfo | None:
         info = self.local_classes.get(qualname)
@@ -395,24 +648,49 @@ class _Analyser:
             info = _builtin_class(qualname[len("builtins."):])
         return info
 
-    def _member_owner(self, cls: str, attr: str) -> str | None:
-        """The class in ``cls``'s MRO that defines ``attr`` (depth-first, left to
-        right over known classes); None when it cannot be known."""
-        seen: set[str] = set()
-        stack = [cls]
+    def _mro(self, cls: str) -> tuple[str, ...]:
+        """``cls`` and its bases in Python's C3 order, as far as they are known:
+        a class whose bases cannot be known stands for itself alone. Where C3
+        has no answer (an inconsistent hierarchy) the depth-first order is used."""
+        found = self.mros.get(cls)
+        if found is not None:
+            return found
+        self.mros[cls] = (cls,)  # a cycle of bases ends here
+        info = self._class_info(cls)
+        bases = [b for b in info.bases if b != cls] if info is not None else []
+        seqs = [list(self._mro(b)) for b in bases] + [list(bases)]
+        order = [cls]
+        while True:
+            seqs = [q for q in seqs if q]
+            if not seqs:
+                break
+            head = next((q[0] for q in seqs if not any(q[0] in r[1:] for r in seqs)), None)
+            if head is None:  # not linearizable: keep the rest depth-first, once each
+                for q in seqs:
+                    order.extend(c for c in q if c not in order)
+                break
+            order.append(head)
+            for q in seqs:
+                if q[0] == head:
+                    del q[0]
+        result = tuple(dict.fromkeys(order))
+        self.mros[cls] = result
+        return result
+
+    def _member_owner(self, cls: str, attr: str, after: str | None = None) -> str | None:
+        """The class in ``cls``'s method order (after ``after``, for ``super()``)
+        that defines ``attr``. When no known class does, a single class of
+        unknown members is taken to be it; with several, nothing is guessed."""
+        order = self._mro(cls)
+        if after is not None:
+            order = order[order.index(after) + 1:] if after in order else ()
         unknown = []
-        while stack:
-            current = stack.pop(0)
-            if current in seen:
-                continue
-            seen.add(current)
+        for current in order:
             info = self._class_info(current)
             if info is None:
                 unknown.append(current)
-                continue
-            if attr in info.members:
+            elif attr in info.members:
                 return current
-            stack = list(info.bases) + stack
         if len(unknown) == 1:
             return unknown[0]
         return None
@@ -430,9 +708,12 @@ class _Analyser:
                 self._visit_expr(d, scope, qual)
             if isinstance(stmt, ast.ClassDef):
                 for b in stmt.bases:
-                    target = self._resolve_expr(b, scope)
-                    self._record(qual, target, INHERITS, b, scope)
-                    self._visit_expr(b, scope, qual, skip_self=True)
+                    origin = _generic_origin(b)
+                    self._record(qual, self._resolve_expr(origin, scope), INHERITS, origin, scope)
+                    self._visit_expr(origin, scope, qual, skip_self=True)
+                    while isinstance(b, ast.Subscript):  # the type arguments are plain uses
+                        self._visit_expr(b.slice, scope, qual)
+                        b = b.value
                 for k in stmt.keywords:
                     self._visit_expr(k.value, scope, qual)
             else:
@@ -453,22 +734,19 @@ class _Analyser:
                 if part is not None:
                     self._visit_expr(part, scope, scope.qualname)
             return
-        for child in ast.iter_child_nodes(stmt):
+        self._visit_children(stmt, scope)
+
+    def _visit_children(self, node: ast.AST, scope: _Scope) -> None:
+        """Every expression and statement below a statement, through the nodes
+        that are neither (handlers, with-items, match cases and all their
+        patterns: ``case Point(x=Color.RED) if ok(p)`` uses Point, Color.RED and ok)."""
+        for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.expr):
                 self._visit_expr(child, scope, scope.qualname)
             elif isinstance(child, ast.stmt):
                 self._visit_stmt(child, scope)
             else:
-                for sub in ast.iter_child_nodes(child):  # handlers, match cases, withitems, ...
-                    if isinstance(sub, ast.expr):
-                        self._visit_expr(sub, scope, scope.qualname)
-                    elif isinstance(sub, ast.stmt):
-                        self._visit_stmt(sub, scope)
-                    else:
-                        for leaf in ast.walk(sub):
-                            if isinstance(leaf, ast.expr):
-                                self._visit_expr(leaf, scope, scope.qualname)
-                                break
+                self._visit_children(child, scope)
 
     def _visit_annotation(self, expr: ast.expr, scope: _Scope, source: str) -> None:
         """Annotations may be strings ("Ledger", "list[Posting]"): read them as
@@ -543,12 +821,18 @@ class _Analyser:
         base = _chain_base(expr)
         if isinstance(base, ast.Name):
             self._mark_loaded(base.id, scope)
+            if base is not expr and kind != INHERITS:
+                # ``Align.left()`` also refers to the class Align
+                owner = self._resolve_name(base.id, scope)
+                if owner and not owner.startswith((UNRESOLVED, "builtins.")) and self._class_info(owner) is not None:
+                    self.uses.append(Use(source, owner, REFERENCES, base.lineno, base.col_offset))
         if target.startswith(UNRESOLVED) and isinstance(expr, ast.Name) and not self.star_import:
             self.problems.append(Problem(
                 "unresolved-name", expr.lineno, expr.col_offset + 1,
                 f"name {expr.id!r} is not defined", source,
             ))
-        self.uses.append(Use(source, target, kind, expr.lineno))
+        column = expr.end_col_offset - len(expr.attr) if isinstance(expr, ast.Attribute) else expr.col_offset
+        self.uses.append(Use(source, target, kind, expr.lineno, column or 0))
 
     def _mark_loaded(self, name: str, scope: _Scope) -> None:
         s: _Scope | None = scope
@@ -577,17 +861,18 @@ class _Analyser:
                 info = self._class_info(owner_scope.cls) if owner_scope and owner_scope.cls else None
                 if info is None:
                     return UNRESOLVED + ast.unparse(expr)
-                for base_class in info.bases:
-                    owner = self._member_owner(base_class, chain[0])
-                    if owner is not None:
-                        return f"{owner}.{chain[0]}" if len(chain) == 1 else UNRESOLVED + ast.unparse(expr)
+                owner = self._member_owner(owner_scope.cls, chain[0], after=owner_scope.cls)
+                if owner is not None and len(chain) == 1:
+                    return f"{owner}.{chain[0]}"
                 return UNRESOLVED + ast.unparse(expr)
             if not isinstance(node, ast.Name):
-                return UNRESOLVED + ast.unparse(expr)
+                value = self._value_type(node, scope)
+                if value is None:
+                    return UNRESOLVED + ast.unparse(expr)
+                return self._walk_members(value, chain, ast.unparse(expr), True)
             base_name = node.id
-            owner_scope = _function_scope(scope)
-            if owner_scope is not None and owner_scope.self_name == base_name and owner_scope.cls \
-                    and owner_scope.is_local(base_name):
+            owner_scope = _binding_scope(scope, base_name)
+            if owner_scope is not None and owner_scope.self_name == base_name and owner_scope.cls:
                 base: str | None = owner_scope.cls
                 is_instance = True
             elif _local_type(scope, base_name) is not None:
@@ -606,8 +891,10 @@ class _Analyser:
     def _walk_members(self, base: str, chain: list[str], text: str, is_instance: bool) -> str:
         current = base
         for i, attr in enumerate(chain):
-            if i > 0 and current in self.attribute_types:
-                current, is_instance = self.attribute_types[current], True
+            if i > 0 or not is_instance:
+                typed = self._value_of(current)
+                if typed is not None:
+                    current, is_instance = typed, True
             info = self._class_info(current)
             if info is not None:
                 owner = self._member_owner(current, attr)
@@ -617,7 +904,7 @@ class _Analyser:
                 continue
             if is_instance:
                 return UNRESOLVED + text
-            if current in self.defined_here and i > 0:
+            if current in self.defined_here:
                 # an attribute of a function or variable defined here: no static type
                 return UNRESOLVED + text
             current = f"{current}.{attr}"
@@ -635,6 +922,8 @@ class _Analyser:
                     return s.bindings.get(name)  # a local def/class/import, or a plain local
             elif name in s.bindings:
                 return s.bindings[name]
+            elif s.mangled(name) in s.bindings:
+                return s.bindings[s.mangled(name)]
             elif s.kind == "class" and name in IMPLICIT_CLASS:
                 return None
             first = False
@@ -652,7 +941,9 @@ class _Analyser:
             return  # package re-exports
         exported = self._dunder_all()
         for imp in self.imports:
-            if imp.local == "*" or imp.local in exported:
+            if imp.local == "*" or imp.local in exported or (imp.scope, imp.local) in self.reexported:
+                continue
+            if _silenced("unused-import", self._noqa(imp.line, self.import_ends.get(imp.line))):
                 continue
             if (imp.scope, imp.local) not in self.loaded_names:
                 self.problems.append(Problem(
@@ -661,18 +952,63 @@ class _Analyser:
                 ))
 
     def _dunder_all(self) -> set[str]:
+        """Names listed in ``__all__``: assigned, ``+=``, or ``__all__.extend``/``.append``."""
         names: set[str] = set()
-        for stmt in self.tree.body:
+        for stmt in _walk_body(self.tree.body):
+            value: ast.expr | None = None
             if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
                 targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
-                if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets) and stmt.value is not None:
-                    for node in ast.walk(stmt.value):
+                if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+                    value = stmt.value
+            elif (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)
+                  and isinstance(stmt.value.func, ast.Attribute) and stmt.value.func.attr in ("extend", "append")
+                  and isinstance(stmt.value.func.value, ast.Name) and stmt.value.func.value.id == "__all__"):
+                value = stmt.value
+            if value is not None:
+                for node in ast.walk(value):
                         if isinstance(node, ast.Constant) and isinstance(node.value, str):
                             names.add(node.value)
         return names
 
 
 # --- small helpers -------------------------------------------------------------------------
+
+#: What built-in methods and a few standard functions return, for chains such
+#: as ``text.strip().lower()`` and ``_("...").format(...)``: fixed by the language.
+_KNOWN_RESULTS = {
+    **{f"builtins.str.{m}()": "builtins.str" for m in (
+        "capitalize", "casefold", "center", "expandtabs", "format", "format_map", "join", "ljust", "lower",
+        "lstrip", "removeprefix", "removesuffix", "replace", "rjust", "rstrip", "strip", "swapcase", "title",
+        "translate", "upper", "zfill")},
+    **{f"builtins.bytes.{m}()": "builtins.bytes" for m in (
+        "capitalize", "center", "expandtabs", "join", "ljust", "lower", "lstrip", "removeprefix", "removesuffix",
+        "replace", "rjust", "rstrip", "strip", "swapcase", "title", "translate", "upper", "zfill")},
+    "builtins.str.encode()": "builtins.bytes", "builtins.bytes.decode()": "builtins.str",
+    "builtins.str.split()": "builtins.list", "builtins.str.rsplit()": "builtins.list",
+    "builtins.str.splitlines()": "builtins.list", "builtins.str.partition()": "builtins.tuple",
+    "builtins.str.rpartition()": "builtins.tuple", "builtins.str.split()[]": "builtins.str",
+    "builtins.str.rsplit()[]": "builtins.str", "builtins.str.splitlines()[]": "builtins.str",
+    "builtins.dict.copy()": "builtins.dict", "builtins.list.copy()": "builtins.list",
+    "builtins.set.copy()": "builtins.set", "builtins.str()": "builtins.str", "builtins.repr()": "builtins.str",
+    "builtins.sorted()": "builtins.list", "builtins.format()": "builtins.str", "builtins.chr()": "builtins.str",
+    "gettext.gettext()": "builtins.str", "gettext.ngettext()": "builtins.str", "inspect.cleandoc()": "builtins.str",
+    "os.fspath()": "builtins.str", "os.fsdecode()": "builtins.str", "os.fsencode()": "builtins.bytes",
+    "os.read()": "builtins.bytes", "os.getcwd()": "builtins.str", "os.listdir()": "builtins.list",
+    "os.path.join()": "builtins.str", "os.path.basename()": "builtins.str", "os.path.dirname()": "builtins.str",
+    "os.path.abspath()": "builtins.str", "os.path.normpath()": "builtins.str", "os.path.expanduser()": "builtins.str",
+    "textwrap.dedent()": "builtins.str", "json.dumps()": "builtins.str",
+}
+
+#: Annotations that name a built-in class by another name.
+_TYPING_ALIASES = {
+    f"{m}.{a}": f"builtins.{b}" for m in ("typing", "typing_extensions")
+    for a, b in (("List", "list"), ("Dict", "dict"), ("Set", "set"), ("FrozenSet", "frozenset"),
+                 ("Tuple", "tuple"), ("Text", "str"), ("AnyStr", "str"))
+}
+#: Generic containers whose one type argument is the type of their items.
+_ITERABLES = frozenset({"list", "List", "set", "Set", "frozenset", "FrozenSet", "Sequence", "MutableSequence",
+                        "Iterable", "Iterator", "Collection", "AbstractSet", "MutableSet", "Generator",
+                        "KeysView", "ValuesView", "deque", "Deque", "AsyncIterator", "AsyncIterable"})
 
 _LITERAL_TYPES = {
     ast.List: "builtins.list", ast.ListComp: "builtins.list", ast.Dict: "builtins.dict",
@@ -685,7 +1021,120 @@ def _builtin_class(name: str) -> ClassInfo | None:
     obj = getattr(builtins, name, None)
     if not isinstance(obj, type):
         return None
-    return ClassInfo((), frozenset(n for n in dir(obj) if not n.startswith("__") or n == "__init__"))
+    return ClassInfo((), frozenset(dir(obj)))
+
+
+#: A bracketed run of literal tokens only: numbers, plain strings, True, False,
+#: None, brackets, commas and colons, spaces and comments. Possessive, so a
+#: megabyte of data is one pass with no backtracking state.
+_LITERAL_TOKENS = re.compile(rb"""(?:[ \t\r\n\f]++|\#[^\r\n]*+|[-+]?+\.?+[0-9][0-9a-zA-Z_.]*+(?:[eE][-+][0-9_]++)?+[jJ]?+
+    |[bBrRuU]{0,2}+'(?:[^'\\\r\n]|\\.)*+'|[bBrRuU]{0,2}+"(?:[^"\\\r\n]|\\.)*+"
+    |[,:()\[\]{}]|True\b|False\b|None\b)++""", re.VERBOSE)
+_BRACKETS = re.compile(rb"""[bBrRuU]{0,2}'(?:[^'\\\r\n]|\\.)*'|[bBrRuU]{0,2}"(?:[^"\\\r\n]|\\.)*"|\#[^\r\n]*|[\[\](){}]""")
+_OPENING = re.compile(rb"=[ \t]*+([\[({])")
+_BLANK = bytes(b if b in b"\r\n" else ord(" ") for b in range(256))
+#: Below this, a literal is parsed as it is.
+FOLD_AT = 64 * 1024
+
+
+def fold_data_literals(source: bytes) -> bytes:
+    """The source with every data literal of FOLD_AT bytes or more (``DATA =
+    [...]`` of numbers and strings) emptied to ``[...]``, every other byte kept
+    in place (newlines stay, the rest become spaces): such a literal uses no
+    name and defines nothing, but as ast nodes a 7 MB one costs a gigabyte."""
+    if len(source) < FOLD_AT:
+        return source
+    out = None
+    at = 0
+    while True:
+        found = _OPENING.search(source, at)
+        if found is None:
+            break
+        start = found.start(1)
+        run = _LITERAL_TOKENS.match(source, start)
+        end = _balanced_end(source, start, run.end()) if run else None
+        if end is None or end - start < FOLD_AT:
+            at = found.end()
+            continue
+        inner = source[start + 1:end - 1].translate(_BLANK)
+        marker = {ord("["): b"...", ord("("): b"...,", ord("{"): b"...:..."}[source[start]]
+        if source[start] == ord("{") and not _is_dict(source, start, end):
+            marker = b"..."
+        room = inner.find(b" " * len(marker))  # on a line of its own, if need be: no newline is lost
+        if room >= 0:
+            if out is None:
+                out = bytearray(source)
+            out[start + 1:end - 1] = inner[:room] + marker + inner[room + len(marker):]
+        at = end
+    return bytes(out) if out is not None else source
+
+
+def _balanced_end(source: bytes, start: int, stop: int) -> int | None:
+    """Where the bracket opened at ``start`` closes, if it does before ``stop``."""
+    depth = 0
+    for token in _BRACKETS.finditer(source, start, stop):
+        char = token.group()
+        if char in (b"[", b"(", b"{"):
+            depth += 1
+        elif char in (b"]", b")", b"}"):
+            depth -= 1
+            if depth == 0:
+                return token.end()
+    return None
+
+
+def _is_dict(source: bytes, start: int, end: int) -> bool:
+    depth = 0
+    for token in re.finditer(rb"""'(?:[^'\\\r\n]|\\.)*'|"(?:[^"\\\r\n]|\\.)*"|\#[^\r\n]*|[\[\](){}:]""",
+                             source[start:end]):
+        char = token.group()
+        if char in (b"[", b"(", b"{"):
+            depth += 1
+        elif char in (b"]", b")", b"}"):
+            depth -= 1
+        elif char == b":" and depth == 1:
+            return True
+    return False
+
+
+#: A noqa comment, bare or with codes (``F401, E501``), as flake8 and ruff read it.
+_NOQA = re.compile(r"#\s*noqa(?::[\s]?(?P<codes>[A-Za-z]+[0-9]+(?:[,\s]+[A-Za-z]+[0-9]+)*))?", re.IGNORECASE)
+#: The pyflakes codes of our problem kinds, so a noqa for F401 silences an unused import.
+_FLAKE_CODES = {"unused-import": "F401", "redefinition": "F811", "unresolved-name": "F821",
+                "syntax-error": "E999", "unresolved-import": "F401"}
+
+
+def _silenced(kind: str, codes: frozenset[str] | None) -> bool:
+    if codes is None or kind == "syntax-error":
+        return False
+    return not codes or _FLAKE_CODES.get(kind, "") in codes
+
+
+def _newer_syntax(line: str, msg: str) -> str:
+    """Name the Python version when a syntax error is syntax that version added
+    (this runs on an older one), so "invalid syntax" is not read as a typo."""
+    if sys.version_info >= (3, 12):
+        return ""
+    here = f"; this analysis runs Python {sys.version_info.major}.{sys.version_info.minor}"
+    if re.match(r"\s*type\s+[A-Za-z_]\w*\s*[\[=]", line):
+        return f" (a 'type' alias statement is Python 3.12 syntax{here})"
+    if re.match(r"\s*(async\s+)?(def|class)\s+[A-Za-z_]\w*\s*\[", line):
+        return f" (type parameters in brackets are Python 3.12 syntax{here})"
+    if msg.startswith("f-string"):
+        return f" (Python 3.12 allows reused quotes, backslashes and comments inside f-string braces{here})"
+    return ""
+
+
+def _is_overload(decorator: str) -> bool:
+    """``@overload``, ``@typing.overload``, ``@t.overload``, ``@typing_extensions.overload``."""
+    return decorator == "overload" or decorator.endswith(".overload")
+
+
+def _generic_origin(base: ast.expr) -> ast.expr:
+    """``Base[T]`` inherits from ``Base``: the subscript is its type arguments."""
+    while isinstance(base, ast.Subscript):
+        base = base.value
+    return base
 
 
 def _is_bare_super(node: ast.expr) -> bool:
@@ -736,18 +1185,28 @@ def _chain_base(expr: ast.expr) -> ast.expr:
     return expr
 
 
-def _child_table(table: symtable.SymbolTable | None, node: ast.AST) -> symtable.SymbolTable | None:
-    if table is None:
+def _symbol(table: symtable.SymbolTable, name: str) -> symtable.Symbol | None:
+    """``table.lookup(name)`` without its scan of every child table for the
+    name (CPython's ``lookup`` does one per symbol, so a scope of n definitions
+    cost n squared): we never ask a symbol for its namespaces."""
+    raw = getattr(table, "_table", None)
+    flags = getattr(raw, "symbols", None)
+    if flags is None:  # another implementation of symtable: the public, slower way
+        try:
+            return table.lookup(name)
+        except KeyError:
+            return None
+    value = flags.get(name)
+    if value is None:
         return None
-    name = getattr(node, "name", None)
-    lineno = getattr(node, "lineno", None)
-    for child in table.get_children():
-        if child.get_name() == name and child.get_lineno() == lineno:
-            return child
-    for child in table.get_children():  # decorated definitions may report another line
-        if child.get_name() == name:
-            return child
-    return None
+    return symtable.Symbol(name, value, None, module_scope=table.get_type() == "module")
+
+
+def _child_table(scope: _Scope, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+                 ) -> symtable.SymbolTable | None:
+    # decorated definitions may report another line: then any child of that name
+    found = scope.children(node.name, node.lineno)
+    return found[0] if found else None
 
 
 def _child_scope_for(scope: _Scope, node: ast.AST) -> _Scope:
@@ -757,8 +1216,7 @@ def _child_scope_for(scope: _Scope, node: ast.AST) -> _Scope:
              ast.DictComp: "dictcomp", ast.GeneratorExp: "genexpr"}
     table = None
     if scope.table is not None:
-        candidates = [c for c in scope.table.get_children()
-                      if c.get_name() == names[type(node)] and c.get_lineno() == node.lineno]
+        candidates = [c for c in scope.children(names[type(node)], node.lineno) if c.get_lineno() == node.lineno]
         if len(candidates) > 1:  # several on one line: match by the names they bind
             if isinstance(node, ast.Lambda):
                 bound = {a.arg for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs}
@@ -780,12 +1238,28 @@ def _function_scope(scope: _Scope) -> _Scope | None:
     return s if s is not None and s.kind == "function" else None
 
 
+def _binding_scope(scope: _Scope, name: str) -> _Scope | None:
+    """The function whose local ``name`` is, seen from ``scope`` (``self`` in a
+    function nested in a method is the method's)."""
+    s: _Scope | None = scope
+    while s is not None:
+        if s.kind == "function" and s.node is not None and s.is_local(name):
+            return s
+        if s.kind == "module":
+            return None
+        s = s.parent
+    return None
+
+
 def _local_type(scope: _Scope, name: str) -> str | None:
+    """The class of local ``name`` (``"[]name"``: of its items), looked up
+    through comprehensions and lambdas to the function that binds it."""
+    real = name.removeprefix("[]")
     s: _Scope | None = scope
     while s is not None:
         if name in s.types:
             return s.types[name]
-        if s.kind != "function" or s.node is not None and s.is_local(name):
+        if s.kind != "function" or s.node is not None and s.is_local(real):
             return None
         s = s.parent
     return None

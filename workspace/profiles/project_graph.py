@@ -29,12 +29,14 @@ def produce(ws: Workspace, root: str) -> tuple[str, Any]:
     for a in index.modules:
         inner: set[str] = set()
         for imp in a.imports:
-            target = imp.target if imp.local != "*" else imp.module
-            owner = owning_module(target, names)
-            if owner is None:
-                external.setdefault(target.split(".")[0], set()).add(a.module)
-            elif owner != a.module:
-                inner.add(owner)
+            # ``import email.charset`` binds ``email`` and imports the submodule too
+            targets = {imp.module} if imp.local == "*" else {imp.target, max(imp.module, imp.target, key=len)}
+            for target in targets:
+                owner = owning_module(target, names)
+                if owner is None:
+                    external.setdefault(target.split(".")[0], set()).add(a.module)
+                elif owner != a.module:
+                    inner.add(owner)
         if inner:
             imports[a.module] = sorted(inner)
     entry_points: dict[str, str] = {}
