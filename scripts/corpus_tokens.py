@@ -298,12 +298,11 @@ def main(argv: list[str] | None = None) -> int:
     except CorpusError as exc:
         print(f"corpus_tokens: {exc}", file=sys.stderr)
         return 1
-    s = summary(run)
-    text = markdown(s)
+    stored = json.dumps(summary(run), indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    text = markdown(json.loads(stored))  # from the JSON as stored, so the two files always agree
     if args.output_dir:
         args.output_dir.mkdir(parents=True, exist_ok=True)
-        (args.output_dir / "view-corpus.json").write_text(
-            json.dumps(s, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
+        (args.output_dir / "view-corpus.json").write_text(stored, encoding="utf-8")
         (args.output_dir / "view-corpus.md").write_text(text, encoding="utf-8")
     sys.stdout.write(text)
     return 0
