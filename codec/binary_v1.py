@@ -1,9 +1,19 @@
 """Version 1 binary: magic, four LEB128-framed fields and one CBOR data item in a
 deterministic profile (docs/wire-format.md §7).
 
-cbor2 writes the profile with its default options and builds values fast; it is
-lenient when reading, so ``check_cbor`` first walks the item's heads and rejects
-every departure from the profile, at its byte, before cbor2 allocates anything.
+cbor2 writes the profile with its default options and builds values fast. Read
+with its strict options it stops at most departures from the profile, but not at
+all, and not with our codes and offsets; so a body is read one of two ways:
+
+- ``read_fast``: when a bound computed in bulk (``most_json_bytes``) shows the
+  document cannot pass the size limit, cbor2 reads it first, and the result is
+  kept only if it re-encodes to the body and ``json.dumps`` writes it. cbor2
+  grows containers as their items arrive and reads no string past the body's
+  end, so a hostile head costs it nothing.
+- ``check_cbor``, the profile walker, for everything else (and whenever the fast
+  path steps aside): every head in Python, every departure rejected at its byte
+  before cbor2 allocates anything. The walker alone decides what is rejected and
+  how; the structured parse always uses it.
 """
 
 from __future__ import annotations
