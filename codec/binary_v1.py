@@ -1,9 +1,19 @@
 """Version 1 binary: magic, four LEB128-framed fields and one CBOR data item in a
 deterministic profile (docs/wire-format.md §7).
 
-cbor2 writes the profile with its default options and builds values fast; it is
-lenient when reading, so ``check_cbor`` first walks the item's heads and rejects
-every departure from the profile, at its byte, before cbor2 allocates anything.
+cbor2 writes the profile with its default options and builds values fast. Read
+with its strict options it stops at most departures from the profile, but not at
+all, and not with our codes and offsets; so a body is read one of two ways:
+
+- ``read_fast``: when a bound computed in bulk (``most_json_bytes``) shows the
+  document cannot pass the size limit, cbor2 reads it first, and the result is
+  kept only if it re-encodes to the body and ``json.dumps`` writes it. cbor2
+  grows containers as their items arrive and reads no string past the body's
+  end, so a hostile head costs it nothing.
+- ``check_cbor``, the profile walker, for everything else (and whenever the fast
+  path steps aside): every head in Python, every departure rejected at its byte
+  before cbor2 allocates anything. The walker alone decides what is rejected and
+  how; the structured parse always uses it.
 """
 
 from __future__ import annotations
@@ -24,6 +34,7 @@ from .projection import (
     CompactProjection,
     canonical_json,
     first_difference,
+    has_long_digit_run,
     metadata_bytes,
     metadata_values,
     with_stack,
@@ -118,7 +129,7 @@ class Reader(stages.Reader):
     def __init__(self, wire: bytes) -> None:
         super().__init__(wire)
         self.items: CborItems | None = None
-        self.floats = True  # until the walk has seen there are none
+        self.floats: bool | None = True  # until the walk has seen there are none
         self.value: object = None
 
     def envelope(self) -> None:
@@ -128,12 +139,21 @@ class Reader(stages.Reader):
         self.body_start = self.fields[-1].value.end
 
     def walk(self) -> None:
+        body = self.wire[self.body_start :]
+        if self.items is None:
+            fast = read_fast(body)
+            if fast is not None:
+                self.value, self.document = fast
+                self.floats = None  # not known, and not needed: check_canonical is done
+                return
         try:
-            self.floats = check_cbor(self.wire[self.body_start :], self.items)
+            self.floats = check_cbor(body, self.items)
         except CompactError as exc:
             raise exc.shifted(self.body_start) from None
 
     def build(self) -> None:
+        if self.document is not None:  # read_fast built and checked it
+            return
         # check_cbor enforced the profile and the depth limit; let cbor2 build the
         # value past its own default depth cap of 400.
         self.value = with_stack(cbor2.loads, self.wire[self.body_start :], max_depth=limits.MAX_DEPTH + 1)
@@ -145,6 +165,8 @@ class Reader(stages.Reader):
         self.document = selected
 
     def check_canonical(self) -> None:
+        if self.items is None and self.floats is None:  # read_fast compared it
+            return
         body = self.wire[self.body_start :]
         again = with_stack(cbor2.dumps, self.value)
         if again != body:  # check_cbor should have caught it; this is §7's own test
@@ -158,6 +180,106 @@ STAGES = Reader.STAGES
 def decode_binary(wire: bytes) -> CompactProjection:
     """Decode and fully check a v1 binary wire; any failure is a CompactError."""
     return stages.run(Reader(wire_bytes(wire))).projection()
+
+
+# --- the fast path: cbor2 first, under bounds checked in bulk ------------------------
+
+
+class _OnlyBignumTags(dict):
+    """cbor2's ``semantic_decoders``: tags 2 and 3 (bignums) fall through to
+    cbor2's own decoders; any other tag stops decoding at its head, before its
+    content is read (shared and string references never build anything)."""
+
+    def __getitem__(self, tag: int) -> object:
+        if tag in (2, 3):
+            raise KeyError(tag)
+        raise _NotTheProfile(tag)
+
+    def get(self, tag: int, default: object = None) -> object:  # pragma: no cover - cbor2 calls __getitem__
+        return self[tag]
+
+
+class _NotTheProfile(Exception):
+    """The fast path met something only the walker can name; it steps aside."""
+
+
+_TAGS = _OnlyBignumTags()
+
+#: For each byte value, the most canonical JSON bytes it can stand for in any role
+#: (a head with its separator, less one per argument byte it needs; or a byte of a
+#: text string's payload, escaped): ``false,`` is 6, a control character
+#: ``\u0001`` is 6, ``0xfb`` with its 8 bytes is at most 25. Summed over a body,
+#: an upper bound of its document's length (a bignum's digits aside: at most
+#: 2.41 per byte of magnitude, and the length is checked again after the build).
+_MOST_JSON = bytearray(b"\x01" * 256)
+for _b in range(256):
+    _major, _ai = _b >> 5, _b & 31
+    _head = 0
+    if _major in (0, 1):
+        _sign = _major
+        if _ai < 24:
+            _head = len(str(_ai if _sign == 0 else -1 - _ai)) + 1
+        elif 24 <= _ai <= 27:
+            _width = 1 << (_ai - 24)
+            _head = len(str(2 ** (8 * _width) - 1)) + _sign + 1 - _width
+    elif _major in (3, 4, 5):
+        _head = 3  # quotes or brackets, and a separator
+    elif _b == 0xF4:
+        _head = 6
+    elif _b in (0xF5, 0xF6):
+        _head = 5
+    elif _b == 0xFB:
+        _head = 25 - 8
+    _payload = len(_json_string(chr(_b))) - 2 if _b < 0x80 else 1
+    _MOST_JSON[_b] = max(_head, _payload, 1)
+_WEIGHTS = sorted(set(_MOST_JSON) - {1})
+#: Maps each byte to its weight's position in ``_WEIGHTS`` (1-based; 0 for weight 1).
+_WEIGHT_CLASS = bytes(0 if w == 1 else _WEIGHTS.index(w) + 1 for w in _MOST_JSON)
+_CLASS_BYTES = [bytes([i + 1]) for i in range(len(_WEIGHTS))]
+
+
+def most_json_bytes(body: bytes) -> int:
+    """An upper bound of the canonical JSON length of the document ``body`` can
+    stand for (see ``_MOST_JSON``), computed with one translate and a count per
+    weight, all in C."""
+    classes = body.translate(_WEIGHT_CLASS)
+    return len(body) + sum((w - 1) * classes.count(c) for w, c in zip(_WEIGHTS, _CLASS_BYTES))
+
+
+def read_fast(body: bytes) -> tuple[object, bytes] | None:
+    """The value and canonical JSON of ``body`` when it is a valid item of the
+    profile, read by cbor2 first; None when the walker must decide (anything
+    odd, any doubt), and then the walker reads it as if this never ran.
+
+    It runs only when cbor2 cannot build more than a valid document could: the
+    bulk bound of ``most_json_bytes`` keeps the document under the size limit,
+    and cbor2's own limits (nesting one level under §9's, definite lengths, no
+    duplicate key, only text and byte string keys, no tag but bignums) stop it
+    at the first head the walker would reject for those. What it accepts is
+    exactly what the walker accepts: re-encoding gives back the body byte for
+    byte (so every head is minimal, every float is float64, nothing trails),
+    ``json.dumps`` writes the value (no byte string, simple value, NaN or
+    infinity, no non-string key), and no integer has more than 4,300 digits.
+    tests/test_binary_fast.py holds it to the walker's verdict."""
+    if most_json_bytes(body) > limits.MAX_SELECTED_BYTES:
+        return None
+    try:
+        value = cbor2.loads(
+            body,
+            max_depth=limits.MAX_DEPTH - 1,
+            semantic_decoders=_TAGS,
+            allow_indefinite=False,
+            allow_duplicate_keys=False,
+            strict_hashable_types=True,
+        )
+        if cbor2.dumps(value) != body:
+            return None
+        document = canonical_json(value, floats=True)
+    except Exception:  # noqa: BLE001 - whatever it is, the walker names it
+        return None
+    if len(document) > limits.MAX_SELECTED_BYTES or has_long_digit_run(document):
+        return None
+    return value, document
 
 
 # --- the profile walker ---------------------------------------------------------------

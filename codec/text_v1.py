@@ -45,9 +45,9 @@ def text_body(document: bytes) -> bytes:
     at table index k is written ``~k`` when that is shorter.
 
     Done in bulk rather than token by token: the table is the contents in order of
-    first appearance (``dict.fromkeys``), every occurrence whose reference is
-    shorter is marked (NUL never stands raw in a document), the first occurrences
-    are put back, and two replaces turn each marked quoted string into ``~k``."""
+    first appearance (``dict.fromkeys``), every occurrence but the first whose
+    reference is shorter is marked (NUL never stands raw in a document), and two
+    replaces turn each marked quoted string into ``~k``."""
     quoted = quote_split(document)
     if quoted is None or b"\x00" in document:  # not a canonical document: token by token
         return _text_body_slowly(document)
@@ -56,13 +56,11 @@ def text_body(document: bytes) -> bytes:
     marks = {c: b"\x00%d\x00" % k for k, c in enumerate(order) if len(b"~%d" % k) < len(c) + 2}
     if not marks:
         return document
-    marked = list(map(marks.get, contents, contents))
-    # the first occurrence of each content: its smallest position, which the
-    # reversed pairs leave last in the dictionary
-    first = dict(zip(reversed(contents), range(len(contents) - 1, -1, -1)))
-    for c in marks:
-        marked[first[c]] = c
-    quoted[1::2] = marked
+    # The first occurrence of a marked content pops it from ``pending`` and stays
+    # itself; a later one finds it gone and takes its mark; an unmarked content is
+    # never pending and stays itself. One pass in C.
+    pending = dict(zip(marks, marks))
+    quoted[1::2] = map(pending.pop, contents, map(marks.get, contents, contents))
     return join_parts(quoted, b'"').replace(b'"\x00', b"~").replace(b'\x00"', b"")
 
 
