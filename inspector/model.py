@@ -70,6 +70,7 @@ class Loaded:
     _uses: dict[int, list[int]] | None = field(default=None, repr=False, compare=False)
     _doc_marks: tuple[Sequence[int], Sequence[int]] | None = field(default=None, repr=False, compare=False)
     _region_starts: list[int] = field(default_factory=list, repr=False, compare=False)
+    _entry_starts: array | None = field(default=None, repr=False, compare=False)
 
     # --- derived views ---------------------------------------------------------------
 
@@ -116,6 +117,7 @@ class Loaded:
         """Do the derived work a screen needs up front, in the caller's thread
         (the loader's worker), so the interface thread only draws."""
         self.regions()
+        self.entry_starts()
         self.body_marks()
         self.document_marks()
         return self
@@ -186,13 +188,18 @@ class Loaded:
             out.append(Region(f.line.start, f.line.end, "field", f.name))
         if self.dict_span is not None:
             out.append(Region(self.dict_span.start, self.dict_span.end, "dict", f"dict {self.declared_entries:,} line"))
-        for i, span in enumerate(self.entry_spans):
-            out.append(Region(span.start, span.end + 1, "entry", f"entry {i} (@{i}) of {len(self.entry_spans):,}", i))
+        # entries are found by region_at from entry_spans: 40,000 Region objects cost a second
         if self.marker_span is not None:
             out.append(Region(self.marker_span.start, self.marker_span.end, "marker", "body line"))
         if self.body_start is not None:
             out.append(Region(self.body_start, len(self.wire), "body", "body"))
         return out
+
+    def entry_starts(self) -> array:
+        """Where each dictionary entry starts in the wire (built once)."""
+        if self._entry_starts is None:
+            self._entry_starts = array("q", [span.start for span in self.entry_spans])
+        return self._entry_starts
 
     def region_at(self, offset: int) -> Region | None:
         """The innermost named part of the wire at ``offset``: a reference, an
@@ -204,6 +211,11 @@ class Loaded:
                 if offset < self.ref_wire[k] + len(self.entry_token(i)):
                     return Region(self.ref_wire[k], self.ref_wire[k] + len(self.entry_token(i)), "reference",
                                   f"reference @{i} ({k + 1} of {len(self.ref_wire)})")
+        if self.entry_spans:
+            k = bisect.bisect_right(self.entry_starts(), offset) - 1
+            span = self.entry_spans[k] if k >= 0 else None
+            if span is not None and span.start <= offset < span.end + 1:  # the literal and its LF
+                return Region(span.start, span.end + 1, "entry", f"entry {k} (@{k}) of {len(self.entry_spans):,}", k)
         regions = self.regions()
         i = bisect.bisect_right(self._region_starts, offset) - 1
         while i >= 0:
@@ -480,13 +492,16 @@ def _looks_like_json(data: bytes) -> bool:
 PREVIEW_FROM = 1 << 20
 
 
-def preview_bytes(data: bytes, name: str, *, path: str | None = None) -> Loaded | None:
+def preview_bytes(data: bytes, name: str, *, path: str | None = None,
+                  through: str = "dictionary") -> Loaded | None:
     """The envelope of a large wire, read by the decoder's first stages without
     verifying anything (``layout_wire(through="dictionary")``), so the first
     screen paints while the full decode runs: the metadata fields, the declared
-    dictionary size and where the body starts. None when even that does not
-    read cleanly (the full decode then says why)."""
-    layout = codec.layout_wire(data, through="dictionary")
+    dictionary size and where the body starts. ``through="envelope"`` stops
+    after the header and metadata (instant; reading 40,000 dictionary entries
+    takes a few tenths of a second). None when even that does not read cleanly
+    (the full decode then says why)."""
+    layout = codec.layout_wire(data, through=through)
     if layout.error is not None or layout.form == "unknown":
         return None
     return _from_layout(layout, Loaded(name, data, layout.form, path=path, pending=True))
