@@ -25,8 +25,6 @@ from array import array
 from dataclasses import dataclass, field
 from json.encoder import encode_basestring as _json_string
 
-import cbor2
-
 from . import errors as E
 from . import limits, stages
 from .errors import CompactError, over_limit
@@ -55,6 +53,8 @@ def encode_binary(p: CompactProjection) -> bytes:
     for value in metadata_bytes(p):
         out.append(_leb128(len(value)))
         out.append(value)
+    import cbor2  # imported on first use: reading other forms never needs it
+
     out.append(cbor2.dumps(p.value()))
     return check_encoded_size(b"".join(out), "binary")
 
@@ -156,6 +156,8 @@ class Reader(stages.Reader):
             return
         # check_cbor enforced the profile and the depth limit; let cbor2 build the
         # value past its own default depth cap of 400.
+        import cbor2
+
         self.value = with_stack(cbor2.loads, self.wire[self.body_start :], max_depth=limits.MAX_DEPTH + 1)
         selected = canonical_json(self.value, floats=self.floats)
         if len(selected) > limits.MAX_SELECTED_BYTES:
@@ -168,6 +170,8 @@ class Reader(stages.Reader):
         if self.items is None and self.floats is None:  # read_fast compared it
             return
         body = self.wire[self.body_start :]
+        import cbor2
+
         again = with_stack(cbor2.dumps, self.value)
         if again != body:  # check_cbor should have caught it; this is §7's own test
             at = first_difference(body, again)

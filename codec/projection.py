@@ -22,12 +22,22 @@ from typing import Any
 from . import errors as E
 from . import limits
 
-try:  # optional: the canonical encoder's fast path for values without floats
-    from msgspec.json import Encoder as _MsgspecEncoder
-except ImportError:  # pragma: no cover - json.dumps does all the work then
-    _FAST_ENCODE = None
-else:
-    _FAST_ENCODE = _MsgspecEncoder().encode
+_FAST_ENCODE: Any = False  # not looked up yet: msgspec is imported on first use, not with codec
+
+
+def _fast_encode() -> Any:
+    """msgspec's JSON encoder (optional: the canonical encoder's fast path for
+    values without floats), imported when first needed so that importing codec
+    stays cheap for tools that only read a wire's envelope."""
+    global _FAST_ENCODE
+    if _FAST_ENCODE is False:
+        try:
+            from msgspec.json import Encoder
+        except ImportError:  # pragma: no cover - json.dumps does all the work then
+            _FAST_ENCODE = None
+        else:
+            _FAST_ENCODE = Encoder().encode
+    return _FAST_ENCODE
 from .errors import CompactError, excerpt, over_limit
 from .scan import FIELD_NAMES, Field, join_parts, quote_split, split_strings
 
@@ -71,9 +81,10 @@ def _encode(value: Any, *, floats: bool = True) -> bytes:
     bytes for such values, several times faster (tests/test_canonical.py compares
     them on every code point and on random documents), so it is used for them when
     installed; it spells floats differently (``1e16``), so never for floats."""
-    if not floats and _FAST_ENCODE is not None:
+    encode = None if floats else _fast_encode()
+    if encode is not None:
         try:
-            return _FAST_ENCODE(value)
+            return encode(value)
         except Exception:  # noqa: BLE001, S110 - whatever it cannot write, json.dumps reports below
             pass
     return with_stack(json.dumps, value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")

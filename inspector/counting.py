@@ -9,6 +9,7 @@ literals take 1.4 s instead of 0.1 s."""
 from __future__ import annotations
 
 import hashlib
+import os
 import pickle
 import signal
 import subprocess
@@ -150,9 +151,13 @@ def stop_children() -> None:
 
 def child_main() -> None:
     """The child's side: a wire on standard input, each step's fields pickled
-    on standard output."""
+    on standard output, at a lower scheduling priority than the interface."""
     from .model import load_bytes
 
+    try:  # counting is background work: the interface process keeps the CPU for the keys
+        os.nice(10)
+    except (AttributeError, OSError):  # pragma: no cover - a platform without nice
+        pass
     wire = sys.stdin.buffer.read()
     out = sys.stdout.buffer
     for counts in count_all(load_bytes(wire, "counted"), here=True):

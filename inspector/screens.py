@@ -4,16 +4,20 @@ offset, search, and a yes/no confirmation."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, DirectoryTree, Input, Label, Markdown, RadioButton, RadioSet, Static
+from textual.widgets import Button, Input, Label, RadioButton, RadioSet, Static
 
 import codec
 
 from .actions import help_markdown
+
+if TYPE_CHECKING:
+    from textual.widgets import DirectoryTree
 
 
 class HelpScreen(ModalScreen[None]):
@@ -25,6 +29,8 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
+            from textual.widgets import Markdown  # imported when first shown: not needed for the first paint
+
             yield Markdown(help_markdown())
 
 
@@ -99,6 +105,8 @@ class OpenScreen(ModalScreen[str | None]):
         with Vertical():
             yield Label("Open a wire (any form) or full JSON; enter a path or pick a file")
             yield Input(placeholder="path/to/file", id="open-path")
+            from textual.widgets import DirectoryTree  # imported when first shown
+
             yield DirectoryTree(self.start, id="open-tree")
 
     def on_directory_tree_file_selected(self, event: DirectoryTree.FileSelected) -> None:

@@ -9,7 +9,8 @@ For each wire (model-text, full JSON) and each round it records:
 - verified: the badge saying VALID (decode-and-verify done);
 - key latency while counting: a key pressed in the byte view (right arrow) until
   the screen shows the cursor's new byte, repeated, while the token counter runs
-  (the script checks the savings strip still says "counting…" afterwards);
+  (the script checks that the counting process, the inspector's child, is
+  running before the first key and after the last);
 - all tokens counted: when the savings strip stops saying "counting…";
 - peak memory: the inspector process's VmHWM, and its ratio to the wire's size
   (wires of 1 MiB or more are counted in a child process, not included).
@@ -52,28 +53,40 @@ def screen() -> str:
     return tmux("capture-pane", "-p", "-t", SESSION)
 
 
-_LAST = {"screen": ""}
-
-
 def wait_for(predicate, timeout: float = 120.0, every: float = 0.005) -> float:
     """Poll the screen until ``predicate(text)``; return the time it became true."""
     end = time.perf_counter() + timeout
     while time.perf_counter() < end:
         text = screen()
         if predicate(text):
-            _LAST["screen"] = text
             return time.perf_counter()
         time.sleep(every)
     raise TimeoutError(f"screen never matched; last screen:\n{screen()}")
 
 
-def screen_at(_when: float) -> str:
-    """The screen that satisfied the last ``wait_for``."""
-    return _LAST["screen"]
+def inspector_pid() -> str:
+    return tmux("list-panes", "-t", SESSION, "-F", "#{pane_pid}").split()[0]
+
+
+def counting_under_way() -> bool:
+    """Whether the inspector's counting process (``inspector.count_child``, its
+    child) is running: a fact of the process table, not of what a pane shows."""
+    parent = inspector_pid()
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            stat = (proc / "stat").read_text()
+            cmdline = (proc / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if stat.rsplit(")", 1)[1].split()[1] == parent and b"inspector.count_child" in cmdline:
+            return True
+    return False
 
 
 def peak_memory_bytes() -> int:
-    pid = tmux("list-panes", "-t", SESSION, "-F", "#{pane_pid}").split()[0]
+    pid = inspector_pid()
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmHWM:"):
             return int(line.split()[1]) * 1024
@@ -88,13 +101,15 @@ def one_round(path: Path, keys: int) -> dict[str, float]:
         verified = wait_for(lambda s: "VALID" in s or "REJECTED" in s)
         tmux("send-keys", "-t", SESSION, "x")
         wait_for(lambda s: "byte 0 (0x0)" in s)
+        during = counting_under_way()
         latencies = []
         for k in range(1, keys + 1):
             t = time.perf_counter()
             tmux("send-keys", "-t", SESSION, "Right")
             latencies.append(wait_for(lambda s, k=k: f"byte {k:,} (0x{k:x})" in s) - t)
+        during = during and counting_under_way()  # the counting process ran from the first key to the last
         tmux("send-keys", "-t", SESSION, "o")
-        during = "counting…" in screen_at(wait_for(lambda s: "what each form costs" in s))
+        wait_for(lambda s: "what each form costs" in s)
         counted = wait_for(lambda s: "counting…" not in s and "cl100k" in s, timeout=600)
         peak = peak_memory_bytes()
     finally:

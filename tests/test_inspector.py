@@ -938,6 +938,27 @@ def test_a_preview_reads_the_envelope_the_decoder_reads():
     assert preview_bytes(wire[:30], "cut") is None
 
 
+def test_the_first_paint_preview_reads_the_header_and_metadata_only():
+    from inspector.model import preview_bytes
+
+    wire = _big_wire()
+    preview = preview_bytes(wire, "big", through="envelope")
+    full = load_bytes(wire, "big")
+    assert preview.pending and preview.fields == full.fields and preview.metadata == full.metadata
+    assert preview.declared_entries is None and preview.body_start is None and not preview.entries
+
+
+def test_each_dictionary_entry_is_its_own_region_with_its_lf():
+    loaded = load_bytes(_big_wire(), "big")
+    for i in (0, 1, len(loaded.entry_spans) - 1):
+        span = loaded.entry_spans[i]
+        for at in (span.start, span.end - 1, span.end):  # the literal's first and last byte, then its LF
+            region = loaded.region_at(at)
+            assert (region.kind, region.index, region.start, region.end) == ("entry", i, span.start, span.end + 1)
+    assert loaded.region_at(loaded.dict_span.start).kind == "dict"
+    assert loaded.region_at(loaded.marker_span.start).kind == "marker"
+
+
 def test_a_preview_says_only_what_is_known_and_the_full_model_follows(tmp_path):
     async def scenario():
         from inspector.model import preview_bytes
