@@ -753,7 +753,7 @@ class _Analyser:
         """Every expression and statement below a statement, through the nodes
         that are neither (handlers, with-items, match cases and all their
         patterns: ``case Point(x=Color.RED) if ok(p)`` uses Point, Color.RED and ok)."""
-        for child in ast.iter_child_nodes(node):
+        for child in _child_nodes(node):
             if isinstance(child, ast.expr):
                 self._visit_expr(child, scope, scope.qualname)
             elif isinstance(child, ast.stmt):
@@ -815,7 +815,7 @@ class _Analyser:
                         continue
                     self._visit_expr_in(child, inner, source, first=generators[0] if generators else None)
                 continue
-            stack.extend(ast.iter_child_nodes(node))
+            stack.extend(_child_nodes(node))
 
     def _visit_expr_in(self, node: ast.AST, scope: _Scope, source: str, first: ast.AST | None = None) -> None:
         if isinstance(node, ast.comprehension):
@@ -1183,6 +1183,21 @@ def _nested_statements(stmt: ast.stmt) -> Iterable[ast.stmt]:
         out.extend(handler.body)
     for case in getattr(stmt, "cases", None) or []:
         out.extend(case.body)
+    return out
+
+
+def _child_nodes(node: ast.AST) -> list[ast.AST]:
+    """``ast.iter_child_nodes`` in the same order, as one list and without the
+    ``Load``/``Store`` context nodes (they hold nothing and use nothing): the
+    visitors call it once per node, so its generators were a tenth of the time."""
+    out: list[ast.AST] = []
+    for name in node._fields:
+        field = getattr(node, name, None)
+        if isinstance(field, ast.AST):
+            if not isinstance(field, ast.expr_context):
+                out.append(field)
+        elif isinstance(field, list):
+            out.extend(item for item in field if isinstance(item, ast.AST))
     return out
 
 
