@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import gc
 import re
 import symtable
@@ -1032,6 +1033,7 @@ _LITERAL_TYPES = {
 }
 
 
+@functools.cache  # builtins never change, and dir() of a class is dear: asked once per use
 def _builtin_class(name: str) -> ClassInfo | None:
     obj = getattr(builtins, name, None)
     if not isinstance(obj, type):
