@@ -45,6 +45,8 @@ class WorkspaceIndex:
         self.values: dict[str, str] = {}  # what ModuleAnalysis.value_types says, for every module
         #: "pkg.Session" -> "pkg.sessions.Session": the names modules import, as others may use them
         self.aliases: dict[str, str] = {}
+        #: _canonical's answers while aliases stays as it is (cleared when it grows)
+        self._canonicals: dict[str, str] = {}
         results: list[ModuleAnalysis | None] = [None] * len(modules)
         misses: list[set[tuple[bool, str]]] = [set() for _ in modules]  # (a class?, name) asked in vain
         waiting = {m.module: n for n, m in enumerate(modules)}  # not analysed yet
@@ -79,8 +81,11 @@ class WorkspaceIndex:
             results[n] = a = analyse_module(ws.read(m.path), m.path, m.module, is_package=m.is_package,
                                             classes=functools.partial(lookup, self.classes),
                                             values=functools.partial(lookup, self.values), on_prepared=prepared)
-            self.aliases.update((f"{a.module}.{i.local}", i.target) for i in a.imports
-                                if i.scope == a.module and i.local != "*" and i.target != f"{a.module}.{i.local}")
+            new = [(f"{a.module}.{i.local}", i.target) for i in a.imports
+                   if i.scope == a.module and i.local != "*" and i.target != f"{a.module}.{i.local}"]
+            if new:
+                self.aliases.update(new)
+                self._canonicals.clear()
             done += 1
             if report and done % 25 == 0:
                 report(done, len(modules))
@@ -113,6 +118,11 @@ class WorkspaceIndex:
         """The definition a name reached through imports is: ``requests.Session``
         (``from .sessions import Session`` in requests/__init__.py) is
         ``requests.sessions.Session``. Unchanged when no alias leads anywhere."""
+        if names is None:
+            known = self._canonicals.get(target)
+            if known is None:
+                known = self._canonicals[target] = self._canonical(target, set())
+            return known
         current = target
         for _ in range(8):  # re-exports of re-exports, never a cycle
             parts = current.split(".")

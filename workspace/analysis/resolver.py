@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import gc
 import re
 import symtable
@@ -56,9 +57,12 @@ ClassLookup = Callable[[str], "ClassInfo | None"]
 ValueLookup = Callable[[str], "str | None"]
 
 
+_NO_SYMBOL, _UNBOUND, _BOUND = 0, 1, 2  # what symtable says of a name in a scope
+
+
 class _Scope:
-    __slots__ = ("bindings", "cls", "kids", "kind", "node", "parent", "private", "qualname", "self_name", "table",
-                 "types")
+    __slots__ = ("bindings", "cls", "kids", "kind", "local", "node", "parent", "private", "qualname", "self_name",
+                 "table", "types")
 
     def __init__(self, kind: str, qualname: str, parent: _Scope | None, table: symtable.SymbolTable | None,
                  node: ast.AST | None = None) -> None:
@@ -72,6 +76,9 @@ class _Scope:
         self.self_name: str | None = None
         self.node = node
         self.kids: dict[tuple[str, int], list[symtable.SymbolTable]] | None = None
+        # What symtable says of each name asked about (it never changes): name
+        # resolution asks the same few names of a scope again and again.
+        self.local: dict[str, int] = {}
         # The class whose name mangles private names here (Python's rule: the
         # nearest enclosing class, the class body itself included).
         self.private: str | None = node.name if isinstance(node, ast.ClassDef) else (
@@ -101,12 +108,19 @@ class _Scope:
     def is_local(self, name: str) -> bool:
         if self.table is None:
             return name in self.bindings
-        sym = _symbol(self.table, self.mangled(name))
-        if sym is None:
-            return False
-        if self.kind == "function":
-            return sym.is_local() or sym.is_parameter()
-        return sym.is_assigned() or sym.is_imported() or name in self.bindings
+        known = self.local.get(name)
+        if known is None:
+            sym = _symbol(self.table, self.mangled(name))
+            if sym is None:
+                known = _NO_SYMBOL
+            elif self.kind == "function":
+                known = _BOUND if sym.is_local() or sym.is_parameter() else _UNBOUND
+            else:
+                known = _BOUND if sym.is_assigned() or sym.is_imported() else _UNBOUND
+            self.local[name] = known
+        if known == _UNBOUND and self.kind != "function":
+            return name in self.bindings
+        return known == _BOUND
 
 
 def module_name_of(path: str) -> str:
@@ -740,7 +754,7 @@ class _Analyser:
         """Every expression and statement below a statement, through the nodes
         that are neither (handlers, with-items, match cases and all their
         patterns: ``case Point(x=Color.RED) if ok(p)`` uses Point, Color.RED and ok)."""
-        for child in ast.iter_child_nodes(node):
+        for child in _child_nodes(node):
             if isinstance(child, ast.expr):
                 self._visit_expr(child, scope, scope.qualname)
             elif isinstance(child, ast.stmt):
@@ -802,7 +816,7 @@ class _Analyser:
                         continue
                     self._visit_expr_in(child, inner, source, first=generators[0] if generators else None)
                 continue
-            stack.extend(ast.iter_child_nodes(node))
+            stack.extend(_child_nodes(node))
 
     def _visit_expr_in(self, node: ast.AST, scope: _Scope, source: str, first: ast.AST | None = None) -> None:
         if isinstance(node, ast.comprehension):
@@ -869,7 +883,7 @@ class _Analyser:
                 value = self._value_type(node, scope)
                 if value is None:
                     return UNRESOLVED + ast.unparse(expr)
-                return self._walk_members(value, chain, ast.unparse(expr), True)
+                return self._walk_members(value, chain, expr, True)
             base_name = node.id
             owner_scope = _binding_scope(scope, base_name)
             if owner_scope is not None and owner_scope.self_name == base_name and owner_scope.cls:
@@ -885,10 +899,12 @@ class _Analyser:
                     return UNRESOLVED + ast.unparse(expr)
             if base.startswith(UNRESOLVED):
                 return UNRESOLVED + ast.unparse(expr)
-            return self._walk_members(base, chain, ast.unparse(expr), is_instance)
+            return self._walk_members(base, chain, expr, is_instance)
         return UNRESOLVED + ast.unparse(expr)
 
-    def _walk_members(self, base: str, chain: list[str], text: str, is_instance: bool) -> str:
+    def _walk_members(self, base: str, chain: list[str], expr: ast.expr, is_instance: bool) -> str:
+        """``base`` then each attribute of ``chain`` through the class members;
+        UNRESOLVED + the text of ``expr`` (made only then) when one is unknown."""
         current = base
         for i, attr in enumerate(chain):
             if i > 0 or not is_instance:
@@ -899,14 +915,14 @@ class _Analyser:
             if info is not None:
                 owner = self._member_owner(current, attr)
                 if owner is None:
-                    return UNRESOLVED + text
+                    return UNRESOLVED + ast.unparse(expr)
                 current = f"{owner}.{attr}"
                 continue
             if is_instance:
-                return UNRESOLVED + text
+                return UNRESOLVED + ast.unparse(expr)
             if current in self.defined_here:
                 # an attribute of a function or variable defined here: no static type
-                return UNRESOLVED + text
+                return UNRESOLVED + ast.unparse(expr)
             current = f"{current}.{attr}"
         return current
 
@@ -1017,6 +1033,7 @@ _LITERAL_TYPES = {
 }
 
 
+@functools.cache  # builtins never change, and dir() of a class is dear: asked once per use
 def _builtin_class(name: str) -> ClassInfo | None:
     obj = getattr(builtins, name, None)
     if not isinstance(obj, type):
@@ -1149,9 +1166,17 @@ def _is_main_guard(test: ast.expr) -> bool:
             and test.comparators[0].value == "__main__")
 
 
+_NESTING_FIELDS = frozenset(("body", "orelse", "finalbody", "handlers", "cases"))
+_NESTS: dict[type, bool] = {}  # node type -> has a field that holds statements
+
+
 def _nested_statements(stmt: ast.stmt) -> Iterable[ast.stmt]:
     """Statements inside compound statements that still belong to the same scope."""
-    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+    kind = type(stmt)
+    nests = _NESTS.get(kind)
+    if nests is None:
+        nests = _NESTS[kind] = not _NESTING_FIELDS.isdisjoint(getattr(kind, "_fields", ()))
+    if not nests or isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
         return ()
     out: list[ast.stmt] = []
     for name in ("body", "orelse", "finalbody"):
@@ -1163,10 +1188,34 @@ def _nested_statements(stmt: ast.stmt) -> Iterable[ast.stmt]:
     return out
 
 
+def _child_nodes(node: ast.AST) -> list[ast.AST]:
+    """``ast.iter_child_nodes`` in the same order, as one list and without the
+    ``Load``/``Store`` context nodes (they hold nothing and use nothing): the
+    visitors call it once per node, so its generators were a tenth of the time."""
+    out: list[ast.AST] = []
+    for name in node._fields:
+        field = getattr(node, name, None)
+        if isinstance(field, ast.AST):
+            if not isinstance(field, ast.expr_context):
+                out.append(field)
+        elif isinstance(field, list):
+            out.extend(item for item in field if isinstance(item, ast.AST))
+    return out
+
+
 def _walk_body(body: list[ast.stmt]) -> Iterable[ast.stmt]:
-    for stmt in body:
-        yield stmt
-        yield from _walk_body(list(_nested_statements(stmt)))
+    """Every statement of one scope, in source order (each before the ones it
+    holds), with an explicit stack: no generator per level of nesting."""
+    stack = [iter(body)]
+    while stack:
+        for stmt in stack[-1]:
+            yield stmt
+            nested = _nested_statements(stmt)
+            if nested:
+                stack.append(iter(nested))
+                break
+        else:
+            stack.pop()
 
 
 def _target_names(target: ast.expr) -> Iterable[ast.Name]:
