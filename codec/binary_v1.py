@@ -267,6 +267,8 @@ def read_fast(body: bytes) -> tuple[object, bytes] | None:
     tests/test_binary_fast.py holds it to the walker's verdict."""
     if most_json_bytes(body) > limits.MAX_SELECTED_BYTES:
         return None
+    import cbor2  # imported on first use, as elsewhere in this module
+
     try:
         value = cbor2.loads(
             body,

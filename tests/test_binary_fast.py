@@ -7,12 +7,14 @@ steps aside the decoder's verdict is the walker's."""
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import cbor2
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import codec
 from codec import CompactError, limits
 from codec.binary_v1 import check_cbor, most_json_bytes, read_fast
 from codec.projection import canonical_json, with_stack
@@ -153,3 +155,12 @@ def test_bodies_that_could_cross_the_size_limit_go_to_the_walker():
     body = b"\x9a" + n.to_bytes(4, "big") + b"\xf4" * n
     assert most_json_bytes(body) > limits.MAX_SELECTED_BYTES
     assert read_fast(body) is None
+
+
+def test_the_fast_path_takes_a_valid_example_body():
+    """A broken fast path falls back to the walker silently (its verdicts are the
+    same), so only this shows it still runs: a valid body is read by cbor2 first."""
+    wire = (Path(__file__).resolve().parent.parent / "examples" / "wires" / "http_app_routing.graph.binary").read_bytes()
+    layout = codec.layout_wire(wire)
+    found = read_fast(wire[layout.body.start:])
+    assert found is not None and found[1] == layout.document
