@@ -115,6 +115,7 @@ class WireLayout:
     stage: str | None
     error: CompactError | None
     partial: bool = False
+    declared_entries: int | None = None  # v2: the N of the ``dict N`` line, once it was read
 
     @property
     def valid(self) -> bool:
@@ -275,6 +276,7 @@ def _model_text_parts(reader: model_text.Reader, parts: dict) -> None:
     entries = reader.entries
     parts.update(
         dict_line=reader.dict_line,
+        declared_entries=reader.declared_entries,
         entries=tuple(entries),
         entry_spans=tuple(Span(a, a + len(e)) for a, e in zip(reader.entry_starts, entries)),
         body_marker=reader.body_marker,

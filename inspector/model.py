@@ -470,15 +470,10 @@ def _from_layout(layout: WireLayout, loaded: Loaded) -> Loaded:
         loaded.metadata = layout.metadata
         loaded.dict_span = layout.dict_line
         loaded.marker_span = layout.body_marker
-        loaded.declared_entries = _declared(loaded.wire, layout.dict_line)
+        loaded.declared_entries = layout.declared_entries
     elif loaded.fields:
         loaded.metadata = tuple(f.raw.decode("utf-8", "replace") for f in loaded.fields)
     return loaded
-
-
-def _declared(wire: bytes, line: Span | None) -> int | None:
-    """N of the ``dict N`` line the decoder read."""
-    return None if line is None else int(wire[line.start + 5:line.end - 1])
 
 
 def _looks_like_json(data: bytes) -> bool:

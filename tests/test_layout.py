@@ -254,6 +254,7 @@ def test_a_layout_through_the_envelope_reads_the_envelope_only(form):
     assert full.valid and full.digest_verified in (True, None)
     assert early.error is None and early.fields == full.fields and early.body == full.body
     assert early.dict_line == full.dict_line and early.body_marker == full.body_marker
+    assert early.declared_entries == full.declared_entries == (len(full.entries) if form == "model-text" else None)
     if form != "json":  # full JSON has no stage before its normalization
         assert early.partial and not early.valid
         assert early.projection is None and early.digest_verified is None
