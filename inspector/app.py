@@ -26,7 +26,7 @@ from codec import CompactError
 
 from . import counting
 from .actions import TABS, Command, InspectorCommands, app_bindings
-from .messages import Counts, CountsProgress, FileLoaded, LoadFailed
+from .messages import Counts, CountsProgress, FileLoaded, LoadFailed, Selected, Selection
 from .model import (
     PREVIEW_FROM,
     Loaded,
@@ -72,6 +72,8 @@ class InspectorApp(App[None]):
 
     loaded: reactive[Loaded | None] = reactive(None, init=False, always_update=True)
     counts: reactive[Counts | None] = reactive(None, init=False)
+    #: The one linked cursor every pane shows (wire byte, body, document, entry, …).
+    selection: reactive[Selection | None] = reactive(None, init=False)
 
     def __init__(self, loaded: Loaded | None = None, *, path: str | None = None, profile: str | None = None,
                  workspace: str | None = None, watch: bool = False, count_tokens: bool = True) -> None:
@@ -96,7 +98,8 @@ class InspectorApp(App[None]):
         with TabbedContent(initial="overview", id="tabs"):
             for key, name in TABS:
                 with TabPane(f"{key} {name.title()}", id=name):
-                    yield PANES[name](id=f"{name}-pane").data_bind(InspectorApp.loaded, InspectorApp.counts)
+                    yield PANES[name](id=f"{name}-pane").data_bind(InspectorApp.loaded, InspectorApp.counts,
+                                                                 InspectorApp.selection)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -189,6 +192,7 @@ class InspectorApp(App[None]):
             return
         self.sub_title = display_value(loaded.name.encode())
         self.counts = None
+        self.selection = None
         self._fill_banner(loaded)
         if loaded.path and os.path.exists(loaded.path):
             self._mtime = os.path.getmtime(loaded.path)
@@ -252,6 +256,17 @@ class InspectorApp(App[None]):
             self.counts = message.counts
 
     # --- navigation -----------------------------------------------------------------------
+
+    def on_selected(self, message: Selected) -> None:
+        if message.selection.source is self.loaded:  # a move in a model no longer loaded is dropped
+            self.selection = message.selection
+
+    def select_wire(self, offset: int) -> None:
+        """Make wire byte ``offset`` the linked cursor of every pane."""
+        loaded = self.loaded
+        if loaded is not None:
+            start, end, doc = loaded.span_at(offset)
+            self.selection = Selection(loaded, start, end, "app", doc, offset)
 
     def _focus_pane(self, name: str) -> None:
         target = self.pane(name).focus_target
@@ -350,10 +365,9 @@ class InspectorApp(App[None]):
         self._remember()
         if loaded.body_start is not None and offset >= loaded.body_start and loaded.form != "binary":
             self.action_tab("body")
-            self.body.go_to_body_offset(offset - loaded.body_start)
         else:
             self.action_tab("bytes")
-        self.bytes_pane.go_to_offset(offset)
+        self.select_wire(offset)
 
     def action_jump_error(self) -> None:
         loaded = self.loaded

@@ -55,3 +55,31 @@ class LayoutReady(Message):
     name: str
     layout: Any
     offset: int
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The one linked cursor: a span of wire bytes (``start`` to ``end``, end
+    exclusive) of the model ``source``, with the span of the expanded document it
+    stands for when there is one (``doc``). Every pane shows it in its own terms
+    (a byte, a tree node, a body line, an entry, a token) and a pane that moves it
+    announces a new one; ``origin`` names that pane, so it does not follow itself."""
+
+    source: Loaded
+    start: int
+    end: int
+    origin: str
+    doc: tuple[int, int] | None = None
+    at: int | None = None  # the exact byte the user is on, when inside the span
+
+    @property
+    def cursor(self) -> int:
+        """Where a pane's cursor goes: the exact byte, else the span's start."""
+        return self.start if self.at is None else self.at
+
+
+@dataclass
+class Selected(Message):
+    """A pane's user moved the linked cursor; the app makes it everyone's."""
+
+    selection: Selection

@@ -169,6 +169,45 @@ class Loaded:
             return body_ref
         return body_ref + len(self.entry_token(i)) + (doc_offset - end)
 
+    def entry_at(self, offset: int) -> int | None:
+        """The dictionary entry a wire byte belongs to: its line in the
+        dictionary, or a reference to it in the body; None elsewhere."""
+        region = self.region_at(offset)
+        if region is None:
+            return None
+        if region.kind == "entry":
+            return region.index
+        if region.kind == "reference":
+            return self.ref_index[bisect.bisect_right(self.ref_wire, offset) - 1]
+        return None
+
+    def span_at(self, offset: int) -> tuple[int, int, tuple[int, int] | None]:
+        """The linked cursor's span for a wire byte: a whole ``@N`` when the byte
+        is inside one, else the byte itself; with the document span it stands
+        for when the byte is in a body that maps into the document."""
+        start, end = offset, offset + 1
+        doc = None
+        region = self.region_at(offset)
+        if region is not None and region.kind == "reference":
+            start, end = region.start, region.end
+        if self.document is not None and self.body_start is not None and offset >= self.body_start \
+                and self.form != "binary":
+            d = self.body_to_doc(start - self.body_start)
+            k = self.entry_at(start) if region is not None and region.kind == "reference" else None
+            doc = (d, d + (len(self.entries[k]) if k is not None else 1))
+        return start, end, doc
+
+    def doc_span_at(self, doc_offset: int) -> tuple[int, int, tuple[int, int] | None]:
+        """The linked cursor's span for a document byte: the ``@N`` whose
+        expansion holds it (with the whole literal), else the body byte it came from."""
+        if self.body_start is None:
+            return doc_offset, doc_offset + 1, (doc_offset, doc_offset + 1)
+        wire = self.body_start + self.doc_to_body(doc_offset)
+        start, end, doc = self.span_at(wire)
+        if doc is None or not doc[0] <= doc_offset < doc[1]:
+            doc = (doc_offset, doc_offset + 1)
+        return start, end, doc
+
     def regions(self) -> list[Region]:
         """The wire's parts in order, for the byte view (built once)."""
         if self._regions is None:

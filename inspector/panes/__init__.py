@@ -9,7 +9,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from ..actions import pane_bindings
-from ..messages import Counts
+from ..messages import Counts, Selected, Selection
 from ..model import Loaded
 
 
@@ -19,6 +19,7 @@ class Pane(Vertical):
     NAME = ""
     loaded: reactive[Loaded | None] = reactive(None, init=False, always_update=True)
     counts: reactive[Counts | None] = reactive(None, init=False)
+    selection: reactive[Selection | None] = reactive(None, init=False)
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         if cls.__dict__.get("NAME"):  # before Textual merges the class's bindings
@@ -33,8 +34,22 @@ class Pane(Vertical):
         if counts is not None and counts.source is self.loaded:
             self.show_counts(counts)
 
+    def watch_selection(self, selection: Selection | None) -> None:
+        if selection is not None and selection.source is self.loaded and selection.origin != self.NAME:
+            self.follow(selection)
+
     def show(self, loaded: Loaded) -> None:
         """Fill the pane for a newly loaded model."""
+
+    def follow(self, selection: Selection) -> None:
+        """Another pane moved the linked cursor: show the same bytes here,
+        without announcing anything back."""
+
+    def announce(self, start: int, end: int, doc: tuple[int, int] | None = None, at: int | None = None) -> None:
+        """The user moved this pane's cursor to wire bytes ``start:end``: make it
+        the linked cursor of every pane."""
+        if self.loaded is not None:
+            self.post_message(Selected(Selection(self.loaded, start, max(end, start + 1), self.NAME, doc, at)))
 
     def show_counts(self, counts: Counts) -> None:
         """Token counts arrived (or grew) for the loaded model."""

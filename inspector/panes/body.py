@@ -16,7 +16,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Label, Static
 
-from ..messages import LayoutReady
+from ..messages import LayoutReady, Selection
 from ..model import Loaded
 from ..views.lines import LineView, Mark, MarkSet, reading_layout, wrapped_layout
 from . import Pane
@@ -135,6 +135,26 @@ class BodyPane(Pane):
         start = self.use_position if index == self.use_entry else (-1 if delta > 0 else 0)
         return self.show_use(index, start + delta)
 
+    def follow(self, selection: Selection) -> None:
+        """Show the linked cursor: the compact cursor on its body byte and the
+        document cursor on the document bytes it stands for, both marked."""
+        loaded = self.loaded
+        if loaded is None or loaded.body_start is None or loaded.form == "binary":
+            return
+        if selection.cursor < loaded.body_start:
+            return
+        rel = selection.cursor - loaded.body_start
+        self.compact.set_focus_marks([Mark(selection.start - loaded.body_start, selection.end - loaded.body_start,
+                                           "current")] if selection.end - selection.start > 1 else [])
+        self.compact.go_to_offset(rel)
+        if selection.doc is not None:
+            self.expanded.set_focus_marks([Mark(*selection.doc, "current")] if selection.doc[1] - selection.doc[0] > 1
+                                          else [])
+            self.expanded.go_to_offset(selection.doc[0] if selection.at is None else loaded.body_to_doc(rel))
+        elif self.sync_panes:
+            self.expanded.go_to_offset(loaded.body_to_doc(rel))
+        self.update_status()
+
     # --- handlers -------------------------------------------------------------------
 
     def _follow(self, source: LineView, offset: int) -> None:
@@ -150,6 +170,15 @@ class BodyPane(Pane):
     def _moved(self, event: LineView.CursorMoved) -> None:
         self._follow(event.view, event.offset)
         self.update_status()
+        loaded = self.loaded
+        if loaded is None or loaded.body_start is None or loaded.form == "binary":
+            return
+        if event.view is self.compact:
+            at = loaded.body_start + event.offset
+            self.announce(*loaded.span_at(at), at=at)
+        else:
+            start, end, doc = loaded.doc_span_at(event.offset)
+            self.announce(start, end, doc)
 
     @on(LineView.Activated, "#compact")
     def _activated(self, event: LineView.Activated) -> None:

@@ -9,6 +9,7 @@ from textual.app import ComposeResult
 from textual.widget import Widget
 from textual.widgets import Static
 
+from ..messages import Selection
 from ..model import Loaded
 from ..views.hexview import HexView, legend
 from . import Pane
@@ -42,6 +43,10 @@ class BytesPane(Pane):
     def go_to_offset(self, offset: int) -> None:
         self.hex.go_to_offset(offset)
 
+    def follow(self, selection: Selection) -> None:
+        self.hex.select_span(selection.start, selection.end)
+        self.hex.go_to_offset(selection.cursor)
+
     @on(HexView.Moved)
     def _moved(self, event: HexView.Moved) -> None:
         loaded = self.loaded
@@ -55,6 +60,10 @@ class BytesPane(Pane):
         shown = f" = 0x{value[0]:02x}" if value else ""
         self.query_one("#hex-status", Static).update(
             Text(f"byte {event.offset:,} (0x{event.offset:x}){shown}: {where}"))
+        if event.by_user:
+            start, end, doc = loaded.span_at(event.offset)
+            self.hex.select_span(start, end)
+            self.announce(start, end, doc, at=event.offset)
 
     def action_search(self) -> None:
         if self.loaded is None:

@@ -13,7 +13,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
-from ..messages import Counts
+from ..messages import Counts, Selection
 from ..model import Loaded, display_value, no_dictionary_reason
 from ..views.dictionary import DictionaryView, header_text
 from . import Pane
@@ -32,6 +32,7 @@ class DictionaryPane(Pane):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.selected_entry: int | None = None
+        self._followed: int | None = None  # a row moved to by follow(): not announced back
 
     def compose(self) -> ComposeResult:
         yield FieldInput(placeholder="filter entries (text)…", id="dict-filter")
@@ -87,6 +88,14 @@ class DictionaryPane(Pane):
             f"{len(loaded.entries[index]):,} bytes, {uses:,} uses, saves {loaded.bytes_saved(index):,} bytes — "
             "Enter or ] steps through its uses in the body"))
 
+    def follow(self, selection: Selection) -> None:
+        """The linked cursor is on an entry's line or one of its @N: select its row."""
+        loaded = self.loaded
+        index = loaded.entry_at(selection.start) if loaded is not None else None
+        if index is not None and index != self.view.current_index:
+            self._followed = index
+            self.select(index)
+
     # --- handlers ------------------------------------------------------------------
 
     @on(FieldInput.Changed, "#dict-filter")
@@ -100,6 +109,13 @@ class DictionaryPane(Pane):
     @on(DictionaryView.Highlighted)
     def _highlighted(self, event: DictionaryView.Highlighted) -> None:
         self._select(event.index)
+        followed, self._followed = self._followed, None
+        loaded = self.loaded
+        if (event.index is None or event.index == followed or not self.view.has_focus or loaded is None
+                or event.index >= len(loaded.entry_spans)):
+            return  # moved by a load, a follow or another pane: only the user's moves are announced
+        span = loaded.entry_spans[event.index]
+        self.announce(span.start, span.end + 1)  # the literal and its LF
 
     @on(DictionaryView.Chosen)
     def _chosen(self, event: DictionaryView.Chosen) -> None:

@@ -35,6 +35,7 @@ PALETTE: dict[str, tuple[str, str, bool]] = {
 }
 ERROR_BACKGROUND = "#b00020"
 OFFSET_COLOUR = "#9a9a9a"
+SELECTED_BACKGROUND = "#3a3a5a"  # the linked cursor's span
 
 
 def bytes_per_row(width: int) -> int:
@@ -63,21 +64,27 @@ class HexView(RowCursorView):
     ]
 
     class Moved(Message):
-        def __init__(self, offset: int) -> None:
+        """The cursor is on ``offset``; ``by_user`` when a key or click put it there."""
+
+        def __init__(self, offset: int, by_user: bool = False) -> None:
             super().__init__()
             self.offset = offset
+            self.by_user = by_user
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.loaded: Loaded | None = None
         self.cursor_offset = 0
         self.row_bytes = 16
+        self.selected: tuple[int, int] = (0, 0)  # the linked cursor's span, underlined
+        self._by_user = False
         self._cache: LRUCache[tuple, Strip] = LRUCache(512)
         self._version = 0
 
     def set_loaded(self, loaded: Loaded) -> None:
         self.loaded = loaded
         self.cursor_offset = 0
+        self.selected = (0, 0)
         self._relayout()
         self.cursor_row = 0
 
@@ -109,16 +116,28 @@ class HexView(RowCursorView):
         self.cursor_row = self.cursor_offset // self.row_bytes
         self.scroll_to_cursor(center=center)
 
+    def select_span(self, start: int, end: int) -> None:
+        """Underline the linked cursor's bytes (a tree node, an entry, an @N)."""
+        self.selected = (start, end)
+        self._changed()
+
+    def _user_move(self, offset: int) -> None:
+        self._by_user = True
+        try:
+            self.go_to_offset(offset, center=False)
+        finally:
+            self._by_user = False
+
     def action_byte(self, delta: int) -> None:
-        self.go_to_offset(self.cursor_offset + delta, center=False)
+        self._user_move(self.cursor_offset + delta)
 
     def action_move(self, delta: int) -> None:
         """Up and down keep the column; paging and the ends come through here too."""
-        self.go_to_offset(self.cursor_offset + delta * self.row_bytes, center=False)
+        self._user_move(self.cursor_offset + delta * self.row_bytes)
 
     def watch_cursor_row(self, old: int, new: int) -> None:
         self._changed()
-        self.post_message(self.Moved(self.cursor_offset))
+        self.post_message(self.Moved(self.cursor_offset, self._by_user))
 
     def on_click(self, event: events.Click) -> None:
         row = int(self.scroll_offset.y) + event.y
@@ -132,7 +151,7 @@ class HexView(RowCursorView):
         else:
             column = 0
         if 0 <= row < self.row_count:
-            self.go_to_offset(row * n + max(column, 0), center=False)
+            self._user_move(row * n + max(column, 0))
 
     # --- rendering -------------------------------------------------------------------
 
@@ -186,6 +205,8 @@ class HexView(RowCursorView):
                 style = self._style(self._kind_at(start + i), base)
                 if start + i == self.cursor_offset:
                     style += Style(reverse=True)
+                elif self.selected[0] <= start + i < self.selected[1]:
+                    style += Style(underline=True, bgcolor=SELECTED_BACKGROUND)
                 segments.append(Segment(f"{chunk[i]:02x}", style))
                 segments.append(Segment(" ", base))
                 ch = chr(chunk[i])
