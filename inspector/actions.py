@@ -35,7 +35,8 @@ class Command:
         return " / ".join(names.get(k, k) for k in self.key.split(","))
 
 
-TABS = (("o", "overview"), ("d", "dictionary"), ("b", "body"), ("x", "bytes"), ("v", "verify"), ("t", "tokens"))
+TABS = (("o", "overview"), ("d", "dictionary"), ("b", "body"), ("x", "bytes"), ("p", "tree"), ("v", "verify"),
+        ("t", "tokens"))
 
 COMMANDS: tuple[Command, ...] = (
     *(Command(key, f"tab('{name}')", f"Show {name.title()}", f"Switch to the {name.title()} tab", footer=False)
@@ -70,6 +71,8 @@ COMMANDS: tuple[Command, ...] = (
             panes=("body",)),
     Command("c", "copy", "Copy", "Copy the value under the cursor (OSC 52; also shown in a notification)",
             panes=("overview", "dictionary", "body", "bytes")),
+    Command("c", "copy", "Copy node", "Copy the selected node: a JSON value's document text, else its wire bytes "
+            "(OSC 52)", panes=("tree",)),
 )
 
 #: Keys of the views inside the panes, for the help screen (their bindings live on the views).
@@ -80,6 +83,7 @@ VIEW_KEYS = (
     ("← / →", "in the byte view: move one byte"),
     ("Esc", "leave a text field and give the keys back"),
     ("ctrl+p", "command palette: every command by name"),
+    ("Space / shift+←", "in the tree: open or close the node / go to its parent"),
 )
 
 

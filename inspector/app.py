@@ -43,6 +43,7 @@ from .panes.bytes import BytesPane
 from .panes.dictionary import DictionaryPane
 from .panes.overview import OverviewPane
 from .panes.tokens import TokensPane
+from .panes.tree import TreePane
 from .panes.verify import VerifyPane
 from .screens import ConfirmScreen, ExportScreen, HelpScreen, OpenScreen, PromptScreen
 
@@ -51,7 +52,8 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 DEFAULT_EXAMPLE = EXAMPLES / "wires" / "http_app_routing.graph.model-text"
 
 PANES: dict[str, type[Pane]] = {"overview": OverviewPane, "dictionary": DictionaryPane, "body": BodyPane,
-                                "bytes": BytesPane, "verify": VerifyPane, "tokens": TokensPane}
+                                "bytes": BytesPane, "verify": VerifyPane, "tokens": TokensPane,
+                                "tree": TreePane}
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import codec
 from codec import CompactError, CompactProjection, Field, Span, WireLayout, limits, split_strings
+from codec.layout import JsonValues, json_values
 from workspace.visible import visible_bytes
 
 FORM_TITLES = {
@@ -65,12 +66,14 @@ class Loaded:
     path: str | None = None  # the file on disk, for reload and watch
     pending: bool = False  # a preview: the envelope only, painted while the full decode runs
     produced_from: tuple[str, str] | None = None  # (profile, root) when made live from sources
+    layout: WireLayout | None = field(default=None, repr=False, compare=False)  # codec's parse, for the tree
     _regions: list[Region] | None = field(default=None, repr=False, compare=False)
     _marks: tuple[Sequence[int], Sequence[int]] | None = field(default=None, repr=False, compare=False)
     _uses: dict[int, list[int]] | None = field(default=None, repr=False, compare=False)
     _doc_marks: tuple[Sequence[int], Sequence[int]] | None = field(default=None, repr=False, compare=False)
     _region_starts: list[int] = field(default_factory=list, repr=False, compare=False)
     _entry_starts: array | None = field(default=None, repr=False, compare=False)
+    _values: JsonValues | None = field(default=None, repr=False, compare=False)
 
     # --- derived views ---------------------------------------------------------------
 
@@ -262,6 +265,17 @@ class Loaded:
                 return regions[i]
             i -= 1
         return None
+
+    def json_values(self) -> JsonValues | None:
+        """The document's JSON values with their document spans (codec's own
+        ``json_values``), for the dissection tree; built on first use, which for a
+        16 MiB document takes a second (the tree asks for it in a worker). For a
+        rejected wire they stop where the document stops making sense."""
+        if self._values is None and self.document is not None:
+            layout = self.layout
+            self._values = layout.values if layout is not None and layout.document is self.document \
+                else json_values(self.document)
+        return self._values
 
     def content_hash(self) -> str:
         return hashlib.sha256(self.wire).hexdigest()
@@ -476,8 +490,8 @@ def load_bytes(data: bytes, name: str, *, path: str | None = None) -> Loaded:
     data = bytes(data)
     layout = codec.layout_wire(data)
     if layout.form == "unknown":
-        return Loaded(name, data, "unknown", error=layout.error, path=path)
-    loaded = _from_layout(layout, Loaded(name, data, layout.form, path=path))
+        return Loaded(name, data, "unknown", error=layout.error, path=path, layout=layout)
+    loaded = _from_layout(layout, Loaded(name, data, layout.form, path=path, layout=layout))
     loaded.error = layout.error
     loaded.projection = layout.projection
     loaded.document = layout.document
