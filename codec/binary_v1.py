@@ -351,6 +351,9 @@ def check_cbor(body: bytes, items: CborItems | None = None) -> bool:
             if run is not None:
                 size += sum(body[pos : run.end()].translate(_JSON_WIDTH))
                 frame[0] -= run.end() - pos
+                if items is not None:  # the structured parse records each of them too
+                    for at in range(pos, run.end()):
+                        items.add(at, at + 1, at + 1, body[at] >> 5, frame[4])
                 pos = run.end()
         if pos >= n:
             raise CompactError(E.ENVELOPE, "wire ends inside the CBOR body", n)

@@ -401,7 +401,8 @@ class Dissection:
             return self._entry(u)
         members = self._items(key).children(key[1])
         if not self._is_map(key):
-            return self._item(key[0], members[u])
+            node = self._item(key[0], members[u])
+            return node if key[1] < 0 else replace(node, text=f"[{u}] {node.text}")  # an array's item
         k = members[2 * u]
         if 2 * u + 1 >= len(members):  # a key whose value was never read
             s, e, doc = self._span(key[0], k, k)
