@@ -187,11 +187,11 @@ class TreePane(Pane):
         if ("body",) in keys and not d.structure_ready and keys[-1] == ("body",):
             self._waiting = selection
             self._read_structure()
-        self._select_path(keys)
+        self._select_path(keys, selection.cursor)
         self.hex.select_span(selection.start, selection.end)
         self.hex.go_to_offset(selection.cursor)
 
-    def _select_path(self, keys: list[Key]) -> TreeNode[Node]:
+    def _select_path(self, keys: list[Key], at: int | None = None) -> TreeNode[Node]:
         tree = self.tree
         node = tree.root
         path = [node]
@@ -214,18 +214,18 @@ class TreePane(Pane):
             self._followed = node
             tree.show_node(node)
         if node.data is not None:
-            self._status(node.data)
+            self._status(node.data, at)
         return node
 
     @on(Tree.NodeHighlighted, "#dissection")
     def _highlighted(self, event: Tree.NodeHighlighted[Node]) -> None:
         followed, self._followed = self._followed, None
         node = event.node.data
-        if node is None:
-            return
+        if node is None or event.node is followed:
+            return  # moved by a follow, which said where: only the user's moves are announced
         self._status(node)
-        if event.node is followed or not self.tree.has_focus:
-            return  # moved by a load or a follow: only the user's moves are announced
+        if not self.tree.has_focus:
+            return
         self._opened = []  # the user moves from here: what was opened stays open
         self.hex.select_span(node.start, node.end)
         self.hex.go_to_offset(node.start)
@@ -237,14 +237,16 @@ class TreePane(Pane):
         loaded = self.loaded
         if loaded is None or not event.by_user or self.dissection is None:
             return
-        node = self._select_path(self.dissection.path(event.offset))
+        node = self._select_path(self.dissection.path(event.offset), event.offset)
         if node.data is not None:
             self.hex.select_span(node.data.start, node.data.end)
             self.announce(node.data.start, node.data.end, node.data.doc, at=event.offset)
 
-    def _status(self, node: Node) -> None:
+    def _status(self, node: Node, at: int | None = None) -> None:
         size = node.end - node.start
         text = f"bytes {node.start:,}–{max(node.end - 1, node.start):,} of the wire ({size:,} bytes)"
+        if at is not None:
+            text = f"byte {at:,} in the node's " + text
         if node.doc is not None:
             text += f" · document {node.doc[0]:,}–{max(node.doc[1] - 1, node.doc[0]):,}"
         text += " · Space opens and closes, shift+← goes to the parent"
