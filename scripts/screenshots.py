@@ -53,6 +53,8 @@ SHOTS = [
     ("rejected-length", REJECTED / "compact.limit.model-text", [], None),
     ("tokens", WIRES / "warehouse_inventory.graph.model-text", [], "tokens"),
     ("bytes", WIRES / "warehouse_inventory.graph.model-text", ["g", *"290", "enter"], None),
+    ("tree", WIRES / "warehouse_inventory.graph.model-text",
+     ["end", "space", "down", "space", *["down"] * 5, "space", "down", "down", "down"], "tree"),
 ]
 SIZES = {"overview-80x24": (80, 24)}
 

@@ -46,6 +46,9 @@ CASES = {
     "body": (LEDGER, ("d", "down", "down", "enter", "right_square_bracket"), None, False),
     "rejected": ("examples/rejected/compact.reference.model-text", (), None, False),
     "tokens": (LEDGER, (), "tokens", True),
+    # the body opened to an object with @N members, the cursor on one: its bytes marked in the hex view below
+    "tree": (LEDGER, ("end", "space", "down", "space", *("down",) * 5, "space", "down", "down", "down", "down"),
+             "tree", False),
 }
 
 

@@ -250,7 +250,7 @@ class TreePane(Pane):
         if node.doc is not None:
             text += f" · document {node.doc[0]:,}–{max(node.doc[1] - 1, node.doc[0]):,}"
         text += " · Space opens and closes, shift+← goes to the parent"
-        self.query_one("#tree-status", Static).update(Text(text))
+        self.query_one("#tree-status", Static).update(Text(text, no_wrap=True, overflow="ellipsis"), layout=False)
 
     def copy_value(self) -> str:
         """The selected node's text: its document bytes for a JSON value, else its wire bytes."""
