@@ -59,7 +59,7 @@ def cut(raw: bytes) -> str:
     return f"{text[:LABEL_CHARS]}… ({len(raw):,} bytes)"
 
 
-def _plural(n: int, word: str, words: str = "") -> str:
+def plural(n: int, word: str, words: str = "") -> str:
     return f"{n:,} {word if n == 1 else words or word + 's'}"
 
 
@@ -286,7 +286,7 @@ class Dissection:
         if loaded.dict_span is not None:
             d = loaded.dict_span
             n = len(loaded.entries)
-            read = "" if n == loaded.declared_entries else f", {_plural(n, 'entry', 'entries')} read"
+            read = "" if n == loaded.declared_entries else f", {plural(n, 'entry', 'entries')} read"
             out.append(Node(("dict",), f"dict {loaded.declared_entries:,}{read}", d.start, d.end,
                             expandable=n > 0))
         if layout is not None and layout.body_marker is not None:
@@ -308,7 +308,7 @@ class Dissection:
         else:
             refs = len(self.ref_wire)
             what = "@N" if self.form == "model-text" else "~k"
-            text = f"body: {size:,} bytes, {_plural(refs, 'reference')} ({what})"
+            text = f"body: {size:,} bytes, {plural(refs, 'reference')} ({what})"
             if self.loaded.document is not None:
                 text += f", {len(self.loaded.document):,} bytes expanded"
         return Node(("body",), text, b.start, b.end, expandable=True)
@@ -416,7 +416,7 @@ class Dissection:
     def _entry(self, i: int) -> Node:
         span = self.loaded.entry_spans[i]
         uses = self.loaded.reference_counts[i] if i < len(self.loaded.reference_counts) else 0
-        text = f"@{i} {cut(self.loaded.entries[i])} ({_plural(uses, 'use')})"
+        text = f"@{i} {cut(self.loaded.entries[i])} ({plural(uses, 'use')})"
         return Node(("entry", i), text, span.start, span.end + 1, kind="reference")
 
     def _item(self, kind: str, j: int) -> Node:
@@ -428,7 +428,7 @@ class Dissection:
         if container:
             n = self._size((kind, j))
             is_map = self._is_map((kind, j))
-            text = ("{…} " if is_map else "[…] ") + _plural(n, "member" if is_map else "item")
+            text = ("{…} " if is_map else "[…] ") + plural(n, "member" if is_map else "item")
             return Node((kind, j), text, s, e, doc, expandable=n > 0, kind="value")
         text = self._leaf(kind, j)
         return Node((kind, j), text, s, e, doc, kind="reference" if text[:1] in "@~" else "value")
@@ -569,4 +569,4 @@ def _float(payload: bytes, ai: int) -> str:
     return repr(value)
 
 
-__all__ = ["CHUNK", "Dissection", "Node", "cut", "range_path"]
+__all__ = ["CHUNK", "Dissection", "Node", "cut", "plural", "range_path"]

@@ -149,18 +149,18 @@ def terminal_round(path: Path, keys: int) -> dict[str, list[float]]:
         send("p")
         bi.wait_for(lambda s: "body: " in s)
         send("End")  # the body, the last top-level part
-        send("space")
+        send("Space")
         bi.wait_for(lambda s: "{…} 2 members" in s)  # the structure was read in the worker (not timed)
         send("Down")
-        expand = [answer("space", '"nodes": […]')]
+        expand = [answer("Space", '"nodes": […]')]
         send("Down", "Down")
-        expand.append(answer("space", "items 0 … 9,999"))
+        expand.append(answer("Space", "items 0 … 9,999"))
         send("Down")
-        expand.append(answer("space", "items 0 … 99"))
+        expand.append(answer("Space", "items 0 … 99"))
         send("Down")
-        expand.append(answer("space", "[0] {…} 7 members"))
+        expand.append(answer("Space", "[0] {…} 7 members"))
         send("Down")
-        expand.append(answer("space", '"name": @'))
+        expand.append(answer("Space", '"name": @'))
         bi.wait_for(lambda s: "bytes " in s.splitlines()[-2])
         send("Tab")  # to the tab's hex view
         time.sleep(0.3)

@@ -16,7 +16,7 @@ from textual.widget import Widget
 from textual.widgets import Static, Tree
 from textual.widgets.tree import TreeNode
 
-from ..dissect import Dissection, Key, Node
+from ..dissect import Dissection, Key, Node, plural
 from ..messages import Selection
 from ..model import Loaded, display_value
 from ..views.hexview import HexView
@@ -244,7 +244,7 @@ class TreePane(Pane):
 
     def _status(self, node: Node, at: int | None = None) -> None:
         size = node.end - node.start
-        text = f"bytes {node.start:,}–{max(node.end - 1, node.start):,} of the wire ({size:,} bytes)"
+        text = f"bytes {node.start:,}–{max(node.end - 1, node.start):,} of the wire ({plural(size, 'byte')})"
         if at is not None:
             text = f"byte {at:,} in the node's " + text
         if node.doc is not None:
