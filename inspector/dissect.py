@@ -69,8 +69,9 @@ class _Items:
     ``JsonValues`` and ``CborItems`` both have that shape). ``end`` is -1 for an
     item left open where reading stopped: it runs to ``limit``."""
 
-    def __init__(self, start: array, end: array, parent: array, limit: int) -> None:
+    def __init__(self, start: array, end: array, parent: array, limit: int, *, nested: bool = True) -> None:
         self.start, self.end, self.parent, self.limit = start, end, parent, limit
+        self.nested = nested  # every item ends inside its container (a well-formed document)
         self._children: dict[int, array] = {}
 
     def end_of(self, i: int) -> int:
@@ -80,7 +81,9 @@ class _Items:
     def children(self, i: int) -> array:
         """The indices of ``i``'s members (-1: the top-level items), in order, cached.
         Jumping over each member's subtree costs one bisection per member; for a
-        container with very many members the rest are read off the parent array."""
+        container with very many members the rest are read off the parent array,
+        and so are all of them when the document is not known to be well formed
+        (a bracket closing the wrong container leaves spans a jump cannot trust)."""
         found = self._children.get(i)
         if found is not None:
             return found
@@ -88,7 +91,7 @@ class _Items:
         last = n if i < 0 else bisect.bisect_left(start, self.end_of(i), i + 1)
         out = array("q")
         j = i + 1
-        while j < last and len(out) < _JUMPS:
+        while j < last and len(out) < (_JUMPS if self.nested else 0):
             out.append(j)
             e = self.end[j]
             j = last if e < 0 else bisect.bisect_left(start, e, j + 1, last)
@@ -156,9 +159,8 @@ class Dissection:
         self._cbor: _Items | None = None
         if layout is not None and layout.cbor is not None and len(layout.cbor):
             c = layout.cbor
-            self._cbor = _Items(c.start, c.end, c.parent, len(loaded.wire))
-        self._entry_starts = array("q", [s.start for s in loaded.entry_spans]) if self.form == "model-text" \
-            else array("q")
+            self._cbor = _Items(c.start, c.end, c.parent, len(loaded.wire), nested=loaded.error is None)
+        self._entry_starts = loaded.entry_starts()  # v2's dictionary lines (empty for the other forms)
         error = loaded.error
         self.error_at = None if error is None else error.offset
 
@@ -178,10 +180,13 @@ class Dissection:
         if self._json is None and self.has_structure:
             values = self.loaded.json_values()
             if values is not None:
-                self._json = _Items(values.start, values.end, values.parent, len(self.loaded.document))
-                self._kind = values.kind
+                self._kind = values.kind  # before _json: the interface thread reads _json as "ready"
+                self._json = _Items(values.start, values.end, values.parent, len(self.loaded.document),
+                                    nested=self.loaded.error is None)
 
     # --- wire and document offsets of the body (v2's @N, v1 text's ~k) ------------------
+    # Loaded.body_to_doc and doc_to_body map v2's references only (Loaded keeps no v1 text
+    # table); these read the layout's reference arrays, which both text forms have.
 
     def _token_end(self, k: int) -> int:
         return self.ref_wire[k] + len(self.marker) + len(b"%d" % self.ref_index[k])
@@ -540,12 +545,15 @@ class Dissection:
         for a in chain:
             members = items.children(parent[1])
             pos = bisect.bisect_left(members, a)
+            if pos == len(members) or members[pos] != a:
+                break  # a document that stopped making sense: the deepest node found so far
             is_map = self._is_map(parent)
             unit = pos // 2 if is_map else pos
             size = (len(members) + 1) // 2 if is_map else len(members)
             out += range_path(parent, unit, size)
-            if is_map and pos % 2 == 0 and pos + 1 < len(members):
-                a = members[pos + 1]  # a key: its member, named by the value
+            if is_map and pos % 2 == 0:  # a key: its member (named by the value, if any) is the deepest
+                out.append((kind, members[pos + 1] if pos + 1 < len(members) else a))
+                break
             out.append((kind, a))
             parent = (kind, a)
         return out

@@ -306,3 +306,21 @@ def test_the_diagnostic_selects_the_malformed_node():
             assert node.parent.data.key == ("body",)
     run(scenario())
 
+
+
+@pytest.mark.parametrize("form", ["model-text", "text", "binary", "json"])
+def test_broken_wires_give_a_tree_whose_paths_exist(form):
+    """Truncated and bit-flipped copies of a small wire (brackets closing the
+    wrong container among them): the tree builds, every byte's path names
+    nodes that exist, and the diagnostic's byte is the malformed node."""
+    wire = codec.ENCODERS[form](SMALL)
+    broken = [wire[:cut] for cut in range(0, len(wire), 3)]
+    broken += [wire[:at] + bytes([b]) + wire[at + 1:] for at in range(0, len(wire), 5) for b in b'}],"\xff']
+    for data in broken:
+        loaded = load_bytes(data, "broken")
+        d = Dissection(loaded)
+        labels(d)
+        for offset in range(0, len(data) + 1, 11):
+            node_at(d, d.path(offset))
+        if loaded.error is not None and loaded.error.offset is not None:
+            assert node_at(d, d.path(loaded.error.offset)).kind == "malformed"
