@@ -587,7 +587,7 @@ def test_tab_labels_carry_their_keys_and_the_footer_the_focused_panes():
             from textual.widgets import Tab
 
             labels = [str(t.label) for t in app.query(Tab)]
-            assert labels == ["o Overview", "d Dictionary", "b Body", "x Bytes", "v Verify", "t Tokens"]
+            assert labels == ["o Overview", "d Dictionary", "b Body", "x Bytes", "p Tree", "v Verify", "t Tokens"]
 
             def footer_keys() -> set[str]:
                 return {b.binding.key for b in app.screen.active_bindings.values() if b.binding.show}
