@@ -147,9 +147,10 @@ class EntryDiff:
 
 
 def dictionary_diff(left: Loaded, right: Loaded) -> tuple[tuple[EntryDiff, ...], str]:
-    """Entries removed (only on the left), added (only on the right) and kept,
-    in that order, each group in the right's (or left's) entry order; and a
-    note when a side has no dictionary, true of its bytes."""
+    """Entries removed (only on the left), added (only on the right), kept
+    with a different index or number of uses, and kept alike, in that order,
+    each group in its wire's entry order; and a note when a side has no
+    dictionary, true of its bytes."""
     notes = []
     for side, loaded in (("left", left), ("right", right)):
         if loaded.form != "model-text":
@@ -165,7 +166,9 @@ def dictionary_diff(left: Loaded, right: Loaded) -> tuple[tuple[EntryDiff, ...],
     removed = [EntryDiff(e, i, None, uses(left, i), 0) for e, i in a.items() if e not in b]
     added = [EntryDiff(e, None, j, 0, uses(right, j)) for e, j in b.items() if e not in a]
     kept = [EntryDiff(e, a[e], j, uses(left, a[e]), uses(right, j)) for e, j in b.items() if e in a]
-    return (*removed, *added, *kept), "; ".join(notes)
+    moved = [e for e in kept if e.left_index != e.right_index or e.left_uses != e.right_uses]
+    alike = [e for e in kept if e.left_index == e.right_index and e.left_uses == e.right_uses]
+    return (*removed, *added, *moved, *alike), "; ".join(notes)
 
 
 # --- the structural diff --------------------------------------------------------------
