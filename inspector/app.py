@@ -454,7 +454,8 @@ class InspectorApp(App[None]):
 
         left = left or self.loaded
         if left is not None:
-            self.push_screen(CompareScreen(left, target, left_label=left_label, explain=explain))
+            self.push_screen(CompareScreen(left, target, left_label=left_label, explain=explain,
+                                           count_tokens=self.count_tokens_enabled))
 
     def action_repair(self) -> None:
         from .repair import repaired_name

@@ -288,13 +288,14 @@ class StructuralDiff:
             elif isinstance(a, list) and isinstance(b, list):
                 yield from self._lists(path, a, b, lo, hi)
             else:
-                yield PathChange("changed", _at(path), preview(a), preview(b))
                 self.progress = hi
+                yield PathChange("changed", _at(path), preview(a), preview(b))
 
-    def _push(self, pairs: list[tuple[str, object, object]], lo: float, hi: float) -> None:
-        step = (hi - lo) / max(len(pairs), 1)
-        for n in range(len(pairs) - 1, -1, -1):  # reversed: the first is popped first
-            p, a, b = pairs[n]
+    def _push(self, pairs: list[tuple[int, str, object, object]], size: int, lo: float, hi: float) -> None:
+        """Queue members to compare; member at position ``n`` of ``size`` gets
+        that share of the container's progress."""
+        step = (hi - lo) / max(size, 1)
+        for n, p, a, b in reversed(pairs):  # reversed: the first is popped first
             self._stack.append((p, a, b, lo + n * step, lo + (n + 1) * step))
 
     def _objects(self, path: str, a: _Object, b: _Object, lo: float, hi: float) -> Iterator[PathChange]:
@@ -309,17 +310,18 @@ class StructuralDiff:
         for k, v in b:
             if k not in left:
                 yield PathChange("added", key_path(path, k), "", preview(v))
-        self._push([(key_path(path, k), left[k], right[k]) for k in common_b], lo, hi)
+        self._push([(n, key_path(path, k), left[k], right[k]) for n, k in enumerate(common_b)], len(common_b),
+                   lo, hi)
 
     def _lists(self, path: str, a: list, b: list, lo: float, hi: float) -> Iterator[PathChange]:
-        pairs: list[tuple[str, object, object]] = []
+        pairs: list[tuple[int, str, object, object]] = []
         changes: list[PathChange] = []
         for tag, i1, i2, j1, j2 in align(a, b):
             if tag == "equal":
                 continue
             for k in range(min(i2 - i1, j2 - j1)):  # replaced items are compared in place
                 i, j = i1 + k, j1 + k
-                pairs.append((index_path(path, i if i == j else f"{i}→{j}"), a[i], b[j]))
+                pairs.append((i, index_path(path, i if i == j else f"{i}→{j}"), a[i], b[j]))
             for i in range(i1 + (j2 - j1), i2) if i2 - i1 > j2 - j1 else ():
                 changes.append(PathChange("removed", index_path(path, i), preview(a[i]), ""))
             for j in range(j1 + (i2 - i1), j2) if j2 - j1 > i2 - i1 else ():
@@ -327,7 +329,7 @@ class StructuralDiff:
         # removals and additions are reported where the walk meets them: before the
         # members compared in place, which the stack yields in order after this
         yield from changes
-        self._push(pairs, lo, hi)
+        self._push(pairs, len(a), lo, hi)
 
 
 def align(a: list, b: list) -> list[tuple[str, int, int, int, int]]:
@@ -376,6 +378,7 @@ class Comparison:
     diff_note: str = ""  # why there is no structural diff, or what it means
     progress: float = 0.0
     done: bool = False
+    # each side's cl100k_base / o200k_base counts: None until counted, {} for v1 binary
     tokens: tuple[dict[str, int] | None, dict[str, int] | None] = (None, None)
     notes: tuple[str, ...] = field(default=())
 
@@ -445,7 +448,9 @@ def compare(left: Loaded, right: Loaded, *, left_label: str = "", right_label: s
     if count_tokens and not cancelled():
         from .counting import count_bytes
 
-        result = replace(result, tokens=(count_bytes(left.wire), count_bytes(right.wire)))
+        # v1 binary is stored and replayed, never shown to a model: bytes only ({})
+        result = replace(result, tokens=tuple({} if side.form == "binary" else count_bytes(side.wire)
+                                              for side in (left, right)))
     yield replace(result, done=True)
 
 

@@ -129,8 +129,10 @@ class CompareScreen(Screen[None]):
     #compare-bottom DataTable { height: 1fr; }
     """
 
-    def __init__(self, left: Loaded, target: Target, *, left_label: str = "", explain: str = "") -> None:
+    def __init__(self, left: Loaded, target: Target, *, left_label: str = "", explain: str = "",
+                 count_tokens: bool = True) -> None:
         super().__init__()
+        self.count_tokens = count_tokens
         self.explain = explain  # e.g. what a repair did, shown under the heading
         self.left = left
         self.target = target
@@ -182,7 +184,7 @@ class CompareScreen(Screen[None]):
         try:
             right = resolve(left, target).prepare()
             for comparison in compare(left, right, left_label=self.left_label, right_label=target.label,
-                                      cancelled=lambda: worker.is_cancelled):
+                                      cancelled=lambda: worker.is_cancelled, count_tokens=self.count_tokens):
                 self.post_message(CompareProgress(serial, comparison))
         except (CompactError, OSError, ValueError, WorkspaceError) as exc:
             reason = getattr(exc, "strerror", None) or str(exc)
@@ -252,8 +254,11 @@ class CompareScreen(Screen[None]):
             table.add_row(label, f"{a:,}", f"{b:,}", _marked(a == b, delta(a, b)))
         left_tokens, right_tokens = c.tokens
         for name in ("cl100k_base", "o200k_base"):
-            if left_tokens is None or right_tokens is None:
-                table.add_row(f"{name} tokens", "counting…" if not c.done else "not counted", "", "")
+            if left_tokens == {} or right_tokens == {}:
+                table.add_row(f"{name} tokens", "bytes only: v1 binary is never shown to a model", "", "")
+            elif left_tokens is None or right_tokens is None:
+                table.add_row(f"{name} tokens", "counting…" if not c.done else "not counted (ctrl+t counts)", "",
+                              "")
             else:
                 a, b = left_tokens[name], right_tokens[name]
                 table.add_row(f"{name} tokens", f"{a:,}", f"{b:,}", _marked(a == b, delta(a, b)))
