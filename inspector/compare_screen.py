@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rich.table import Table
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -28,8 +27,10 @@ from .model import Loaded, display_value
 
 #: Dictionary rows shown at most (a 16 MiB wire has tens of thousands of entries).
 ENTRY_ROWS = 500
-#: Characters of an envelope value shown in each column (a digest is 71).
-VALUE_WIDTH = 33
+#: The envelope table's token rows and their encodings.
+TOKEN_ROWS = {"cl100k_base tokens": "cl100k_base", "o200k_base tokens": "o200k_base"}
+#: Narrower terminals stack the changes and the dictionary.
+NARROW = 110
 
 
 @dataclass
@@ -116,9 +117,11 @@ class CompareScreen(Screen[None]):
     DEFAULT_CSS = """
     CompareScreen { layout: vertical; }
     #compare-heading { height: auto; padding: 0 1; background: $boost; }
-    #compare-top { height: auto; max-height: 13; }
-    #compare-fields { width: 3fr; height: auto; max-height: 13; }
-    #compare-totals { width: 2fr; height: auto; padding: 0 1; }
+    #compare-fields { height: auto; max-height: 14; overflow-x: hidden; }
+    CompareScreen.-narrow #compare-fields { max-height: 7; }
+    CompareScreen.-narrow #compare-progress { width: 12; }
+    CompareScreen.-narrow #compare-bottom { layout: vertical; }
+    CompareScreen.-narrow #compare-bottom > Vertical { width: 1fr; }
     #compare-state { height: 1; }
     #compare-status { width: 1fr; padding: 0 1; }
     #compare-progress { width: 30; }
@@ -126,7 +129,8 @@ class CompareScreen(Screen[None]):
     #compare-bottom > Vertical { height: 1fr; }
     #compare-bottom > Vertical#compare-changes-box { width: 3fr; }
     #compare-bottom > Vertical#compare-entries-box { width: 2fr; }
-    #compare-bottom DataTable { height: 1fr; }
+    #compare-bottom DataTable { height: 1fr; overflow-x: hidden; }
+    #compare-detail { height: auto; max-height: 4; padding: 0 1; background: $boost; }
     """
 
     def __init__(self, left: Loaded, target: Target, *, left_label: str = "", explain: str = "",
@@ -144,9 +148,7 @@ class CompareScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static("", id="compare-heading")
-        with Horizontal(id="compare-top"):
-            yield DataTable(id="compare-fields", cursor_type="row", zebra_stripes=True)
-            yield Static("", id="compare-totals")
+        yield DataTable(id="compare-fields", cursor_type="row", zebra_stripes=True)
         with Horizontal(id="compare-state"):
             yield Static("", id="compare-status")
             yield ProgressBar(id="compare-progress", show_eta=False)
@@ -154,15 +156,19 @@ class CompareScreen(Screen[None]):
             with Vertical(id="compare-changes-box"):
                 yield Label("document: structural changes (JSON paths)", classes="pane-title", id="changes-title")
                 yield DataTable(id="compare-changes", cursor_type="row")
+                yield Static("", id="compare-detail")
             with Vertical(id="compare-entries-box"):
-                yield Label("dictionary", classes="pane-title", id="entries-title")
+                yield Label("dictionary (@index×uses)", classes="pane-title", id="entries-title")
                 yield DataTable(id="compare-entries", cursor_type="row")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#compare-fields", DataTable).add_columns("", "left", "right")
+        self.set_class(self.narrow, "-narrow")
+        fields = self.query_one("#compare-fields", DataTable)
+        for label, key in (("", "name"), ("left", "left"), ("right", "right"), ("delta", "delta")):
+            fields.add_column(label, key=key)
         self.query_one("#compare-changes", DataTable).add_columns("change", "path", "left", "right")
-        self.query_one("#compare-entries", DataTable).add_columns("", "literal", "left uses", "right uses")
+        self.query_one("#compare-entries", DataTable).add_columns("", "literal", "left", "right")
         heading = Text.assemble(("compare  ", "bold"), ("left ", "bold"), display_value(self.left_label.encode()),
                                 ("   ⇄   right ", "bold"), display_value(self.target.label.encode()))
         if self.explain:
@@ -208,69 +214,87 @@ class CompareScreen(Screen[None]):
             self._filled = True
             self._fill_fields(c)
             self._fill_entries(c)
-        self._fill_totals(c)
+        self._fill_tokens(c)
         self._fill_changes(c)
         self._fill_status(c)
 
     def _fill_fields(self, c: Comparison) -> None:
         table = self.query_one("#compare-fields", DataTable)
+        sizes = {"wire bytes": (len(c.left.wire), len(c.right.wire))}
+        if c.left.document is not None and c.right.document is not None:
+            sizes["document bytes"] = (len(c.left.document), len(c.right.document))
         for f in c.fields:
-            mark = "" if f.same else " ≠"
-            table.add_row(Text(f.name + mark, style="" if f.same else "bold yellow"),
+            change = _marked(f.same, delta(*sizes[f.name])) if f.name in sizes else ""
+            table.add_row(Text(f.name + ("" if f.same else " ≠"), style="" if f.same else "bold yellow"),
                           _marked(f.same, self._value(f.name, f.left)), _marked(f.same, self._value(f.name, f.right)),
-                          key=f.name)
+                          change, key=f.name)
+        for name in TOKEN_ROWS:
+            table.add_row(name, "", "", "", key=name)
 
-    @staticmethod
-    def _value(name: str, value: str) -> str:
+    def _fill_tokens(self, c: Comparison) -> None:
+        """The token rows of the envelope table: counting, counted, or why not."""
+        table = self.query_one("#compare-fields", DataTable)
+        left, right = c.tokens
+        for name, encoding in TOKEN_ROWS.items():
+            if left == {} or right == {}:
+                cells = ("bytes only", "bytes only", "v1 binary is never shown to a model")
+            elif left is None or right is None:
+                cells = ("counting…" if not c.done else "not counted", "", "" if not c.done else "ctrl+t counts")
+            else:
+                a, b = left[encoding], right[encoding]
+                cells = (f"{a:,}", f"{b:,}", _marked(a == b, delta(a, b)))
+            for column, cell in zip(("left", "right", "delta"), cells):
+                table.update_cell(name, column, cell)
+
+    @property
+    def narrow(self) -> bool:
+        """Under 110 columns the bottom tables are stacked, not side by side."""
+        return self.app.size.width < NARROW
+
+    def on_resize(self) -> None:
+        self.set_class(self.narrow, "-narrow")
+
+    def _width(self, share: float, taken: int, columns: int) -> int:
+        """Characters for each of ``columns`` cells in a table given ``share``
+        of the terminal's width, ``taken`` of it by the other columns."""
+        return max(10, (int(self.app.size.width * share) - taken) // columns)
+
+    def _value(self, name: str, value: str) -> str:
         """A metadata value cut to fit its column (the verdict and sizes whole)."""
         if not value:
             return "—"
-        return shortened(value, VALUE_WIDTH) if name in ("root", "source_revision", "source_digest") else value
+        if name in ("root", "source_revision", "source_digest"):
+            return shortened(value, self._width(1, 20 + 20, 2))
+        return value
 
     def _fill_entries(self, c: Comparison) -> None:
         table = self.query_one("#compare-entries", DataTable)
         counts = {k: sum(1 for e in c.entries if e.status == k) for k in STATUS_SIGNS}
+        width = self._width(1 if self.narrow else 2 / 5, 26, 1)
         for e in c.entries[:ENTRY_ROWS]:
             sign, style = STATUS_SIGNS[e.status]
-            left = "" if e.left_index is None else f"@{e.left_index} ×{e.left_uses:,}"
-            right = "" if e.right_index is None else f"@{e.right_index} ×{e.right_uses:,}"
+            left = "" if e.left_index is None else f"@{e.left_index}×{e.left_uses:,}"
+            right = "" if e.right_index is None else f"@{e.right_index}×{e.right_uses:,}"
             differs = e.status != "kept" or e.left_uses != e.right_uses or e.left_index != e.right_index
-            table.add_row(Text(sign, style=style), Text(shortened(display_value(e.literal), 34), style=style),
+            table.add_row(Text(sign, style=style), Text(shortened(display_value(e.literal), width), style=style),
                           _marked(not differs, left), _marked(not differs, right))
-        title = (f"dictionary: {counts['removed']:,} removed, {counts['added']:,} added, {counts['kept']:,} kept"
-                 + (f" (the first {ENTRY_ROWS:,} shown)" if len(c.entries) > ENTRY_ROWS else ""))
+        title = (f"dictionary (@index×uses): {counts['removed']:,} removed, {counts['added']:,} added, "
+                 f"{counts['kept']:,} kept" + (f" (the first {ENTRY_ROWS:,} shown)" if len(c.entries) > ENTRY_ROWS
+                                                else ""))
         if c.entries_note:
             title += f"; {c.entries_note}"
         self.query_one("#entries-title", Label).update(Text(title))
 
-    def _fill_totals(self, c: Comparison) -> None:
-        table = Table(box=None, padding=(0, 1), show_edge=False)
-        for name, justify in (("", "left"), ("left", "right"), ("right", "right"), ("delta", "right")):
-            table.add_column(name, justify=justify)  # type: ignore[arg-type]
-        rows = [("wire bytes", len(c.left.wire), len(c.right.wire))]
-        if c.left.document is not None and c.right.document is not None:
-            rows.append(("document bytes", len(c.left.document), len(c.right.document)))
-        for label, a, b in rows:
-            table.add_row(label, f"{a:,}", f"{b:,}", _marked(a == b, delta(a, b)))
-        left_tokens, right_tokens = c.tokens
-        for name in ("cl100k_base", "o200k_base"):
-            if left_tokens == {} or right_tokens == {}:
-                table.add_row(f"{name} tokens", "bytes only: v1 binary is never shown to a model", "", "")
-            elif left_tokens is None or right_tokens is None:
-                table.add_row(f"{name} tokens", "counting…" if not c.done else "not counted (ctrl+t counts)", "",
-                              "")
-            else:
-                a, b = left_tokens[name], right_tokens[name]
-                table.add_row(f"{name} tokens", f"{a:,}", f"{b:,}", _marked(a == b, delta(a, b)))
-        self.query_one("#compare-totals", Static).update(table)
-
     def _fill_changes(self, c: Comparison) -> None:
         table = self.query_one("#compare-changes", DataTable)
+        share = 1 if self.narrow else 3 / 5
+        path_width = self._width(share * 0.4, 0, 1)
+        value_width = self._width(share, 18 + path_width, 2)
         for change in c.changes[self._changes_shown:]:
             style = KIND_STYLES.get(change.kind, "")
-            table.add_row(Text(change.kind, style=style), Text(shortened(display_value(change.path.encode()), 60)),
-                          Text(shortened(display_value(change.old.encode()), 36), style="red" if change.old else ""),
-                          Text(shortened(display_value(change.new.encode()), 36), style="green" if change.new else ""))
+            old, new = (shortened(display_value(v.encode()), value_width) for v in (change.old, change.new))
+            table.add_row(Text(change.kind, style=style), Text(shortened(display_value(change.path.encode()), path_width)),
+                          Text(old, style="red" if old else ""), Text(new, style="green" if new else ""))
         self._changes_shown = len(c.changes)
 
     def _fill_status(self, c: Comparison) -> None:
@@ -298,6 +322,24 @@ class CompareScreen(Screen[None]):
         self.query_one("#changes-title", Label).update(Text(
             f"document: structural changes (JSON paths): {total:,}" if total else
             "document: structural changes (JSON paths)"))
+
+    @on(DataTable.RowHighlighted, "#compare-changes")
+    def _change_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        """The highlighted change in full: its path and both values (the
+        table's cells are cut to fit)."""
+        c = self.comparison
+        if c is None or not 0 <= event.cursor_row < len(c.changes):
+            return
+        change = c.changes[event.cursor_row]
+        text = Text.assemble((change.kind, KIND_STYLES.get(change.kind, "")), " ",
+                             (display_value(change.path.encode()), "bold"))
+        if change.old:
+            text.append("\n  left:  ")
+            text.append(display_value(change.old.encode()), "red")
+        if change.new:
+            text.append("\n  right: ")
+            text.append(display_value(change.new.encode()), "green")
+        self.query_one("#compare-detail", Static).update(text)
 
     def action_close(self) -> None:
         self.workers.cancel_group(self, "compare")
