@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from difflib import SequenceMatcher
@@ -209,9 +210,10 @@ class PathChange:
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
-#: Lists whose differing middles together hold more items than this are
-#: paired by index rather than aligned (alignment is the costly part).
-ALIGN_LIMIT = 20_000
+#: Arrays whose differing middles together hold more items than this are
+#: aligned by their unique items (patience) instead of SequenceMatcher, whose
+#: cost grows faster.
+ALIGN_LIMIT = 2_000
 
 
 def key_path(path: str, key: str) -> str:
@@ -334,26 +336,96 @@ class StructuralDiff:
 
 def align(a: list, b: list) -> list[tuple[str, int, int, int, int]]:
     """difflib-style opcodes aligning two arrays: the common ends are matched
-    item by item, the middle by ``SequenceMatcher`` over each item's repr
-    (exact for parsed values), or, past ``ALIGN_LIMIT`` items, by position."""
-    n, m = len(a), len(b)
+    item by item, the middle by each item's repr (exact for parsed values):
+    with ``SequenceMatcher`` up to ``ALIGN_LIMIT`` items, past that by the
+    items that occur once on each side (patience alignment, n log n), each gap
+    between them aligned again the same way."""
+    ops: list[tuple[str, int, int, int, int]] = []
+    _align_span(a, b, 0, len(a), 0, len(b), ops, None)
+    return _merged(ops)
+
+
+def _align_span(a: list, b: list, i1: int, i2: int, j1: int, j2: int, ops: list,
+                keys: tuple[list[str], list[str]] | None) -> None:
     p = 0
-    while p < n and p < m and a[p] == b[p]:
+    while i1 + p < i2 and j1 + p < j2 and a[i1 + p] == b[j1 + p]:
         p += 1
     s = 0
-    while s < n - p and s < m - p and a[n - 1 - s] == b[m - 1 - s]:
+    while s < i2 - i1 - p and s < j2 - j1 - p and a[i2 - 1 - s] == b[j2 - 1 - s]:
         s += 1
-    ops: list[tuple[str, int, int, int, int]] = [("equal", 0, p, 0, p)] if p else []
-    ma, mb = a[p:n - s], b[p:m - s]
-    if not ma or not mb or len(ma) + len(mb) > ALIGN_LIMIT:
-        if ma or mb:
-            ops.append(("replace", p, n - s, p, m - s))
+    if p:
+        ops.append(("equal", i1, i1 + p, j1, j1 + p))
+    mi1, mi2, mj1, mj2 = i1 + p, i2 - s, j1 + p, j2 - s
+    if mi1 == mi2 or mj1 == mj2:
+        if mi1 < mi2 or mj1 < mj2:
+            ops.append(("replace", mi1, mi2, mj1, mj2))
+    elif (mi2 - mi1) + (mj2 - mj1) <= ALIGN_LIMIT:
+        ka = keys[0][mi1:mi2] if keys else [repr(x) for x in a[mi1:mi2]]
+        kb = keys[1][mj1:mj2] if keys else [repr(x) for x in b[mj1:mj2]]
+        matcher = SequenceMatcher(None, ka, kb)
+        ops += [(tag, x1 + mi1, x2 + mi1, y1 + mj1, y2 + mj1) for tag, x1, x2, y1, y2 in matcher.get_opcodes()]
     else:
-        matcher = SequenceMatcher(None, [repr(x) for x in ma], [repr(x) for x in mb])
-        ops += [(tag, i1 + p, i2 + p, j1 + p, j2 + p) for tag, i1, i2, j1, j2 in matcher.get_opcodes()]
+        if keys is None:
+            keys = ([repr(x) for x in a], [repr(x) for x in b])
+        anchors = _unique_anchors(keys[0], keys[1], mi1, mi2, mj1, mj2)
+        if not anchors:
+            ops.append(("replace", mi1, mi2, mj1, mj2))
+        else:
+            x, y = mi1, mj1
+            for i, j in anchors:
+                if (x, y) != (i, j):
+                    _align_span(a, b, x, i, y, j, ops, keys)
+                ops.append(("equal", i, i + 1, j, j + 1))
+                x, y = i + 1, j + 1
+            if x < mi2 or y < mj2:
+                _align_span(a, b, x, mi2, y, mj2, ops, keys)
     if s:
-        ops.append(("equal", n - s, n, m - s, m))
-    return ops
+        ops.append(("equal", i2 - s, i2, j2 - s, j2))
+
+
+def _unique_anchors(ka: list[str], kb: list[str], i1: int, i2: int, j1: int, j2: int) -> list[tuple[int, int]]:
+    """The longest run, in order on both sides, of items that occur exactly
+    once in each span (patience sorting over their positions)."""
+    seen_a: dict[str, int] = {}
+    for i in range(i1, i2):
+        seen_a[ka[i]] = -1 if ka[i] in seen_a else i
+    seen_b: dict[str, int] = {}
+    for j in range(j1, j2):
+        seen_b[kb[j]] = -1 if kb[j] in seen_b else j
+    pairs = [(i, seen_b[k]) for k, i in seen_a.items() if i >= 0 and seen_b.get(k, -1) >= 0]
+    pairs.sort()
+    tails: list[int] = []  # the j ending the best run of each length
+    tail_at: list[int] = []  # index into pairs of that end
+    back = [-1] * len(pairs)
+    for n, (_, j) in enumerate(pairs):
+        k = bisect_left(tails, j)
+        if k == len(tails):
+            tails.append(j)
+            tail_at.append(n)
+        else:
+            tails[k] = j
+            tail_at[k] = n
+        back[n] = tail_at[k - 1] if k else -1
+    out = []
+    n = tail_at[-1] if tail_at else -1
+    while n >= 0:
+        out.append(pairs[n])
+        n = back[n]
+    return out[::-1]
+
+
+def _merged(ops: list[tuple[str, int, int, int, int]]) -> list[tuple[str, int, int, int, int]]:
+    """Adjacent equal runs joined, empty runs dropped."""
+    out: list[tuple[str, int, int, int, int]] = []
+    for op in ops:
+        tag, i1, i2, j1, j2 = op
+        if i1 == i2 and j1 == j2:
+            continue
+        if tag == "equal" and out and out[-1][0] == "equal" and out[-1][2] == i1 and out[-1][4] == j1:
+            out[-1] = ("equal", out[-1][1], i2, out[-1][3], j2)
+        else:
+            out.append(op)
+    return out
 
 
 # --- the whole comparison -------------------------------------------------------------

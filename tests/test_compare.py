@@ -330,3 +330,17 @@ def test_a_file_that_cannot_be_read_is_said_so(tmp_path):
             assert "could not compare with" in status(app.screen)
             assert app.screen.comparison is None
     run(scenario())
+
+
+def test_long_arrays_are_aligned_by_their_unique_items(monkeypatch):
+    import inspector.compare as compare_module
+
+    monkeypatch.setattr(compare_module, "ALIGN_LIMIT", 10)  # the patience path, on a small input
+    old = [{"n": i} for i in range(100)]
+    new = [{"n": i} for i in range(100) if i != 10]
+    new.insert(50, {"n": "new"})
+    new[70] = {"n": -70}
+    assert changes(old, new) == [("removed", ".[10]", '{"n":10}', ""), ("added", ".[50]", "", '{"n":"new"}'),
+                                 ("changed", ".[70].n", "70", "-70")]
+    # repeated items are no anchors, but the gaps between anchors are aligned again
+    assert changes([0, 1, 1, 1, 2, 3], [0, 1, 1, 2, 3]) == [("removed", ".[3]", "1", "")]
