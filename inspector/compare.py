@@ -527,8 +527,10 @@ def compare(left: Loaded, right: Loaded, *, left_label: str = "", right_label: s
 
 
 def delta(old: int, new: int) -> str:
-    """``new - old`` with its sign and its share of ``old``."""
+    """``new - old`` with its sign and its share of ``old`` ("same" when equal)."""
     d = new - old
+    if not d:
+        return "same"
     share = f" ({d / old:+.1%})" if old else ""
     return f"{d:+,}{share}"
 

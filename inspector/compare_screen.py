@@ -123,6 +123,7 @@ class CompareScreen(Screen[None]):
     CompareScreen.-narrow #compare-bottom { layout: vertical; }
     CompareScreen.-narrow #compare-bottom > Vertical { width: 1fr; }
     #compare-state { height: 1; }
+    #compare-notes { height: auto; padding: 0 1; display: none; }
     #compare-status { width: 1fr; padding: 0 1; }
     #compare-progress { width: 30; }
     #compare-bottom { height: 1fr; }
@@ -152,6 +153,7 @@ class CompareScreen(Screen[None]):
         with Horizontal(id="compare-state"):
             yield Static("", id="compare-status")
             yield ProgressBar(id="compare-progress", show_eta=False)
+        yield Static("", id="compare-notes")
         with Horizontal(id="compare-bottom"):
             with Vertical(id="compare-changes-box"):
                 yield Label("document: structural changes (JSON paths)", classes="pane-title", id="changes-title")
@@ -313,11 +315,10 @@ class CompareScreen(Screen[None]):
             text = f"comparing the documents… {c.progress:.0%}; {text} so far"
         elif not c.done:
             text += "; counting tokens…"
-        for note in c.notes:
-            text += f"\n{note}"
+        self.query_one("#compare-notes", Static).update(Text("\n".join(c.notes), style="italic"))
+        self.query_one("#compare-notes").display = bool(c.notes)
         status = self.query_one("#compare-status", Static)
         status.update(Text(text))
-        self.query_one("#compare-state").styles.height = 1 + len(c.notes)
         self.query_one("#compare-progress", ProgressBar).update(total=100, progress=round(c.progress * 100))
         self.query_one("#changes-title", Label).update(Text(
             f"document: structural changes (JSON paths): {total:,}" if total else

@@ -52,6 +52,9 @@ def edited(doc: bytes) -> bytes:
 
 
 def one_round(left_wire: bytes, right_wire: bytes) -> tuple[dict[str, float], dict[str, float], int]:
+    from inspector import counting
+
+    counting._CACHE.clear()  # a large wire's counts are made in a child process, so never cached here
     left = load_bytes(left_wire, "left").prepare()
     marks: dict[str, float] = {}
     cpu: dict[str, float] = {}

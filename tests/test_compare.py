@@ -255,7 +255,7 @@ def test_a_digest_failure_against_its_replay_names_the_edited_path(tmp_path):
             assert any("left wire is rejected (compact.digest" in n for n in c.notes)
             assert [(ch.kind, ch.path, ch.old, ch.new) for ch in c.changes] == [
                 ("changed", ".definitions.rows[1][2][1]", "7", "9")]
-            assert "the left wire is rejected (compact.digest" in status(screen)
+            assert "the left wire is rejected (compact.digest" in str(screen.query_one("#compare-notes", Static).content)
             assert screen.query_one("#compare-heading", Static).content.plain.endswith(f"replay from {ws}")
     run(scenario())
 
