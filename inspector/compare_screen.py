@@ -169,8 +169,14 @@ class CompareScreen(Screen[None]):
         fields = self.query_one("#compare-fields", DataTable)
         for label, key in (("", "name"), ("left", "left"), ("right", "right"), ("delta", "delta")):
             fields.add_column(label, key=key)
-        self.query_one("#compare-changes", DataTable).add_columns("change", "path", "left", "right")
-        self.query_one("#compare-entries", DataTable).add_columns("", "literal", "left", "right")
+        # fixed widths, from the terminal's: rows arrive in batches and must not be cut to the first's
+        changes = self.query_one("#compare-changes", DataTable)
+        path_width, value_width = self._change_widths()
+        for label, width in (("change", 9), ("path", path_width), ("left", value_width), ("right", value_width)):
+            changes.add_column(label, width=width)
+        entries = self.query_one("#compare-entries", DataTable)
+        for label, width in (("", 1), ("literal", self._literal_width()), ("left", 11), ("right", 11)):
+            entries.add_column(label, width=width)
         heading = Text.assemble(("compare  ", "bold"), ("left ", "bold"), display_value(self.left_label.encode()),
                                 ("   ⇄   right ", "bold"), display_value(self.target.label.encode()))
         if self.explain:
@@ -261,6 +267,15 @@ class CompareScreen(Screen[None]):
         of the terminal's width, ``taken`` of it by the other columns."""
         return max(10, (int(self.app.size.width * share) - taken) // columns)
 
+    def _change_widths(self) -> tuple[int, int]:
+        """The changes table's path and value columns."""
+        share = 1 if self.narrow else 3 / 5
+        path_width = self._width(share * 0.4, 0, 1)
+        return path_width, self._width(share, 21 + path_width, 2)
+
+    def _literal_width(self) -> int:
+        return self._width(1 if self.narrow else 2 / 5, 34, 1)
+
     def _value(self, name: str, value: str) -> str:
         """A metadata value cut to fit its column (the verdict and sizes whole)."""
         if not value:
@@ -272,7 +287,7 @@ class CompareScreen(Screen[None]):
     def _fill_entries(self, c: Comparison) -> None:
         table = self.query_one("#compare-entries", DataTable)
         counts = {k: sum(1 for e in c.entries if e.status == k) for k in STATUS_SIGNS}
-        width = self._width(1 if self.narrow else 2 / 5, 26, 1)
+        width = self._literal_width()
         for e in c.entries[:ENTRY_ROWS]:
             sign, style = STATUS_SIGNS[e.status]
             left = "" if e.left_index is None else f"@{e.left_index}×{e.left_uses:,}"
@@ -289,9 +304,7 @@ class CompareScreen(Screen[None]):
 
     def _fill_changes(self, c: Comparison) -> None:
         table = self.query_one("#compare-changes", DataTable)
-        share = 1 if self.narrow else 3 / 5
-        path_width = self._width(share * 0.4, 0, 1)
-        value_width = self._width(share, 18 + path_width, 2)
+        path_width, value_width = self._change_widths()
         for change in c.changes[self._changes_shown:]:
             style = KIND_STYLES.get(change.kind, "")
             old, new = (shortened(display_value(v.encode()), value_width) for v in (change.old, change.new))
