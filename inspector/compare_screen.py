@@ -175,7 +175,7 @@ class CompareScreen(Screen[None]):
         for label, width in (("change", 9), ("path", path_width), ("left", value_width), ("right", value_width)):
             changes.add_column(label, width=width)
         entries = self.query_one("#compare-entries", DataTable)
-        for label, width in (("", 1), ("literal", self._literal_width()), ("left", 11), ("right", 11)):
+        for label, width in (("", 1), ("literal", self._literal_width()), ("left", 9), ("right", 9)):
             entries.add_column(label, width=width)
         heading = Text.assemble(("compare  ", "bold"), ("left ", "bold"), display_value(self.left_label.encode()),
                                 ("   ⇄   right ", "bold"), display_value(self.target.label.encode()))
@@ -270,11 +270,11 @@ class CompareScreen(Screen[None]):
     def _change_widths(self) -> tuple[int, int]:
         """The changes table's path and value columns."""
         share = 1 if self.narrow else 3 / 5
-        path_width = self._width(share * 0.4, 0, 1)
+        path_width = self._width(share * 0.33, 0, 1)
         return path_width, self._width(share, 21 + path_width, 2)
 
     def _literal_width(self) -> int:
-        return self._width(1 if self.narrow else 2 / 5, 34, 1)
+        return self._width(1 if self.narrow else 2 / 5, 29, 1)  # the other columns, padding, scrollbar
 
     def _value(self, name: str, value: str) -> str:
         """A metadata value cut to fit its column (the verdict and sizes whole)."""
