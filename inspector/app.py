@@ -45,7 +45,7 @@ from .panes.dictionary import DictionaryPane
 from .panes.overview import OverviewPane
 from .panes.tokens import TokensPane
 from .panes.verify import VerifyPane
-from .repair import Plan
+from .repair import TITLES, Plan, applicable
 from .screens import ConfirmScreen, ExportScreen, HelpScreen, OpenScreen, PromptScreen
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -220,6 +220,10 @@ class InspectorApp(App[None]):
             text.append("\n  …" + display_value(loaded.wire[lo:e.offset]))
             text.append(display_value(loaded.wire[e.offset:e.offset + 1]) or "(end)", "reverse bold")
             text.append(display_value(loaded.wire[e.offset + 1:e.offset + 24]) + "…   (press ! to jump there)")
+        fixes = applicable(loaded)
+        if fixes:
+            text.append(f"\n  R: {', '.join(TITLES[f][0].lower() + TITLES[f][1:] for f in fixes)} into a new file (never this one)",
+                        "bold")
         for hint in problems(loaded)[1:3]:
             text.append(f"\n  hint: {hint.text}", "italic")
         banner.update(text)

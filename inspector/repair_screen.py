@@ -120,7 +120,7 @@ class RepairScreen(ModalScreen[tuple[str, Plan] | None]):
                     self._write(path, p, replace=True)
                 else:
                     self.notify(f"not written: {path} already exists")
-            self.app.push_screen(ConfirmScreen(f"{path} exists. Replace it with the repaired copy?"), answered)
+            self.app.push_screen(ConfirmScreen(f"{path} exists. Replace it?"), answered)
             return
         self._write(path, p, replace=False)
 
