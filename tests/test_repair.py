@@ -231,3 +231,18 @@ def test_a_valid_wire_has_nothing_to_repair(tmp_path):
             assert not isinstance(app.screen, RepairScreen)
             assert any("nothing to repair" in str(n.message) for n in app._notifications)
     run(scenario())
+
+
+def test_the_banner_of_a_repairable_wire_names_the_repairs():
+    async def scenario():
+        app = InspectorApp(load_bytes(BROKEN["CRLF and a trailing CRLF"], "crlf"), count_tokens=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            banner = app.query_one("#diagnostic", Static).content.plain
+            assert "\n  R: convert CRLF to LF, strip the trailing LF into a new file (never this one)\n" in banner
+        app = InspectorApp(load_bytes((ROOT / "examples" / "rejected" / "compact.reference.model-text").read_bytes(),
+                                      "reference"), count_tokens=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(app, pilot)
+            assert "R:" not in app.query_one("#diagnostic", Static).content.plain
+    run(scenario())
