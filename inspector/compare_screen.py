@@ -196,7 +196,7 @@ class CompareScreen(Screen[None]):
 
         worker = get_current_worker()
         try:
-            right = resolve(left, target).prepare()
+            right = resolve(left, target)
             for comparison in compare(left, right, left_label=self.left_label, right_label=target.label,
                                       cancelled=lambda: worker.is_cancelled, count_tokens=self.count_tokens):
                 self.post_message(CompareProgress(serial, comparison))

@@ -65,7 +65,7 @@ def one_round(left_wire: bytes, right_wire: bytes) -> tuple[dict[str, float], di
             marks[name] = time.perf_counter() - t0
             cpu[name] = time.process_time() - c0
 
-    right = resolve(left, Target("bytes", data=right_wire, name="right")).prepare()
+    right = resolve(left, Target("bytes", data=right_wire, name="right"))
     mark("right side loaded")
     last = None
     for snapshot in compare(left, right):
