@@ -17,7 +17,6 @@ from dataclasses import dataclass, field, replace
 from difflib import SequenceMatcher
 
 import codec
-from codec import CompactError
 
 from .model import Loaded, canonical_wire, display_value, field_rows, load_bytes, read_wire
 
@@ -44,10 +43,15 @@ class Target:
         return self.name or self.path
 
 
+class NothingToCompare(ValueError):
+    """The left wire does not hold what the target is made from (a document to
+    re-encode, a profile and root to replay)."""
+
+
 def resolve(left: Loaded, target: Target) -> Loaded:
-    """The right side's model. Raises CompactError (nothing to re-encode or
-    replay, or codec's own diagnostic), OSError (a file), or the workspace's
-    error (a replay whose root is not in the workspace)."""
+    """The right side's model. Raises NothingToCompare, OSError (a file),
+    CompactError (a producer's refusal) or the workspace's error (a replay
+    whose root is not in the workspace)."""
     if target.kind == "file":
         return load_bytes(read_wire(target.path), target.path, path=target.path)
     if target.kind == "bytes":
@@ -55,10 +59,13 @@ def resolve(left: Loaded, target: Target) -> Loaded:
     if target.kind == "canonical":
         data = canonical_wire(left)
         if data is None:
-            why = ("no document was rebuilt" if left.document is None else
-                   "its document is not JSON" if left.form == "json" or left.metadata is not None else
-                   "its metadata was not read")
-            raise CompactError("compact.json", f"nothing to re-encode canonically: {why}", None)
+            if left.document is None:
+                why = "no document was rebuilt"
+            elif left.form != "json" and left.metadata is None:
+                why = "its metadata was not read"
+            else:
+                why = "its document is not JSON"
+            raise NothingToCompare(f"nothing to re-encode canonically: {why}")
         return load_bytes(data, target.label)
     if target.kind == "replay":
         return load_bytes(replay_wire(left, target.path), target.label)
@@ -72,8 +79,8 @@ def replay_wire(left: Loaded, workspace: str) -> bytes:
     so a wire rejected for its digest can still be replayed."""
     values = {row.name: row.value for row in field_rows(left) if row.complete}
     if left.form == "json" or "profile" not in values or "root" not in values:
-        raise CompactError("compact.envelope", "nothing to replay: the wire's profile and root were not read"
-                           + (" (full JSON carries none)" if left.form == "json" else ""), None)
+        raise NothingToCompare("nothing to replay: the wire's profile and root were not read"
+                               + (" (full JSON carries none)" if left.form == "json" else ""))
     from workspace.route import make_projection
 
     profile, root = values["profile"].decode("utf-8", "replace"), values["root"].decode("utf-8", "replace")
@@ -541,6 +548,7 @@ __all__ = [
     "Comparison",
     "EntryDiff",
     "FieldDiff",
+    "NothingToCompare",
     "PathChange",
     "StructuralDiff",
     "Target",

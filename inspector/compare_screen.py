@@ -200,7 +200,7 @@ class CompareScreen(Screen[None]):
             for comparison in compare(left, right, left_label=self.left_label, right_label=target.label,
                                       cancelled=lambda: worker.is_cancelled, count_tokens=self.count_tokens):
                 self.post_message(CompareProgress(serial, comparison))
-        except (CompactError, OSError, ValueError, WorkspaceError) as exc:
+        except (CompactError, OSError, ValueError, WorkspaceError) as exc:  # NothingToCompare is a ValueError
             reason = getattr(exc, "strerror", None) or str(exc)
             self.post_message(CompareFailed(serial, reason))
 
