@@ -84,7 +84,7 @@ VIEW_KEYS = (
     ("1 … 7", "in the dictionary: sort by that column (again: reverse)"),
     ("← / →", "in the byte view: move one byte"),
     ("Esc", "leave a text field and give the keys back"),
-    ("Esc / q", "in the compare view: back to the inspector"),
+    ("Esc / q", "in the compare view: back to the inspector (a tab's key: back to that tab)"),
     ("ctrl+p", "command palette: every command by name"),
 )
 

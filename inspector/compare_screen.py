@@ -22,6 +22,7 @@ from textual.worker import get_current_worker
 
 from codec import CompactError
 
+from .actions import TABS
 from .compare import Comparison, Target, compare, delta, resolve
 from .model import Loaded, display_value
 
@@ -113,7 +114,9 @@ STATUS_SIGNS = {"removed": ("−", "red"), "added": ("+", "green"), "kept": ("="
 class CompareScreen(Screen[None]):
     """Two wires compared; Esc or q goes back to the inspector."""
 
-    BINDINGS = [Binding("escape,q", "close", "Close compare")]
+    BINDINGS = [Binding("escape,q", "close", "Close compare"),
+                # a tab's key leaves the compare view for that tab, rather than switching it unseen beneath
+                *(Binding(key, f"leave('{name}')", show=False) for key, name in TABS)]
     DEFAULT_CSS = """
     CompareScreen { layout: vertical; }
     #compare-heading { height: auto; padding: 0 1; background: $boost; }
@@ -358,6 +361,10 @@ class CompareScreen(Screen[None]):
     def action_close(self) -> None:
         self.workers.cancel_group(self, "compare")
         self.dismiss(None)
+
+    def action_leave(self, tab: str) -> None:
+        self.action_close()
+        self.app.call_later(self.app.run_action, f"tab('{tab}')")
 
 
 __all__ = ["CompareFailed", "CompareProgress", "CompareScreen", "CompareWithScreen"]

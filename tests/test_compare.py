@@ -344,3 +344,31 @@ def test_long_arrays_are_aligned_by_their_unique_items(monkeypatch):
                                  ("changed", ".[70].n", "70", "-70")]
     # repeated items are no anchors, but the gaps between anchors are aligned again
     assert changes([0, 1, 1, 1, 2, 3], [0, 1, 1, 2, 3]) == [("removed", ".[3]", "1", "")]
+
+
+def test_snapshots_grow_and_cancelling_stops_them():
+    old = {"rows": list(range(500))}
+    new = {"rows": [-i - 1 for i in range(500)]}
+    left = load_bytes(json.dumps(old, separators=(",", ":")).encode(), "old")
+    right = load_bytes(json.dumps(new, separators=(",", ":")).encode(), "new")
+    snapshots = list(compare(left, right, every=100, count_tokens=False))
+    progress = [s.progress for s in snapshots]
+    assert progress == sorted(progress) and progress[-1] == 1.0 and snapshots[-1].done
+    assert [s.total_changes for s in snapshots] == [0, 1, 101, 201, 301, 401, 500, 500]
+    walk = compare(left, right, every=100, count_tokens=False, cancelled=lambda: asked.append(1) or len(asked) > 2)
+    asked: list[int] = []
+    seen = list(walk)  # cancelled at its third check, in the diff
+    assert [s.total_changes for s in seen] == [0, 1, 101] and not seen[-1].done
+
+
+def test_a_tab_key_leaves_the_compare_view_for_that_tab():
+    async def scenario():
+        app = InspectorApp(load_bytes(LEDGER.read_bytes(), "ledger"), count_tokens=False,
+                           compare=Target("canonical"))
+        async with app.run_test(size=SIZE) as pilot:
+            await compared(app, pilot)
+            await pilot.press("d")
+            await pilot.pause()
+            await pilot.pause()
+            assert not isinstance(app.screen, CompareScreen) and app.tabbed.active == "dictionary"
+    run(scenario())
