@@ -18,7 +18,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Footer, Input, Label, ProgressBar, Static
-from textual.worker import get_current_worker
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from codec import CompactError
 
@@ -206,6 +206,11 @@ class CompareScreen(Screen[None]):
         except (CompactError, OSError, ValueError, WorkspaceError) as exc:  # NothingToCompare is a ValueError
             reason = getattr(exc, "strerror", None) or str(exc)
             self.post_message(CompareFailed(serial, reason))
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A bug in the comparison is said on screen, not left as "reading…"."""
+        if event.worker.group == "compare" and event.state == WorkerState.ERROR:
+            self.post_message(CompareFailed(self.serial, f"the comparison failed ({event.worker.error!r})"))
 
     @on(CompareFailed)
     def _failed(self, message: CompareFailed) -> None:

@@ -17,6 +17,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
+from textual.worker import Worker, WorkerState
 
 from .model import Loaded, display_value
 from .repair import Plan, is_original, plan, write_new
@@ -65,6 +66,12 @@ class RepairScreen(ModalScreen[tuple[str, Plan] | None]):
     @work(thread=True, exclusive=True, group="repair", exit_on_error=False, description="repair")
     def _plan_worker(self, loaded: Loaded) -> None:
         self.post_message(RepairPlanned(loaded, plan(loaded)))
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A bug in working out the repair is said, and nothing is offered to write."""
+        if event.worker.group == "repair" and event.state == WorkerState.ERROR:
+            self.query_one("#repair-steps", Static).update(
+                Text(f"working out the repair failed ({event.worker.error!r}); nothing is written", style="bold red"))
 
     @on(RepairPlanned)
     def _planned(self, message: RepairPlanned) -> None:

@@ -372,3 +372,24 @@ def test_a_tab_key_leaves_the_compare_view_for_that_tab():
             await pilot.pause()
             assert not isinstance(app.screen, CompareScreen) and app.tabbed.active == "dictionary"
     run(scenario())
+
+
+def test_a_failure_inside_the_comparison_is_said_on_screen(monkeypatch):
+    import inspector.compare_screen as screen_module
+
+    def broken(*args, **kwargs):
+        raise KeyError("a bug")
+        yield
+
+    monkeypatch.setattr(screen_module, "compare", broken)
+
+    async def scenario():
+        app = InspectorApp(load_bytes(LEDGER.read_bytes(), "ledger"), count_tokens=False, compare=Target("canonical"))
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(50):
+                await pilot.pause()
+                if isinstance(app.screen, CompareScreen) and "failed" in status(app.screen):
+                    break
+            assert "could not compare with canonical re-encoding: the comparison failed (KeyError('a bug'))" in status(
+                app.screen)
+    run(scenario())
