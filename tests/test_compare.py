@@ -393,3 +393,11 @@ def test_a_failure_inside_the_comparison_is_said_on_screen(monkeypatch):
             assert "could not compare with canonical re-encoding: the comparison failed (KeyError('a bug'))" in status(
                 app.screen)
     run(scenario())
+
+
+def test_semaprax_inspect_with_two_wires_opens_the_compare_view(monkeypatch):
+    opened = []
+    monkeypatch.setattr(InspectorApp, "run", lambda self: opened.append((self._path, self._compare_on_load)))
+    other = ROOT / "examples" / "wires" / "banking_ledger.graph.text"
+    assert semaprax(["inspect", str(LEDGER), str(other)]) == 0
+    assert opened == [(str(LEDGER), Target("file", str(other)))]
