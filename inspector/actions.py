@@ -59,6 +59,11 @@ COMMANDS: tuple[Command, ...] = (
     Command("V", "verify", "Verify", "Run decode-and-verify again, with the expectations typed in the Verify tab",
             footer=False),
     Command("ctrl+t", "count_tokens", "Count tokens", "Count tokens for every form again", footer=False),
+    Command("C", "compare", "Compare with…", "Compare this wire with another file, its canonical re-encoding or "
+            "its replay from a workspace: envelopes, dictionary, changed JSON paths, bytes and tokens",
+            footer=False),
+    Command("R", "repair", "Repair…", "Write a repaired copy of a rejected wire to a new file (never the "
+            "original), show what changed, and open it; only a repair that verifies is written", footer=False),
     # pane commands
     Command("slash", "search", "Search…", "Search the bytes of this pane", panes=("body", "bytes")),
     Command("slash", "filter", "Filter entries", "Filter the dictionary by text", panes=("dictionary",)),
@@ -79,6 +84,7 @@ VIEW_KEYS = (
     ("1 … 7", "in the dictionary: sort by that column (again: reverse)"),
     ("← / →", "in the byte view: move one byte"),
     ("Esc", "leave a text field and give the keys back"),
+    ("Esc / q", "in the compare view: back to the inspector (a tab's key: back to that tab)"),
     ("ctrl+p", "command palette: every command by name"),
 )
 

@@ -26,6 +26,7 @@ from codec import CompactError
 
 from . import counting
 from .actions import TABS, Command, InspectorCommands, app_bindings
+from .compare import Target
 from .messages import Counts, CountsProgress, FileLoaded, LoadFailed, Selected, Selection
 from .model import (
     PREVIEW_FROM,
@@ -44,6 +45,7 @@ from .panes.dictionary import DictionaryPane
 from .panes.overview import OverviewPane
 from .panes.tokens import TokensPane
 from .panes.verify import VerifyPane
+from .repair import TITLES, Plan, applicable
 from .screens import ConfirmScreen, ExportScreen, HelpScreen, OpenScreen, PromptScreen
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -76,8 +78,10 @@ class InspectorApp(App[None]):
     selection: reactive[Selection | None] = reactive(None, init=False)
 
     def __init__(self, loaded: Loaded | None = None, *, path: str | None = None, profile: str | None = None,
-                 workspace: str | None = None, watch: bool = False, count_tokens: bool = True) -> None:
+                 workspace: str | None = None, watch: bool = False, count_tokens: bool = True,
+                 compare: Target | None = None) -> None:
         super().__init__()
+        self._compare_on_load = compare  # `semaprax-inspect A B`: opened once A is loaded
         self._initial = loaded
         self._path = path
         self._profile = profile
@@ -198,6 +202,9 @@ class InspectorApp(App[None]):
             self._mtime = os.path.getmtime(loaded.path)
         if loaded.pending:  # a preview: the full model follows
             return
+        if self._compare_on_load is not None:
+            target, self._compare_on_load = self._compare_on_load, None
+            self.call_after_refresh(self.open_compare, target)
         if self.count_tokens_enabled:  # after the first paint, so drawing comes first
             self.call_after_refresh(self.action_count_tokens)
         if loaded.error is not None and loaded.error.offset is not None:
@@ -217,6 +224,10 @@ class InspectorApp(App[None]):
             text.append("\n  …" + display_value(loaded.wire[lo:e.offset]))
             text.append(display_value(loaded.wire[e.offset:e.offset + 1]) or "(end)", "reverse bold")
             text.append(display_value(loaded.wire[e.offset + 1:e.offset + 24]) + "…   (press ! to jump there)")
+        fixes = applicable(loaded)
+        if fixes:
+            text.append(f"\n  R: {', '.join(TITLES[f][0].lower() + TITLES[f][1:] for f in fixes)} into a new file (never this one)",
+                        "bold")
         for hint in problems(loaded)[1:3]:
             text.append(f"\n  hint: {hint.text}", "italic")
         banner.update(text)
@@ -437,3 +448,55 @@ class InspectorApp(App[None]):
     def action_verify(self) -> None:
         self.action_tab("verify")
         self.query_one("#verify-pane", VerifyPane).verify()
+
+    # --- compare and repair (inspector/compare_screen.py, inspector/repair_screen.py) -----
+
+    def action_compare(self) -> None:
+        from .compare_screen import CompareWithScreen
+
+        loaded = self.loaded
+        if loaded is None or loaded.pending:
+            self.notify("nothing loaded to compare yet", severity="warning")
+            return
+
+        def chosen(target: Target | None) -> None:
+            if target is not None:
+                self.open_compare(target)
+
+        self.push_screen(CompareWithScreen(workspace=self._workspace or "."), chosen)
+
+    def open_compare(self, target: Target, left: Loaded | None = None, left_label: str = "",
+                     explain: str = "") -> None:
+        """Show the loaded wire (or ``left``) compared with ``target``."""
+        from .compare_screen import CompareScreen
+
+        left = left or self.loaded
+        if left is not None:
+            self.push_screen(CompareScreen(left, target, left_label=left_label, explain=explain,
+                                           count_tokens=self.count_tokens_enabled))
+
+    def action_repair(self) -> None:
+        from .repair import repaired_name
+        from .repair_screen import RepairScreen
+
+        loaded = self.loaded
+        if loaded is None or loaded.pending:
+            self.notify("nothing loaded to repair yet", severity="warning")
+            return
+        if loaded.ok:
+            self.notify("nothing to repair: the wire decodes and verifies")
+            return
+        suggested = repaired_name(loaded.path) if loaded.path else f"repaired.{loaded.form}"
+        self.push_screen(RepairScreen(loaded, suggested), lambda done: self._repaired(loaded, done))
+
+    def _repaired(self, original: Loaded, done: tuple[str, Plan] | None) -> None:
+        """A repaired copy was written: open it, and show what changed."""
+        if done is None:
+            return
+        path, plan = done
+        self.notify(f"wrote the repaired copy to {display_value(path.encode())}; the original is unchanged")
+        self._path, self._profile = path, None
+        self.load_file(path)
+        steps = "; ".join(f"{n}. {s.title}: {s.what}" for n, s in enumerate(plan.steps, 1))
+        self.open_compare(Target("file", path), original, left_label=f"{original.name} (original)",
+                          explain=display_value(f"repaired: {steps}".encode()))

@@ -332,6 +332,7 @@ class Problem:
     text: str
     offset: int | None
     kind: str  # "diagnostic" | "hint"
+    fix: str = ""  # the mechanical repair that removes this cause (inspector/repair.py), if any
 
 
 _FIELD_HEAD = re.compile(rb"(profile|root|source_revision|source_digest) ([0-9]{1,9}) ")
@@ -352,11 +353,11 @@ def problems(loaded: Loaded) -> list[Problem]:
     if wire.endswith(b"\n") and loaded.form in ("model-text", "text", "json"):
         out.append(Problem(f"the wire ends with an LF at byte {len(wire) - 1:,}: there is no LF after the body "
                            "(docs/wire-format.md §5); an editor or echo adds one; remove that byte",
-                           len(wire) - 1, "hint"))
+                           len(wire) - 1, "hint", "trailing-lf"))
     crlf = wire.find(b"\r\n", 0, loaded.body_start if loaded.body_start is not None else 1 << 16)
     if crlf >= 0:
         out.append(Problem(f"CRLF line ending at byte {crlf:,}: the wire's lines end with LF alone "
-                           "(docs/wire-format.md §3)", crlf, "hint"))
+                           "(docs/wire-format.md §3)", crlf, "hint", "crlf"))
     try:
         wire.decode("utf-8")
     except UnicodeDecodeError as bad:
@@ -417,7 +418,7 @@ def _length_hints(loaded: Loaded) -> list[Problem]:
         return [Problem(f"the {r.name}'s length says {r.declared:,} but the wire ends after "
                         f"{len(r.value):,} bytes of value", r.offset, "hint")]
     return [Problem(f"the {r.name}'s length says {r.declared:,} but an LF follows at byte {r.lf_at:,} "
-                    f"(a value of {len(r.value):,} bytes)", r.lf_at, "hint")]
+                    f"(a value of {len(r.value):,} bytes)", r.lf_at, "hint", "length")]
 
 
 def _truncation_hints(loaded: Loaded) -> list[Problem]:
@@ -603,18 +604,31 @@ def canonical_comparison(loaded: Loaded) -> tuple[bytes, bytes, int] | None:
         return None
     if canonical_doc != doc:
         return doc, canonical_doc, codec.first_difference(doc, canonical_doc)
-    if loaded.metadata is None:
+    canonical = canonical_wire(loaded)
+    if canonical is None:
         return None
-    profile, root, revision, _ = loaded.metadata
+    return loaded.wire, canonical, codec.first_difference(loaded.wire, canonical)
+
+
+def canonical_wire(loaded: Loaded) -> bytes | None:
+    """The wire the encoder writes for what the loaded wire decodes to: its
+    document in canonical JSON (docs/wire-format.md §1), under its own metadata,
+    in its own form (the source_digest is the canonical bytes' digest). None
+    when no document or metadata was read, or the document is not JSON. For a
+    noncanonical wire this is what its producer should have written; repair and
+    compare use it."""
+    if loaded.document is None:
+        return None
     try:
-        p = CompactProjection(profile, root, revision, doc)
+        doc = codec.canonicalize(loaded.document)
+        if loaded.form == "json":
+            return doc
+        if loaded.metadata is None or loaded.form not in codec.ENCODERS:
+            return None
+        profile, root, revision, _ = loaded.metadata
+        return codec.ENCODERS[loaded.form](CompactProjection(profile, root, revision, doc))
     except CompactError:
         return None
-    encoder = codec.ENCODERS.get(loaded.form)
-    if encoder is None:
-        return None
-    canonical = encoder(p)
-    return loaded.wire, canonical, codec.first_difference(loaded.wire, canonical)
 
 
 __all__ = [
@@ -624,6 +638,7 @@ __all__ = [
     "Region",
     "Step",
     "canonical_comparison",
+    "canonical_wire",
     "display_value",
     "encodings_of",
     "field_rows",

@@ -57,6 +57,30 @@ SHOTS = [
 SIZES = {"overview-80x24": (80, 24)}
 
 
+async def shoot_compare(name: str, size: tuple[int, int]) -> Path:
+    """The compare view: the ledger's graph wire edited by hand (a line number,
+    so its digest fails) against its replay from the example sources."""
+    from inspector.compare import Target
+    from inspector.compare_screen import CompareScreen
+    from inspector.model import load_bytes
+
+    wire = (WIRES / "banking_ledger.graph.model-text").read_bytes().replace(b'"variable",26]', b'"variable",25]', 1)
+    app = InspectorApp(load_bytes(wire, "banking_ledger.graph.edited-by-hand.model-text"))
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        app.open_compare(Target("replay", "examples"))
+        for _ in range(200):
+            await pilot.pause(0.05)
+            screen = app.screen
+            if isinstance(screen, CompareScreen) and screen.comparison is not None and screen.comparison.done:
+                break
+        await pilot.pause(0.2)
+        target = OUT / f"{name}.svg"
+        app.save_screenshot(filename=target.name, path=str(OUT))
+        return target
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--size", default="140x40", help="terminal size COLSxROWS (default 140x40)")
@@ -67,6 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, path, keys, tab in SHOTS:
         target = asyncio.run(shoot(name, path, keys, (cols, rows), tab))
         print(f"{target.relative_to(ROOT)}")
+    print(asyncio.run(shoot_compare("compare", (cols, rows))).relative_to(ROOT))
     return 0
 
 
