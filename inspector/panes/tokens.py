@@ -285,6 +285,8 @@ class TokensPane(Pane):
         view = self.view
         line = min(view.cursor_line, len(view.lines) - 1)
         start, end = view.lines.starts[line], view.lines.ends[line]
+        if view.data[end:end + 1] == b"\n":
+            end += 1  # shown as ⏎, and part of a token
         run = view.tokens(start, max(end, start + 1))
         text = Text(f"ids on line {line + 1:,}: ")
         token = view.cursor_token()
