@@ -17,7 +17,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.widget import Widget
-from textual.widgets import DataTable, Label, ProgressBar, Static
+from textual.widgets import DataTable, ProgressBar, Static
 from textual.worker import get_current_worker
 
 from workspace.tokens import ENCODING_NAMES
@@ -25,6 +25,7 @@ from workspace.tokens import ENCODING_NAMES
 from ..ledger import RULE, Ledger, build
 from ..messages import Counts, LedgerProgressed, Selection, TokenForms
 from ..model import Loaded, encodings_of
+from ..token_spans import token_lengths
 from ..views.lines import Layout, LineView, wrapped_layout
 from ..views.tokenview import PALETTE, LedgerView, TokenView, ledger_header
 from . import Pane
@@ -53,17 +54,35 @@ def absent_note(loaded: Loaded, forms: dict[str, bytes]) -> str:
     return f"{', '.join(missing)} could not be encoded from this projection" if missing else ""
 
 
+class StatusLine(Widget):
+    """A line of text whose updates repaint only itself (a ``Static`` update
+    lays out the whole screen again, which cost more than the key it answers)."""
+
+    DEFAULT_CSS = "StatusLine { height: 1; }"
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.content = Text("")
+
+    def update(self, text: Text | str) -> None:
+        self.content = text if isinstance(text, Text) else Text(text)
+        self.refresh()
+
+    def render(self) -> Text:
+        return self.content
+
+
 class TokensPane(Pane):
     NAME = "tokens"
 
     DEFAULT_CSS = """
     TokensPane #token-progress { margin: 0 1; }
     TokensPane #token-info { padding: 0 1; }
-    TokensPane #tv-title { padding: 0 1; background: $boost; width: 1fr; }
+    TokensPane #tv-title { padding: 0 1; background: $boost; height: 2; }
     TokensPane #token-view, TokensPane #ledger { height: 1fr; min-height: 4; }
     TokensPane #tv-ids { height: auto; padding: 0 1; }
     TokensPane #ledger-head { height: auto; padding: 0 0; }
-    TokensPane #tv-status { height: auto; padding: 0 1; background: $boost; }
+    TokensPane #tv-status { height: 2; padding: 0 1; background: $boost; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -77,17 +96,19 @@ class TokensPane(Pane):
         self.ledger: Ledger | None = None
         self.ledger_step = ""
         self._layouts: dict[tuple[str, int], Layout] = {}
+        self._status_due = False
+        self._forms_for: Loaded | None = None
 
     def compose(self) -> ComposeResult:
         yield ProgressBar(id="token-progress", show_eta=False)
         yield DataTable(id="token-table", cursor_type="row")
         yield Static("", id="token-info")
-        yield Label("", id="tv-title")
+        yield StatusLine(id="tv-title")
         yield TokenView(id="token-view")
         yield Static("", id="ledger-head")
         yield LedgerView(id="ledger")
         yield Static("", id="tv-ids")
-        yield Static("", id="tv-status")
+        yield StatusLine(id="tv-status")
 
     def on_mount(self) -> None:
         self.query_one("#token-table", DataTable).add_columns(
@@ -118,13 +139,28 @@ class TokensPane(Pane):
         forms = {} if loaded.form == "binary" and loaded.ok else {linked_form(loaded): loaded.wire}
         self._set_forms(loaded, forms, "encoding the other forms…" if loaded.projection is not None else
                         absent_note(loaded, forms), keep_state=False)
-        if loaded.projection is not None and not loaded.pending:
-            self._forms_worker(loaded)
+        self._forms_for = None
+        if self._displayed():
+            self._request_forms()
         if self.show_ledger:
             self._start_ledger()
 
+    def _displayed(self) -> bool:
+        return all(node.display for node in self.ancestors_with_self)
+
+    def _request_forms(self) -> None:
+        """Encode the other forms (once per model, when the tab is first shown:
+        a 16 MiB projection takes a second to encode, for nothing if the tab stays shut)."""
+        loaded = self.loaded
+        if loaded is not None and loaded.projection is not None and not loaded.pending \
+                and self._forms_for is not loaded:
+            self._forms_for = loaded
+            self._forms_worker(loaded)
+
     @work(thread=True, exclusive=True, group="token-forms", exit_on_error=False, description="token forms")
     def _forms_worker(self, loaded: Loaded) -> None:
+        for name in ENCODING_NAMES:  # loaded here, so the first T does not wait for a vocabulary
+            token_lengths(name)
         forms = encodings_of(loaded, TEXT_FORMS)
         if loaded.ok and loaded.form in forms:
             forms[loaded.form] = loaded.wire
@@ -204,7 +240,7 @@ class TokensPane(Pane):
                 text = f"cost ledger of the wire as given · {encoding} (T: other encoding)"
             if self.forms_note:
                 text += f"\n{self.forms_note}"
-        self.query_one("#tv-title", Label).update(Text(text))
+        self.query_one("#tv-title", StatusLine).update(Text(text))
 
     def action_cycle_view(self) -> None:
         if not self.states:
@@ -225,8 +261,11 @@ class TokensPane(Pane):
 
     @on(TokenView.Viewed)
     def _viewed(self, event: TokenView.Viewed) -> None:
+        """A key can move the view several ways at once: the status is redone once for them all."""
         event.stop()
-        self._update_status()
+        if not self._status_due:
+            self._status_due = True
+            self.call_later(self._update_status)
 
     @on(LineView.CursorMoved, "#token-view")
     def _token_moved(self, event: LineView.CursorMoved) -> None:
@@ -255,10 +294,19 @@ class TokensPane(Pane):
             view.go_to_offset(selection.doc[0])
             view.select_span(selection.doc)
 
+    def on_show(self) -> None:
+        self._request_forms()
+        self._update_status()
+
     def _update_status(self) -> None:
+        """The cursor token and the counts, when the tab is shown (counting
+        tokens for a hidden tab would load a vocabulary at start-up for nothing)."""
+        self._status_due = False
+        if not self._displayed():
+            return
         view = self.view
         if not view.data:
-            self.query_one("#tv-status", Static).update("")
+            self.query_one("#tv-status", StatusLine).update("")
             self.query_one("#tv-ids", Static).update("")
             return
         token = view.cursor_token()
@@ -276,7 +324,7 @@ class TokensPane(Pane):
         else:
             parts.append("selection: none (shift+←/→)")
         parts.append("I: ids · L: ledger")
-        self.query_one("#tv-status", Static).update(Text(" · ".join(parts)))
+        self.query_one("#tv-status", StatusLine).update(Text(" · ".join(parts)))
         if self.show_ids:
             self.query_one("#tv-ids", Static).update(self._ids_text())
 
