@@ -138,7 +138,7 @@ def test_T_cycles_forms_and_encodings_and_shows_their_first_tokens():
             await pilot.pause()
             pane, view = _pane(app), _pane(app).view
             forms = encodings_of(app.loaded)
-            assert "v2 model-text (the wire as given) · cl100k_base · view 5 of 6" in _title(app)
+            assert "v2 model-text (the wire as given) · cl100k_base · view 5/6" in _title(app)
             assert "linked to the other panes' cursor" in _title(app)
             assert list(view.tokens(0, 1).ids[:8]) == encode(LEDGER.read_bytes(), "cl100k_base")[:8]
             expected = [("model-text", "o200k_base"), ("json", "cl100k_base"), ("json", "o200k_base"),
@@ -148,8 +148,8 @@ def test_T_cycles_forms_and_encodings_and_shows_their_first_tokens():
                 await pilot.press("T")
                 await pilot.pause()
                 assert pane.shown == (form, encoding)
-                assert f"{titles[form]}" in _title(app) and f"· {encoding} · view" in _title(app)
-                assert f"view {(k + 5) % 6 + 1} of 6" in _title(app)
+                assert _title(app).startswith(f"{titles[form]}") and f"· {encoding} · view" in _title(app)
+                assert f"view {(k + 5) % 6 + 1}/6" in _title(app)
                 assert view.data == forms[form]
                 assert list(view.tokens(0, 1).ids[:8]) == encode(forms[form], encoding)[:8]
             assert "through the document's offsets" not in _title(app)
@@ -207,7 +207,7 @@ def test_token_cursor_and_the_other_panes_are_linked_both_ways():
             while _pane(app).shown != ("json", "cl100k_base"):
                 await pilot.press("T")
             await pilot.pause()
-            assert "linked through the document's offsets" in _title(app)
+            assert "through the document's offsets" in _title(app)
             doc = app.selection.doc
             assert view.cursor_offset == doc[0]
             await pilot.press("right")

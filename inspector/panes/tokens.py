@@ -16,6 +16,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
+from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import DataTable, ProgressBar, Static
 from textual.worker import get_current_worker
@@ -58,14 +59,16 @@ class StatusLine(Widget):
     """A line of text whose updates repaint only itself (a ``Static`` update
     lays out the whole screen again, which cost more than the key it answers)."""
 
-    DEFAULT_CSS = "StatusLine { height: 1; }"
+    DEFAULT_CSS = "StatusLine { height: 1; text-wrap: nowrap; text-overflow: ellipsis; }"
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.content = Text("")
 
     def update(self, text: Text | str) -> None:
+        """Each line of ``text`` on one row, cut with … where the width ends."""
         self.content = text if isinstance(text, Text) else Text(text)
+        self.content.no_wrap, self.content.overflow = True, "ellipsis"
         self.refresh()
 
     def render(self) -> Text:
@@ -76,6 +79,7 @@ class TokensPane(Pane):
     NAME = "tokens"
 
     DEFAULT_CSS = """
+    TokensPane #token-counts { height: auto; max-height: 45%; }
     TokensPane #token-progress { margin: 0 1; }
     TokensPane #token-info { padding: 0 1; }
     TokensPane #tv-title { padding: 0 1; background: $boost; height: 2; }
@@ -100,9 +104,10 @@ class TokensPane(Pane):
         self._forms_for: Loaded | None = None
 
     def compose(self) -> ComposeResult:
-        yield ProgressBar(id="token-progress", show_eta=False)
-        yield DataTable(id="token-table", cursor_type="row")
-        yield Static("", id="token-info")
+        with VerticalScroll(id="token-counts"):
+            yield ProgressBar(id="token-progress", show_eta=False)
+            yield DataTable(id="token-table", cursor_type="row")
+            yield Static("", id="token-info")
         yield StatusLine(id="tv-title")
         yield TokenView(id="token-view")
         yield Static("", id="ledger-head")
@@ -131,7 +136,9 @@ class TokensPane(Pane):
 
     def show(self, loaded: Loaded) -> None:
         self.query_one("#token-table", DataTable).clear()
-        self.query_one("#token-progress", ProgressBar).update(total=None, progress=0)
+        bar = self.query_one("#token-progress", ProgressBar)
+        bar.update(total=None, progress=0)
+        bar.display = False  # until counting starts: an idle pulsing bar repaints the screen for nothing
         self.query_one("#token-info", Static).update("")
         self.ledger, self.ledger_step = None, ""
         self.ledger_view.set_ledger(None, ENCODING_NAMES[0])
@@ -230,16 +237,15 @@ class TokensPane(Pane):
             text = "token view: " + (self.forms_note or "nothing to tokenize")
         else:
             form, encoding = shown
-            what = FORM_NAMES[form] + (" (the wire as given)" if self._link() == "linked" else "")
+            what = FORM_NAMES[form] + (" (the wire as given)" if self._link() == "linked" and form != "given" else "")
             link = {"linked": "linked to the other panes' cursor",
-                    "doc": "linked through the document's offsets",
-                    "none": "not linked: the other panes' cursor is in the wire's bytes"}[self._link()]
-            text = f"{'ledger' if self.show_ledger else 'tokens'} of {what} · {encoding} · view {self.state + 1} " \
-                   f"of {len(self.states)} (T: next) · {link}"
+                    "doc": "linked to the other panes' cursor through the document's offsets",
+                    "none": "not linked: the other panes' cursor is in the wire's bytes, not this form's"}[self._link()]
+            text = f"{what} · {encoding} · view {self.state + 1}/{len(self.states)} (T: next)\n{link}"
             if self.show_ledger:
                 text = f"cost ledger of the wire as given · {encoding} (T: other encoding)"
             if self.forms_note:
-                text += f"\n{self.forms_note}"
+                text += f" · {self.forms_note}"
         self.query_one("#tv-title", StatusLine).update(Text(text))
 
     def action_cycle_view(self) -> None:
@@ -324,7 +330,8 @@ class TokensPane(Pane):
         else:
             parts.append("selection: none (shift+←/→)")
         parts.append("I: ids · L: ledger")
-        self.query_one("#tv-status", StatusLine).update(Text(" · ".join(parts)))
+        first = parts.pop(0) if token is not None else ""
+        self.query_one("#tv-status", StatusLine).update(Text(first + "\n" + " · ".join(parts)))
         if self.show_ids:
             self.query_one("#tv-ids", Static).update(self._ids_text())
 
@@ -452,6 +459,7 @@ class TokensPane(Pane):
             table.add_row(FORM_NAMES[form], f"{size:,}", *cells, key=form)
         counted = [f for f in counts.sizes if f in counts.tokens or f == "binary"]
         bar = self.query_one("#token-progress", ProgressBar)
+        bar.display = True
         bar.update(total=len(counts.sizes) + 1, progress=len(counted) + (1 if counts.done else 0))
         info = []
         if counts.note:
