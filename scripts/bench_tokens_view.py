@@ -1,8 +1,11 @@
 """The token view and the cost ledger on a 16 MiB document (the graph document
 of scripts/bench_inspector.py, as model-text), measured in the app itself,
 headless (Textual's Pilot): a key is timed from its press until the app has
-handled it and repainted (``pilot.press`` then ``pilot.pause``). A benchmark,
-not a test; it prints figures. Token counting is off, so nothing else runs.
+handled it and repainted (``pilot.press`` then ``pilot.pause``; a key bound
+to nothing is timed too, as the harness's own floor), and the pane's own work
+for a key is timed directly ("direct": the action, every visible line of the
+token view rendered afresh, the status redone). A benchmark, not a test; it
+prints figures. Token counting is off, so nothing else runs.
 
 - switching the token view (``T``): each of the six states, twice round;
 - moving the token cursor: right (a token), down (a line) and page down, at
@@ -55,7 +58,10 @@ async def measure(wire: bytes, rounds: int) -> dict[str, list[tuple[float, float
     app = InspectorApp(loaded, count_tokens=False)
     out: dict[str, list[tuple[float, float]]] = {"T": [], "right": [], "down": [], "pagedown": [],
                                                    "right (16 MiB JSON, middle)": [], "ledger": [],
-                                                   "baseline: a key bound to nothing": []}
+                                                   "baseline: a key bound to nothing": [],
+                                                   "direct: T": [], "direct: right (16 MiB JSON)": [],
+                                                   "direct: down (16 MiB JSON)": [],
+                                                   "direct: page down (16 MiB JSON)": []}
     async with app.run_test(size=(140, 40)) as pilot:
         await pilot.pause()
         await app.workers.wait_for_complete()
@@ -79,6 +85,30 @@ async def measure(wire: bytes, rounds: int) -> dict[str, list[tuple[float, float
             out["right (16 MiB JSON, middle)"].append(await timed(pilot, "right"))
         for _ in range(20):
             out["baseline: a key bound to nothing"].append(await timed(pilot, "z"))
+        # The pane's own work for a key, synchronously: the action, every visible line of
+        # the token view rendered afresh and the status redone (no Pilot, no compositor).
+        view = pane.view
+
+        def direct(action) -> tuple[float, float]:
+            wall, cpu = time.perf_counter(), time.process_time()
+            action()
+            view._cache.clear()
+            for y in range(view.size.height):
+                view.render_line(y)
+            pane._update_status()
+            return time.perf_counter() - wall, time.process_time() - cpu
+
+        for _ in range(rounds * 6):
+            out["direct: T"].append(direct(pane.action_cycle_view))
+        while pane.shown != ("json", ENCODING_NAMES[0]):
+            pane.action_cycle_view()
+        for _ in range(30):
+            out["direct: right (16 MiB JSON)"].append(direct(lambda: view.action_column(1)))
+        for _ in range(20):
+            out["direct: down (16 MiB JSON)"].append(direct(lambda: view.action_cursor(1)))
+        for _ in range(10):
+            out["direct: page down (16 MiB JSON)"].append(direct(lambda: view.action_page(1)))
+        await pilot.pause()
         seen = set()
         wall, cpu = time.perf_counter(), time.process_time()
         await pilot.press("L")
@@ -103,7 +133,9 @@ def main(argv: list[str] | None = None) -> int:
     out = asyncio.run(measure(wire, args.rounds))
     print("| action | n | wall ms, median (min-max) | CPU ms, median (min-max) |")
     print("|---|---:|---:|---:|")
-    for key in ("T", "right", "down", "pagedown", "right (16 MiB JSON, middle)", "baseline: a key bound to nothing"):
+    for key in ("T", "right", "down", "pagedown", "right (16 MiB JSON, middle)", "baseline: a key bound to nothing",
+                "direct: T", "direct: right (16 MiB JSON)", "direct: down (16 MiB JSON)",
+                "direct: page down (16 MiB JSON)"):
         values = out[key]
         print(f"| {key} | {len(values)} | {spread([w for w, _ in values])} | {spread([c for _, c in values])} |")
     (wall, cpu), = out["ledger"]
