@@ -254,3 +254,20 @@ def test_a_rejected_wire_shows_only_the_wire_as_given_and_says_why():
             assert "only the wire as given" in _title(app) and "compact.digest" in _title(app)
             assert list(pane.view.tokens(0, 1).ids[:5]) == encode(path.read_bytes(), "cl100k_base")[:5]
     run(scenario())
+
+
+def test_a_cursor_sent_far_away_tokenizes_only_around_it():
+    async def scenario():
+        path = WIRES / "warehouse_inventory.graph.model-text"
+        async with opened(path) as (app, pilot):
+            await pilot.press("t")
+            await pilot.pause()
+            view = _pane(app).view
+            near_end = len(app.loaded.wire) - 10
+            app.select_wire(near_end)
+            await pilot.pause()
+            full = token_spans.whole(app.loaded.wire, "cl100k_base")
+            i = full.index_at(near_end)
+            assert view.cursor_token() == (full.ids[i], *full.span(i))
+            assert view.run.end - view.run.start < 16 * 1024 < len(app.loaded.wire)
+    run(scenario())

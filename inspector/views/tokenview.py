@@ -82,6 +82,8 @@ class TokenView(LineView):
         run = self.run
         if run is None or not run.covers(start, end):
             lo, hi = self.visible_span()
+            if start > hi + 4 * MARGIN or end < lo - 4 * MARGIN:  # far from the screen (a cursor sent
+                lo, hi = start, end  # elsewhere before the view has scrolled): not all the bytes between
             new = window(self.data, self.encoding, min(lo, start), max(hi, end), MARGIN)
             shared = False
             if run is not None and len(run):
