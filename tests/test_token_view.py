@@ -236,6 +236,15 @@ def test_ledger_key_computes_it_in_a_worker_and_rows_announce_their_span():
             await pilot.pause()
             row = ledger.rows[2]
             assert (app.selection.start, app.selection.end) == (row.start, row.end) and row.kind == "field"
+            assert _status(app).startswith(f"{row.label}: {row.tokens['cl100k_base']:,} tokens")
+            entry = next(k for k, r in enumerate(ledger.rows) if r.kind == "entry")
+            await pilot.press(*["down"] * (entry - 2))
+            await pilot.pause()
+            r = ledger.rows[entry]
+            d = r.delta("cl100k_base")
+            assert (f"its line {r.tokens['cl100k_base']:,} + its {r.uses:,} uses {r.use_tokens['cl100k_base']:,} − "
+                    f"the same {r.uses:,} inline in full JSON {r.inline_tokens['cl100k_base']:,}") in _status(app) \
+                or (d == 0 and "breaks even" in _status(app))
             await pilot.press("T")  # the ledger's other encoding
             await pilot.pause()
             assert pane.ledger_view.encoding == "o200k_base"

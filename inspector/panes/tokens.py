@@ -23,7 +23,7 @@ from textual.worker import get_current_worker
 
 from workspace.tokens import ENCODING_NAMES
 
-from ..ledger import RULE, Ledger, build
+from ..ledger import RULE, Ledger, LedgerRow, build
 from ..messages import Counts, LedgerProgressed, Selection, TokenForms
 from ..model import Loaded, encodings_of
 from ..token_spans import token_lengths
@@ -53,6 +53,26 @@ def absent_note(loaded: Loaded, forms: dict[str, bytes]) -> str:
         return ("only the wire as given: the other forms are encoded from the decoded projection, and " + why)
     missing = [FORM_NAMES[f] for f in TEXT_FORMS if f not in forms]
     return f"{', '.join(missing)} could not be encoded from this projection" if missing else ""
+
+
+def ledger_row_story(row: LedgerRow, name: str) -> str:
+    """The selected ledger row in words: where its bytes are and, for an entry,
+    the sum that makes its difference to full JSON."""
+    where = f"bytes {row.start:,}-{row.end:,}" if row.kind not in ("rest", "unparsed", "references") else ""
+    if row.kind == "references":
+        where = f"first at bytes {row.start:,}-{row.end:,}"
+    head = f"{row.label}: {row.tokens.get(name, 0):,} tokens" + (f", {where}" if where else "")
+    delta = row.delta(name)
+    if row.kind == "entry" and delta is not None:
+        verdict = "saves" if delta < 0 else "costs" if delta > 0 else "breaks even:"
+        return (head + f"\nits line {row.tokens[name]:,} + its {row.uses:,} uses {row.use_tokens[name]:,} − the "
+                f"same {row.uses:,} inline in full JSON {row.inline_tokens[name]:,}: it {verdict} "
+                f"{abs(delta):,} tokens" if delta else head + "\n" + verdict + " its line and uses cost what the "
+                "literals inline would")
+    if row.kind == "rest":
+        return (f"{row.label}: {delta:+,} tokens\nthe header, fields, dict and body lines, and the body's other "
+                "bytes, against the same bytes of full JSON")
+    return head
 
 
 class StatusLine(Widget):
@@ -432,6 +452,7 @@ class TokensPane(Pane):
         row = event.row
         if row.kind not in ("rest", "unparsed"):
             self.announce(row.start, row.end)
+        self.query_one("#tv-status", StatusLine).update(Text(ledger_row_story(row, self._encoding())))
 
     def _arrange(self) -> None:
         self.view.display = not self.show_ledger
