@@ -73,6 +73,13 @@ COMMANDS: tuple[Command, ...] = (
             panes=("body",)),
     Command("s", "toggle_sync", "Sync panes", "Make the other body pane follow this one (on by default)",
             panes=("body",)),
+    Command("T", "cycle_view", "Next token view",
+            "Tokens: cycle full JSON / v1 text / model-text and cl100k_base / o200k_base (the ledger: its encoding)",
+            panes=("tokens",)),
+    Command("I", "toggle_ids", "Token ids", "Tokens: show the ids of the cursor line's tokens", panes=("tokens",)),
+    Command("L", "toggle_ledger", "Cost ledger",
+            "Tokens: the wire's tokens by region and each entry's difference to full JSON (computed once)",
+            panes=("tokens",)),
     Command("c", "copy", "Copy", "Copy the value under the cursor (OSC 52; also shown in a notification)",
             panes=("overview", "dictionary", "body", "bytes")),
 )
@@ -82,7 +89,8 @@ VIEW_KEYS = (
     ("Enter", ("on a body line: follow the @N under the cursor to its entry; on a dictionary row: step through "
               "its uses")),
     ("1 … 7", "in the dictionary: sort by that column (again: reverse)"),
-    ("← / →", "in the byte view: move one byte"),
+    ("← / →", "in the byte view: move one byte; in the token view: one token"),
+    ("shift+← / →", "in the token view: select tokens (their count is shown)"),
     ("Esc", "leave a text field and give the keys back"),
     ("Esc / q", "in the compare view: back to the inspector (a tab's key: back to that tab)"),
     ("ctrl+p", "command palette: every command by name"),

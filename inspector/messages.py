@@ -83,3 +83,24 @@ class Selected(Message):
     """A pane's user moved the linked cursor; the app makes it everyone's."""
 
     selection: Selection
+
+
+@dataclass
+class TokenForms(Message):
+    """The texts the token view can show for ``source``: form -> bytes (the wire
+    as given under its own form), and why the others are absent."""
+
+    source: Loaded
+    forms: dict[str, bytes]
+    note: str = ""
+
+
+@dataclass
+class LedgerProgressed(Message):
+    """The ledger worker's progress for ``source`` (``ledger`` set when done)."""
+
+    source: Loaded
+    fraction: float
+    step: str
+    ledger: Any = None
+

@@ -570,12 +570,14 @@ def load_path(path: str, *, profile: str | None = None, workspace: str | None = 
     return load_bytes(read_wire(path), path, path=path)
 
 
-def encodings_of(loaded: Loaded) -> dict[str, bytes]:
+def encodings_of(loaded: Loaded, forms: tuple[str, ...] | None = None) -> dict[str, bytes]:
     """Every wire form of the loaded projection (full JSON alone when it has no
-    metadata); empty when nothing could be decoded."""
+    metadata); empty when nothing could be decoded. ``forms``: only those."""
     if loaded.projection is not None:
         out = {}
         for form, encode in codec.ENCODERS.items():
+            if forms is not None and form not in forms:
+                continue
             if form == loaded.form and loaded.ok:
                 out[form] = loaded.wire  # verified, so canonical: the encoder would write these bytes
                 continue

@@ -52,6 +52,8 @@ SHOTS = [
     ("rejected", REJECTED / "compact.digest.model-text", [], None),
     ("rejected-length", REJECTED / "compact.limit.model-text", [], None),
     ("tokens", WIRES / "warehouse_inventory.graph.model-text", [], "tokens"),
+    ("token-view", WIRES / "warehouse_inventory.graph.model-text",
+     ["down"] * 6 + ["right"] * 3 + ["shift+right"] * 3 + ["I"], "tokens"),
     ("bytes", WIRES / "warehouse_inventory.graph.model-text", ["g", *"290", "enter"], None),
 ]
 SIZES = {"overview-80x24": (80, 24)}

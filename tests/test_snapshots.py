@@ -98,3 +98,10 @@ def test_compare_snapshot(snap_compare):
         await pilot.pause()
 
     assert snap_compare(app_for(LEDGER, count_tokens=True), terminal_size=SIZE, run_before=before)
+
+
+def test_token_view_snapshot(snap_compare):
+    """The token view of the wire as given, with the counts (a worker, waited for),
+    the cursor three tokens in, a selection of two tokens and the ids shown."""
+    keys = ("right", "right", "right", "shift+right", "shift+right", "I")
+    assert snap_compare(app_for(LEDGER, count_tokens=True), terminal_size=SIZE, run_before=steady(*keys, tab="tokens"))
