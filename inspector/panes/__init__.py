@@ -8,6 +8,8 @@ from textual.containers import Vertical
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from workspace.visible import visible
+
 from ..actions import pane_bindings
 from ..messages import Counts, Selected, Selection
 from ..model import Loaded
@@ -68,6 +70,12 @@ class Pane(Vertical):
         if not value:
             self.notify("nothing under the cursor to copy", severity="warning")
             return
+        self.copy_text(value)
+
+    def copy_text(self, value: str, what: str = "") -> None:
+        """Put ``value`` on the clipboard (OSC 52) and say what was copied, shown by
+        workspace.visible's rule (a copied control character must not reach the screen)."""
         self.app.copy_to_clipboard(value)
-        shown = value if len(value) <= 200 else value[:200] + "…"
-        self.notify(f"copied {len(value):,} characters (OSC 52): {shown}", timeout=6)
+        shown = visible(value if len(value) <= 200 else value[:200] + "…")
+        label = f"{what} " if what else ""
+        self.notify(f"copied {label}{len(value):,} characters (OSC 52): {shown}", timeout=6)
