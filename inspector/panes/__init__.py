@@ -4,9 +4,11 @@ and its token counts through reactives bound from the app (``data_bind``)."""
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.containers import Vertical
 from textual.reactive import reactive
 from textual.widget import Widget
+from textual.widgets import Static
 
 from workspace.visible import visible
 
@@ -22,6 +24,10 @@ class Pane(Vertical):
     loaded: reactive[Loaded | None] = reactive(None, init=False, always_update=True)
     counts: reactive[Counts | None] = reactive(None, init=False)
     selection: reactive[Selection | None] = reactive(None, init=False)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._rows: dict[str | None, int] = {}  # rows each status line took when last laid out
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         if cls.__dict__.get("NAME"):  # before Textual merges the class's bindings
@@ -52,6 +58,18 @@ class Pane(Vertical):
         the linked cursor of every pane."""
         if self.loaded is not None:
             self.post_message(Selected(Selection(self.loaded, start, max(end, start + 1), self.NAME, doc, at)))
+
+    def update_line(self, widget: Static, text: Text) -> None:
+        """Show ``text`` in a status line that changes on every cursor move. A layout of
+        the whole screen costs tens of milliseconds on a large wire, so one is asked
+        for only when the text needs another number of rows than it had."""
+        width = widget.content_region.width
+        if width <= 0:  # not laid out yet (or in a tab never shown): its first layout measures it
+            widget.update(text, layout=False)
+            return
+        rows = len(text.wrap(self.app.console, width))
+        widget.update(text, layout=rows != self._rows.get(widget.id))
+        self._rows[widget.id] = rows
 
     def show_counts(self, counts: Counts) -> None:
         """Token counts arrived (or grew) for the loaded model."""

@@ -122,7 +122,7 @@ class BodyPane(Pane):
             parts.append(f"{len(self.folded):,} folded (F unfolds all)")
         if self.status_message:
             parts.append(self.status_message)
-        self.query_one("#body-status", Static).update(Text(" · ".join(parts)))
+        self.update_line(self.query_one("#body-status", Static), Text(" · ".join(parts)))
 
     def _path_status(self) -> str:
         """The path of the focused pane's cursor (the compact pane's through the
@@ -137,7 +137,7 @@ class BodyPane(Pane):
         if doc is None:
             return "path: the compact body does not map to the document here"
         path = self.structure.path(doc)
-        where = " (folded)" if view is self.expanded and self.expanded.hidden(doc) is not None else ""
+        where = " (folded)" if self.expanded.hidden(doc) is not None else ""
         return f"path {visible(path)}{where}" if path else ""
 
     def _doc_offset(self, view: LineView) -> int | None:
