@@ -361,7 +361,8 @@ class BodyPane(Pane):
     def action_fold(self) -> None:
         """``f``: unfold the fold the cursor is on, else fold the object or array
         under it (a key's member's value, else the innermost container)."""
-        structure, place = self._structure(), self._cursor_doc()
+        structure = self._structure()
+        place = self._cursor_doc() if structure is not None else None
         if structure is None or place is None:
             return
         view, doc = place
@@ -402,7 +403,8 @@ class BodyPane(Pane):
         """``%``: to the other bracket of the container whose bracket is under the
         cursor (off a bracket: to the innermost container's opening one), in
         either pane."""
-        structure, place = self._structure(), self._cursor_doc()
+        structure = self._structure()
+        place = self._cursor_doc() if structure is not None else None
         if structure is None or place is None or self.loaded is None:
             return
         view, doc = place
@@ -414,7 +416,8 @@ class BodyPane(Pane):
         view.moved_by_user()
 
     def action_copy_path(self) -> None:
-        structure, place = self._structure(), self._cursor_doc()
+        structure = self._structure()
+        place = self._cursor_doc() if structure is not None else None
         if structure is None or place is None:
             return
         path = structure.path(place[1])
