@@ -359,6 +359,8 @@ def test_i_says_why_a_literal_is_inline_or_which_entry_it_is():
             await pilot.press("i")
             assert "occurs once as a whole string token" in app.body.status_message
             assert app.body.status_message in _messages(app)
+            await pilot.press("right")  # the answer was about the literal the cursor left
+            assert "occurs once" not in text_of(app, "#body-status")
         async with opened(_loaded({"a": ENTRY, "b": ENTRY})) as (app, pilot):
             await pilot.press("b")
             _at(app.body.expanded, app.loaded.document.index(ENTRY.encode()))

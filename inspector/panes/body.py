@@ -62,6 +62,7 @@ class BodyPane(Pane):
         self.use_position = -1
         self.structure: Structure | None = None  # the document's JSON values, once read
         self.folded: dict[int, Fold] = {}  # value index -> its fold, every container folded
+        self._answer = ""  # the last answer of ``i``, shown until the cursor moves
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="body-panes"):
@@ -223,6 +224,8 @@ class BodyPane(Pane):
 
     @on(LineView.CursorMoved)
     def _moved(self, event: LineView.CursorMoved) -> None:
+        if self.status_message and self.status_message == self._answer:
+            self.status_message = ""  # the answer of ``i`` was about the literal the cursor left
         self._follow(event.view, event.offset)
         self.update_status()
         loaded = self.loaded
@@ -461,6 +464,6 @@ class BodyPane(Pane):
             return
         view = self._search_view()
         answer = explain_literal(loaded, self.structure, self._doc_offset(view))
-        self.status_message = answer
+        self.status_message = self._answer = answer
         self.notify(answer, title="why is this inline?", timeout=12)
         self.update_status()
