@@ -380,8 +380,11 @@ def test_a_large_document_is_read_in_a_worker_and_a_stale_answer_is_dropped(monk
         app = InspectorApp(old, count_tokens=False)
         async with app.run_test(size=(120, 36)) as pilot:
             await settle(app, pilot)
+            assert app.body.structure is None  # not read until the Body tab is shown
+            await pilot.press("b")
+            await settle(app, pilot)
             assert app.body.structure is not None and app.body.structure.document is old.document
-            app.loaded = _loaded({"a": [1, 2]} | {"pad": PAD})
+            app.loaded = _loaded({"a": [1, 2]} | {"pad": PAD})  # shown: read at once, in a worker
             await pilot.pause()
             assert app.body.structure is None or app.body.structure.document is app.loaded.document
             app.body.post_message(ValuesReady(old))  # an answer for the file no longer loaded

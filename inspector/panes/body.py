@@ -63,6 +63,7 @@ class BodyPane(Pane):
         self.structure: Structure | None = None  # the document's JSON values, once read
         self.folded: dict[int, Fold] = {}  # value index -> its fold, every container folded
         self._answer = ""  # the last answer of ``i``, shown until the cursor moves
+        self._structure_for: Loaded | None = None  # the model whose structure is read or being read
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="body-panes"):
@@ -95,12 +96,9 @@ class BodyPane(Pane):
         self.use_entry, self.use_position = None, -1
         self.search = Search()
         self.status_message = ""
-        self.structure, self.folded = None, {}
-        if loaded.document is not None and not loaded.pending:
-            if len(loaded.document) > BIG:
-                self._values_worker(loaded)
-            else:
-                self.structure = Structure(loaded.document, loaded.json_values())
+        self.structure, self.folded, self._structure_for = None, {}, None
+        if loaded.document is not None and (len(loaded.document) <= BIG or self.is_on_screen):
+            self._want_structure()  # a large one waits for the tab to be shown (on_show)
         self.compact.set_content(body, marks)
         self.expanded.set_content(loaded.document or b"", MarkSet(*loaded.document_marks()))
         title = {"model-text": "compact body (@N marked)", "text": "compact body (v1 ~k back-references)",
@@ -277,6 +275,22 @@ class BodyPane(Pane):
                 view.set_layout(reading_layout(data), "reading")
                 view.go_to_offset(offset)
         self.update_status()
+
+    def on_show(self) -> None:
+        self._want_structure()
+
+    def _want_structure(self) -> None:
+        """Read the document's structure once per model: at once for a small one; for
+        a large one (most of a second of Python for 16 MiB) in a worker, started when
+        the tab is first shown, so loading a wire never waits for it."""
+        loaded = self.loaded
+        if loaded is None or loaded.document is None or loaded.pending or self._structure_for is loaded:
+            return
+        self._structure_for = loaded
+        if len(loaded.document) > BIG:
+            self._values_worker(loaded)
+        else:
+            self.structure = Structure(loaded.document, loaded.json_values())
 
     @work(thread=True, exclusive=True, group="values", exit_on_error=False, description="document structure")
     def _values_worker(self, source: Loaded) -> None:
