@@ -14,7 +14,7 @@ import bisect
 import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from codec import JsonValues
 
@@ -29,6 +29,7 @@ class Structure:
 
     document: bytes
     values: JsonValues
+    _ordinals: dict[tuple[int, int], int] = field(default_factory=dict, repr=False, compare=False)
 
     # --- values at a byte --------------------------------------------------------
 
@@ -163,9 +164,21 @@ class Structure:
                 key = i if self.is_key(i) else i - 1
                 out.append(_key_step(self.document[v.start[key]:self.end_of(key)]))
             else:
-                out.append(f"[{v.parent[p + 1:i].count(p)}]")
+                out.append(f"[{self.ordinal(p, i)}]")
             i = p
         return out[::-1]
+
+    def ordinal(self, p: int, i: int) -> int:
+        """Which item of array ``p`` value ``i`` is: its siblings before it, counted by C
+        over the array slice between them (15 ms across 900,000 values), remembered,
+        since a cursor moving inside one item asks again on every key."""
+        key = (p, i)
+        n = self._ordinals.get(key)
+        if n is None:
+            if len(self._ordinals) > 4096:
+                self._ordinals.clear()
+            n = self._ordinals[key] = self.values.parent[p + 1:i].count(p)
+        return n
 
     def path(self, offset: int) -> str:
         """The path of the value at document byte ``offset``, as jq spells it

@@ -9,8 +9,9 @@ operation is timed from the key being sent until the screen shows its result:
 
 - fold: ``f`` until the status says ``1 folded`` and the fold's summary line is on screen;
 - unfold: ``f`` on the fold line until the status no longer says ``folded``;
-- cursor move: ``down`` in the document pane until the status shows the new
-  document byte with its path.
+- cursor move: ``down`` near the top (``up`` from the end, where a path step
+  counts the siblings of an item among 900,000 values) in the document pane until
+  the status shows the new document byte with its path.
 
 It also reads the inspector process's CPU time (utime + stime of /proc/PID/stat)
 before and after each operation: on a shared machine that is steadier than the
@@ -88,11 +89,20 @@ def run(path: Path, repeat: int) -> dict[str, list[tuple[float, float]]]:
                 time.sleep(0.1)
                 unfolds.append(timed("f", lambda s: "folded" not in s))
                 time.sleep(0.1)
-            moves = results.setdefault(f"cursor move with path ({layout})", [])
+            moves = results.setdefault(f"cursor move with path, near the top ({layout})", [])
             for _ in range(repeat):
                 before = status(bi.screen())
                 moves.append(timed("Down", lambda s, b=before: status(s) is not None and status(s) != b))
                 time.sleep(0.1)
+            bi.tmux("send-keys", "-t", bi.SESSION, "End")  # the last items of a 900,000-value document
+            time.sleep(0.5)
+            moves = results.setdefault(f"cursor move with path, at the end ({layout})", [])
+            for _ in range(repeat):
+                before = status(bi.screen())
+                moves.append(timed("Up", lambda s, b=before: status(s) is not None and status(s) != b))
+                time.sleep(0.1)
+            bi.tmux("send-keys", "-t", bi.SESSION, "Home")
+            time.sleep(0.5)
     finally:
         subprocess.run(["tmux", "kill-session", "-t", bi.SESSION], check=False, capture_output=True)
     return results
