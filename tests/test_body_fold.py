@@ -415,3 +415,20 @@ def test_folded_reading_view_snapshot(snap_compare):
         await pilot.pause()
 
     assert snap_compare(InspectorApp(loaded, count_tokens=False), terminal_size=(120, 36), run_before=before)
+
+
+def test_a_body_the_inspector_does_not_map_says_so_and_the_document_pane_still_answers():
+    async def scenario():
+        async with opened(_loaded(form="text")) as (app, pilot):
+            await pilot.press("b")
+            _at(app.body.compact, 3)
+            await pilot.press("right")
+            await pilot.pause()
+            assert ("path: in the document pane (the inspector maps no v1 text body offset to the document)"
+                    in text_of(app, "#body-status"))
+            await pilot.press("percent_sign")
+            assert "use the document pane: the inspector maps no v1 text body offset to the document" in _messages(app)
+            _at(app.body.expanded, app.loaded.document.index(b'"rows"'))
+            await pilot.press("y")
+            assert app.clipboard == ".defs.rows"
+    run(scenario())

@@ -134,7 +134,7 @@ class BodyPane(Pane):
         view = self._search_view()
         doc = self._doc_offset(view)
         if doc is None:
-            return "path: the compact body does not map to the document here"
+            return f"path: in the document pane ({self._unmapped()})"
         path = self.structure.path(doc)
         where = " (folded)" if self.expanded.hidden(doc) is not None else ""
         return f"path {visible(path)}{where}" if path else ""
@@ -151,6 +151,10 @@ class BodyPane(Pane):
         if loaded.form not in ("model-text", "json"):
             return None
         return loaded.body_to_doc(view.cursor_offset)
+
+    def _unmapped(self) -> str:
+        title = self.loaded.title if self.loaded is not None else "this"
+        return f"the inspector maps no {title} body offset to the document"
 
     # --- places ---------------------------------------------------------------------
 
@@ -371,7 +375,7 @@ class BodyPane(Pane):
         view = self._search_view()
         doc = self._doc_offset(view)
         if doc is None:
-            self.notify("the compact body does not map to the document here", severity="warning")
+            self.notify(f"use the document pane: {self._unmapped()}", severity="warning")
             return None
         return view, doc
 
