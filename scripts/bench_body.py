@@ -19,6 +19,7 @@ wall time. Screen polling (``tmux capture-pane``) costs a few milliseconds, so
 wall latencies have that resolution. Medians over every repetition, with the range.
 
     python scripts/bench_body.py [--size-mib 16] [--repeat 15] [--wire model-text|json]
+        [--moves-only] [--command 'env PYTHONPATH=/other/checkout semaprax-inspect']
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ from bench_codec import graph_document
 import codec
 
 _TICK = os.sysconf("SC_CLK_TCK")
-_DOC_BYTE = re.compile(r"document byte ([0-9,]+) · path (\S+)")
+_DOC_BYTE = re.compile(r"document byte ([0-9,]+)( · path \S+)?")
 
 
 def cpu_seconds() -> float:
@@ -63,17 +64,18 @@ def timed(keys: str, done) -> tuple[float, float]:
 
 
 def status(screen: str) -> tuple[str, str] | None:
+    """The status's document byte and path (no path: a build without one, ``--moves-only``)."""
     m = _DOC_BYTE.search(screen)
-    return (m.group(1), m.group(2)) if m else None
+    return (m.group(1), m.group(2) or "") if m else None
 
 
-def run(path: Path, repeat: int) -> dict[str, list[tuple[float, float]]]:
+def run(path: Path, repeat: int, command: str, moves_only: bool) -> dict[str, list[tuple[float, float]]]:
     results: dict[str, list[tuple[float, float]]] = {}
-    bi.tmux("new-session", "-d", "-s", bi.SESSION, "-x", "140", "-y", "40", f"exec {bi.INSPECT} --no-tokens {path}")
+    bi.tmux("new-session", "-d", "-s", bi.SESSION, "-x", "140", "-y", "40", f"exec {command} --no-tokens {path}")
     try:
         bi.wait_for(lambda s: "VALID" in s or "REJECTED" in s, timeout=120)
         bi.tmux("send-keys", "-t", bi.SESSION, "b")
-        bi.wait_for(lambda s: status(s) is not None, timeout=120)  # the structure was read (the path shows)
+        bi.wait_for(lambda s: status(s) is not None and (moves_only or status(s)[1]), timeout=120)  # the path shows
         bi.tmux("send-keys", "-t", bi.SESSION, "Tab")  # the document pane
         time.sleep(0.5)
         for layout in ("exact", "reading"):
@@ -84,7 +86,7 @@ def run(path: Path, repeat: int) -> dict[str, list[tuple[float, float]]]:
             bi.tmux("send-keys", "-t", bi.SESSION, "Down")  # into the first node object, near the top
             time.sleep(0.3)
             folds, unfolds = results.setdefault(f"fold ({layout})", []), results.setdefault(f"unfold ({layout})", [])
-            for _ in range(repeat):
+            for _ in range(0 if moves_only else repeat):
                 folds.append(timed("f", lambda s: "1 folded" in s and "…" in s))
                 time.sleep(0.1)
                 unfolds.append(timed("f", lambda s: "folded" not in s))
@@ -113,6 +115,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--size-mib", type=float, default=16.0)
     ap.add_argument("--repeat", type=int, default=15)
     ap.add_argument("--wire", choices=("model-text", "json"), default="model-text")
+    ap.add_argument("--moves-only", action="store_true",
+                    help="time the cursor moves only (for a build without folding, to compare)")
+    ap.add_argument("--command", default=str(bi.INSPECT),
+                    help="how to start the inspector, e.g. 'env PYTHONPATH=/other/checkout semaprax-inspect'")
     args = ap.parse_args(argv)
     if shutil.which("tmux") is None or not bi.INSPECT.exists():
         print("needs tmux and the semaprax-inspect script of this environment", file=sys.stderr)
@@ -122,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / f"big.{args.wire}"
         path.write_bytes(codec.encode_model_text(p) if args.wire == "model-text" else doc)
-        results = run(path, args.repeat)
+        results = {k: v for k, v in run(path, args.repeat, args.command, args.moves_only).items() if v}
         size = path.stat().st_size
     print(f"{args.wire} wire of {size:,} bytes ({len(doc):,}-byte document), {args.repeat} repetitions each")
     print("| operation | wall ms, median (min-max) | inspector CPU ms, median (min-max) |")

@@ -23,7 +23,7 @@ class Pane(Vertical):
     NAME = ""
     loaded: reactive[Loaded | None] = reactive(None, init=False, always_update=True)
     counts: reactive[Counts | None] = reactive(None, init=False)
-    selection: reactive[Selection | None] = reactive(None, init=False)
+    selection: reactive[Selection | None] = reactive(None, init=False, repaint=False)
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)

@@ -277,7 +277,7 @@ class LineView(ScrollView, can_focus=True):
         Binding("enter", "activate", "Follow @N", show=False),
     ]
 
-    cursor_line = reactive(0, always_update=True)
+    cursor_line = reactive(0, always_update=True, repaint=False)  # watch_cursor_line repaints
 
     class CursorMoved(Message):
         """The cursor moved to the line starting at ``offset`` (a content offset)."""
@@ -474,7 +474,10 @@ class LineView(ScrollView, can_focus=True):
         return self.lines.starts[min(int(self.scroll_offset.y), len(self.lines) - 1)]
 
     def watch_cursor_line(self, old: int, new: int) -> None:
-        self.refresh()  # cached strips are keyed by whether they hold the cursor
+        # cached strips are keyed by whether they hold the cursor: repaint the two lines
+        # that changed, not the whole view (a scroll repaints everything anyway)
+        self.refresh_line(old)
+        self.refresh_line(new)
 
     def moved_by_user(self) -> None:
         """Only moves the user makes are announced, so a pane that follows another
