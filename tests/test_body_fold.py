@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from array import array
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_inspector import opened, run, settle, text_of
 
 import codec
@@ -432,3 +434,38 @@ def test_a_body_the_inspector_does_not_map_says_so_and_the_document_pane_still_a
             await pilot.press("y")
             assert app.clipboard == ".defs.rows"
     run(scenario())
+
+
+def test_a_document_that_stops_making_sense_keeps_its_open_containers_unfoldable():
+    doc = b'{"a":[1,2'
+    s = _structure(doc)
+    assert s.path(8) == ".a[1]"
+    i = s.container_at(7)
+    assert s.values.end[i] == -1 and s.span(i) == (5, len(doc))
+    assert s.summary(i) == "2 items, 4 bytes (not closed)"
+    assert s.matching_bracket(5) is None
+    assert explain_literal(_loaded(), None, 3) == "no expanded document maps to this place"
+
+
+_json = st.recursive(st.none() | st.booleans() | st.integers(-99, 99) | st.text("ab\"", max_size=3),
+                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text("kz", max_size=2), inner,
+                                                                                  max_size=3),
+                     max_leaves=12)
+
+
+@settings(max_examples=80, deadline=None)
+@given(_json, st.data(), st.integers(8, 24))
+def test_folding_any_containers_keeps_every_byte_on_one_line_in_order(value, data, width):
+    doc = codec.canonical_json(value)
+    s = _structure(doc)
+    containers = [i for i in range(len(s.values)) if s.is_container(i) and s.children(i)]
+    chosen = data.draw(st.lists(st.sampled_from(containers), unique=True) if containers else st.just([]))
+    folds = [Fold(*s.span(i), s.summary(i)) for i in chosen]
+    for split, base in ((True, wrapped_layout(doc, width)), (False, reading_layout(doc))):
+        folded = fold_layout(base, folds, split=split)
+        assert b"".join(doc[a:b] for a, b in zip(folded.starts, folded.ends)) == doc
+        for line, fold in zip(folded.fold_lines, folded.folds):
+            assert folded.line_of(fold.start) == line == folded.line_of(fold.end - 1)
+        shown = {f.start for f in folded.folds}
+        for f in folds:  # a fold not shown is inside one that is (or shares a reading line with one)
+            assert f.start in shown or folded.fold_on(folded.line_of(f.start)) is not None or not split
