@@ -53,6 +53,9 @@ SHOTS = [
     ("rejected-length", REJECTED / "compact.limit.model-text", [], None),
     ("tokens", WIRES / "warehouse_inventory.graph.model-text", [], "tokens"),
     ("bytes", WIRES / "warehouse_inventory.graph.model-text", ["g", *"290", "enter"], None),
+    # the reading view with the imports and the columns folded, then "why is this inline?" on a row's name
+    ("body-folded", WIRES / "warehouse_inventory.graph.model-text",
+     ["b", "m", "tab", *["down"] * 5, "f", "down", "down", "f", *["down"] * 3, "right", "i"], None),
 ]
 SIZES = {"overview-80x24": (80, 24)}
 
