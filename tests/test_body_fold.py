@@ -469,3 +469,20 @@ def test_folding_any_containers_keeps_every_byte_on_one_line_in_order(value, dat
         shown = {f.start for f in folded.folds}
         for f in folds:  # a fold not shown is inside one that is (or shares a reading line with one)
             assert f.start in shown or folded.fold_on(folded.line_of(f.start)) is not None or not split
+
+
+def test_the_status_grows_and_shrinks_with_its_text_at_80x24():
+    async def scenario():
+        async with opened(_loaded(), size=(80, 24)) as (app, pilot):
+            await pilot.press("b")
+            status = app.query_one("#body-status")
+            rows = status.size.height
+            _at(app.body.expanded, app.loaded.document.index(ONCE.encode()))
+            await pilot.press("i")
+            await pilot.pause()
+            assert status.size.height > rows  # the answer is laid out whole, not clipped
+            _at(app.body.expanded, 0)
+            await pilot.press("right", "left")  # back where the status was one row, the answer gone
+            await pilot.pause()
+            assert status.size.height == rows == 1
+    run(scenario())

@@ -63,12 +63,13 @@ class Pane(Vertical):
         """Show ``text`` in a status line that changes on every cursor move. A layout of
         the whole screen costs tens of milliseconds on a large wire, so one is asked
         for only when the text needs another number of rows than it had."""
+        widget.update(text, layout=False)
         width = widget.content_region.width
         if width <= 0:  # not laid out yet (or in a tab never shown): its first layout measures it
-            widget.update(text, layout=False)
             return
-        rows = len(text.wrap(self.app.console, width))
-        widget.update(text, layout=rows != self._rows.get(widget.id))
+        rows = widget.get_content_height(widget.container_size, self.app.size, width)  # as the layout measures
+        if rows != self._rows.get(widget.id):
+            widget.refresh(layout=True)
         self._rows[widget.id] = rows
 
     def show_counts(self, counts: Counts) -> None:
