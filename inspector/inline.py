@@ -42,13 +42,13 @@ def literal_rule(size: int, length: int, occurrences: int) -> str:
     return ""
 
 
-def _entry_text(length: int, occurrences: int) -> str:
+def _entry_text(length: int) -> str:
     if length > limits.MAX_ENTRY_BYTES:
         return (f"it is {length:,} bytes and repeated: over the {limits.MAX_ENTRY_BYTES:,}-byte limit of an entry, "
                 f"so the encoder refuses the document (compact.limit, {SPEC} §9)")
-    many = "twice or more" if occurrences >= limits.MIN_ENTRY_OCCURRENCES else f"{occurrences} times"
-    return (f"it is {length:,} bytes and occurs {many} in a document of {limits.DICTIONARY_THRESHOLD:,} bytes or "
-            f"more, so the encoder's rule makes it a dictionary entry ({SPEC} §5.1)")
+    return (f"it is {length:,} bytes and occurs {limits.MIN_ENTRY_OCCURRENCES} times or more in a document of "
+            f"{limits.DICTIONARY_THRESHOLD:,} bytes or more, so the encoder's rule makes it a dictionary entry "
+            f"({SPEC} §5.1)")
 
 
 def explain_literal(loaded: Loaded, structure: Structure | None, doc_offset: int | None) -> str:
@@ -72,20 +72,23 @@ def explain_literal(loaded: Loaded, structure: Structure | None, doc_offset: int
         k = bisect.bisect_left(loaded.ref_doc, start)
         if k < len(loaded.ref_doc) and loaded.ref_doc[k] == start:
             index = loaded.ref_index[k]
-            uses = loaded.reference_counts[index]
+            uses, saved = loaded.reference_counts[index], loaded.bytes_saved(index)
+            worth = f"save {saved:,} bytes against" if saved >= 0 else f"cost {-saved:,} bytes more than"
             return (f"{shown} is dictionary entry @{index}: the body writes it @{index}, {uses:,} use"
-                    f"{'' if uses == 1 else 's'}; its line and references save {loaded.bytes_saved(index):,} bytes "
-                    f"against writing it inline every time{rejected}")
+                    f"{'' if uses == 1 else 's'}; its line and references {worth} writing it inline every "
+                    f"time{rejected}")
     occurrences = structure.occurrences(literal, limits.MIN_ENTRY_OCCURRENCES)
     reason = literal_rule(len(structure.document), len(literal), occurrences)
     if loaded.form == "model-text":
         if reason:
             return f"{shown} is inline: {reason}{rejected}"
-        return f"{shown} is inline, but {_entry_text(len(literal), occurrences)}: the encoder never writes this wire{rejected}"
+        return f"{shown} is inline, but {_entry_text(len(literal))}: the encoder never writes this wire{rejected}"
+    if loaded.error is not None:
+        return f"{shown}: full JSON has no dictionary, and this file was rejected ({loaded.error.code}): no encoder takes it"
     prefix = f"{shown}: full JSON has no dictionary; as model-text"
     if reason:
         return f"{prefix} it would stay inline: {reason}"
-    return (f"{prefix} it would not stay inline: {_entry_text(len(literal), occurrences)} (unless the document "
+    return (f"{prefix} it would not stay inline: {_entry_text(len(literal))} (unless the document "
             f"needs more than {limits.MAX_DICTIONARY_ENTRIES:,} entries, which the encoder refuses)")
 
 

@@ -173,6 +173,11 @@ def test_explain_in_the_other_forms():
     # the table: "defs" 0, "rows" 1, the entry 2
     assert later.startswith(f'"{ENTRY}": not inline: a later occurrence of table entry 2, which the body writes ~2')
     assert text.body.count(b"~2") == 1
+    bad = load_bytes(b'{"kkkkkkkkkkkkkkkkkk":1,"kkkkkkkkkkkkkkkkkk":2}', "duplicate.json")
+    assert bad.form == "json" and bad.error is not None
+    assert explain_literal(bad, _structure(bad.document), 2) == (
+        '"kkkkkkkkkkkkkkkkkk": full JSON has no dictionary, and this file was rejected (compact.json): '
+        "no encoder takes it")
     binary = _loaded(form="binary")
     answer = explain_literal(binary, _structure(binary.document), binary.document.index(b'"kind"'))
     assert "v1 binary has no dictionary" in answer
