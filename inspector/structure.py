@@ -30,6 +30,7 @@ class Structure:
     document: bytes
     values: JsonValues
     _ordinals: dict[tuple[int, int], int] = field(default_factory=dict, repr=False, compare=False)
+    _children: dict[int, int] = field(default_factory=dict, repr=False, compare=False)
 
     # --- values at a byte --------------------------------------------------------
 
@@ -91,8 +92,12 @@ class Structure:
 
     def children(self, i: int) -> int:
         """How many values container ``i`` holds directly (keys included), counted
-        by C over an array slice."""
-        return self.values.parent[i + 1:self.last_descendant(i) + 1].count(i)
+        by C over an array slice (40 ms for the top of 900,000 values on a busy
+        machine), remembered: folding and unfolding it again asks again."""
+        n = self._children.get(i)
+        if n is None:
+            n = self._children[i] = self.values.parent[i + 1:self.last_descendant(i) + 1].count(i)
+        return n
 
     def summary(self, i: int) -> str:
         """What a folded container holds: ``12 keys, 3,402 bytes`` / ``40 items, 812 bytes``."""
