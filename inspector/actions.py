@@ -80,8 +80,19 @@ COMMANDS: tuple[Command, ...] = (
     Command("L", "toggle_ledger", "Cost ledger",
             "Tokens: the wire's tokens by region and each entry's difference to full JSON (computed once)",
             panes=("tokens",)),
-    Command("c", "copy", "Copy", "Copy the value under the cursor (OSC 52; also shown in a notification)",
-            panes=("overview", "dictionary", "body", "bytes")),
+    Command("c", "copy", "Copy", "Copy the value under the cursor (OSC 52; also shown in a notification); in the "
+            "body, the whole JSON value at the cursor", panes=("overview", "dictionary", "body", "bytes")),
+    Command("f", "fold", "Fold", "Fold the object or array under the cursor into one summary line in the document "
+            "pane, or unfold the fold the cursor is on", panes=("body",)),
+    Command("F", "unfold_all", "Unfold all", "Unfold every folded object and array", panes=("body",), footer=False),
+    Command("percent_sign", "match_bracket", "Matching bracket", "Jump to the other bracket of the object or array "
+            "(off a bracket: to the opening bracket of the one holding the cursor), in either body pane",
+            panes=("body",), footer=False, shown_key="%"),
+    Command("y", "copy_path", "Copy path", "Copy the cursor's path, as jq spells it (.definitions.rows[3][0]; OSC 52)",
+            panes=("body",), footer=False),
+    Command("i", "why_inline", "Why inline?", "Say why the string literal under the cursor is not a dictionary "
+            "entry (the encoder's rule that kept it inline), or which entry it is and its uses",
+            panes=("body",), footer=False),
 )
 
 #: Keys of the views inside the panes, for the help screen (their bindings live on the views).

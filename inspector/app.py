@@ -75,7 +75,7 @@ class InspectorApp(App[None]):
     loaded: reactive[Loaded | None] = reactive(None, init=False, always_update=True)
     counts: reactive[Counts | None] = reactive(None, init=False)
     #: The one linked cursor every pane shows (wire byte, body, document, entry, …).
-    selection: reactive[Selection | None] = reactive(None, init=False)
+    selection: reactive[Selection | None] = reactive(None, init=False, repaint=False)
 
     def __init__(self, loaded: Loaded | None = None, *, path: str | None = None, profile: str | None = None,
                  workspace: str | None = None, watch: bool = False, count_tokens: bool = True,

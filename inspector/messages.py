@@ -57,6 +57,14 @@ class LayoutReady(Message):
     offset: int
 
 
+@dataclass
+class ValuesReady(Message):
+    """The JSON value spans of a model's document were read in a worker
+    (``Loaded.json_values``): folding, ``%`` and the path can start."""
+
+    source: Loaded
+
+
 @dataclass(frozen=True)
 class Selection:
     """The one linked cursor: a span of wire bytes (``start`` to ``end``, end

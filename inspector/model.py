@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import codec
-from codec import CompactError, CompactProjection, Field, Span, WireLayout, limits, split_strings
+from codec import CompactError, CompactProjection, Field, JsonValues, Span, WireLayout, limits, split_strings
+from codec.layout import json_values
 from workspace.visible import visible_bytes
 
 FORM_TITLES = {
@@ -71,6 +72,7 @@ class Loaded:
     _doc_marks: tuple[Sequence[int], Sequence[int]] | None = field(default=None, repr=False, compare=False)
     _region_starts: list[int] = field(default_factory=list, repr=False, compare=False)
     _entry_starts: array | None = field(default=None, repr=False, compare=False)
+    _values: JsonValues | None = field(default=None, repr=False, compare=False)
 
     # --- derived views ---------------------------------------------------------------
 
@@ -262,6 +264,14 @@ class Loaded:
                 return regions[i]
             i -= 1
         return None
+
+    def json_values(self) -> JsonValues | None:
+        """The document's JSON values with their spans (codec's ``json_values``, the
+        parse behind ``WireLayout.values``), built once on first use: a 16 MiB
+        document takes most of a second, so a screen asks for it in a worker."""
+        if self._values is None and self.document is not None:
+            self._values = json_values(self.document)
+        return self._values
 
     def content_hash(self) -> str:
         return hashlib.sha256(self.wire).hexdigest()

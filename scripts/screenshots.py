@@ -55,6 +55,9 @@ SHOTS = [
     ("token-view", WIRES / "warehouse_inventory.graph.model-text",
      ["down"] * 6 + ["right"] * 3 + ["shift+right"] * 3 + ["I"], "tokens"),
     ("bytes", WIRES / "warehouse_inventory.graph.model-text", ["g", *"290", "enter"], None),
+    # the reading view with the imports and the columns folded, then "why is this inline?" on a row's name
+    ("body-folded", WIRES / "warehouse_inventory.graph.model-text",
+     ["b", "m", "tab", *["down"] * 5, "f", "down", "down", "f", *["down"] * 3, "right", "i"], None),
 ]
 SIZES = {"overview-80x24": (80, 24)}
 

@@ -166,7 +166,7 @@ class TokenView(LineView):
         target = self._step(delta)
         if target is not None:
             self.go_to_offset(target, center=False)
-            self._moved_by_user()
+            self.moved_by_user()
 
     def action_extend(self, delta: int) -> None:
         """Shift+left/right: grow the selection from the token it started at."""
@@ -185,7 +185,7 @@ class TokenView(LineView):
         keep = self._select_from
         self.select_span((first, last))
         self._select_from = keep
-        self._moved_by_user()
+        self.moved_by_user()
 
     def action_clear_selection(self) -> None:
         self.select_span(None)
