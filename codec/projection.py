@@ -20,7 +20,7 @@ from itertools import accumulate
 from typing import Any
 
 from . import errors as E
-from . import limits
+from . import limits, scan
 
 _FAST_ENCODE: Any = False  # not looked up yet: msgspec is imported on first use, not with codec
 
@@ -437,17 +437,25 @@ def first_difference(a: bytes, b: bytes) -> int:
 
 # --- the slow path: find exactly what is wrong, with its byte offset -------------
 
+def _text(*pieces: bytes) -> str:
+    """A text pattern from scan.py's grammar pieces (the fault walk reads the
+    decoded document, so its patterns are ``str``; the pieces are ASCII)."""
+    return b"".join(pieces).decode("ascii")
+
+
 _TOKEN = re.compile(
-    r"""(?P<string>"(?:[^"\\]++|\\.)*+")
-      | (?P<number>-?(?:0|[1-9][0-9]*)(?P<frac>\.[0-9]+)?(?P<exp>[eE][+-]?[0-9]+)?)
-      | (?P<open>[\[{])
-      | (?P<close>[\]}])
-      | (?P<colon>:)
-      | (?P<comma>,)
-      | (?P<constant>NaN|-?Infinity)
-      | (?P<literal>true|false|null)
-      | (?P<space>[ \t\n\r]+)""",
-    re.VERBOSE | re.DOTALL,
+    _text(
+        b"(?P<string>", scan.CLOSED_STRING, b")",
+        b"|(?P<number>", scan.JSON_INTEGER,
+        b"(?P<frac>", scan.JSON_FRACTION, b")?(?P<exp>", scan.JSON_EXPONENT, b")?)",
+        b"|(?P<open>", scan.JSON_OPEN, b")",
+        b"|(?P<close>", scan.JSON_CLOSE, b")",
+        b"|(?P<colon>:)",
+        b"|(?P<comma>,)",
+        b"|(?P<constant>", scan.NON_JSON_CONSTANT, b")",
+        b"|(?P<literal>", scan.JSON_LITERAL, b")",
+        b"|(?P<space>", scan.JSON_SPACE, b")",
+    )
 )
 
 
@@ -457,10 +465,12 @@ _TOKEN = re.compile(
 #: Skipped in one pass of the regular expression engine (possessive, so no
 #: backtracking stack), so a long flat array is not walked token by token.
 _PLAIN_ITEMS = re.compile(
-    r"(?:[ \t\n\r,]++"
-    r"|-?(?:0|[1-9][0-9]{0," + str(limits.MAX_INTEGER_DIGITS - 1) + r"})(?![0-9.eE])"
-    r'|"[^"\\\x00-\x1f]*+(?:\\(?:["\\/bfnrt]|u(?![dD][89a-fA-F])[0-9a-fA-F]{4})[^"\\\x00-\x1f]*+)*+"'
-    r"|true|false|null)*+"
+    _text(
+        b"(?:[", scan.SPACE_BYTES, b",]++",
+        b"|", scan.LIMITED_INTEGER, scan.NUMBER_END,
+        b"|", scan.TEXT_STRING,
+        b"|", scan.JSON_LITERAL, b")*+",
+    )
 ).match
 
 

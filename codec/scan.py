@@ -55,6 +55,8 @@ STRICT_ESCAPE = rb"(?:" + SHORT_ESCAPE + rb"|\\u" + HEX + rb"{4})"
 NON_SURROGATE_ESCAPE = rb"(?:" + SHORT_ESCAPE + rb"|(?!" + SURROGATE_ESCAPE + rb")\\u" + HEX + rb"{4})"
 #: RFC 8259 string token (bytes level; UTF-8 validity is checked separately).
 STRICT_STRING = rb'"' + STRICT_BYTE + rb"*+(?:" + STRICT_ESCAPE + STRICT_BYTE + rb"*+)*+" + rb'"'
+#: The same with no surrogate escape: a string that is Unicode text, whatever it holds.
+TEXT_STRING = rb'"' + STRICT_BYTE + rb"*+(?:" + NON_SURROGATE_ESCAPE + STRICT_BYTE + rb"*+)*+" + rb'"'
 
 #: The reference markers: ``@N`` in a v2 body (§5), ``~k`` in a v1 text body (§6).
 V2_MARKER = b"@"
@@ -86,7 +88,9 @@ NUMBER_START = rb"(?<![0-9A-Za-z.+-])"
 JSON_LITERAL = rb"(?:true|false|null)"
 #: Python's json module reads these; JSON has no such numbers (docs/wire-format.md §1).
 NON_JSON_CONSTANT = rb"(?:NaN|-?Infinity)"
-JSON_SPACE = rb"[ \t\r\n]++"
+#: The four whitespace bytes JSON allows between tokens.
+SPACE_BYTES = rb" \t\r\n"
+JSON_SPACE = rb"[" + SPACE_BYTES + rb"]++"
 
 _SPLIT_STRINGS = re.compile(b"(" + STRING + b")").split
 #: One pass over a body: each string token or reference is one token.
