@@ -10,17 +10,15 @@ from collections.abc import Iterable
 from . import errors as E
 from . import limits, stages
 from .errors import CompactError
-from .projection import CompactProjection, metadata_bytes, metadata_values, normalize
+from .projection import CompactProjection, metadata_bytes, normalize
 from .scan import (
     Span,
     check_encoded_size,
-    check_wire_size,
     expect,
     frame_fields,
     iter_v1_body,
     join_parts,
     quote_split,
-    read_fields,
     reference_index,
     split_body,
     split_references,
@@ -99,17 +97,9 @@ class Reader(stages.Reader):
         self._skeleton: bytes | None = None
 
     def envelope(self) -> None:
-        wire = self.wire
-        check_wire_size(wire)
-        if not wire.startswith(HEADER):
-            prefix = b"SEMAPRAX-TEXT "
-            if wire.startswith(prefix) and not wire.startswith(prefix + b"1") and len(wire) > len(prefix):
-                raise CompactError(E.ENVELOPE, "unsupported v1 text version; this decoder reads 1", len(prefix))
-            expect(wire, 0, HEADER, "header")
-        self.fields = read_fields(wire, len(HEADER))
-        self.metadata = metadata_values(self.fields)
+        self.read_header_and_fields(HEADER, "v1 text")
         at = self.fields[-1].line.end
-        self.body_start = expect(wire, at, b"body\n", "the body line")
+        self.body_start = expect(self.wire, at, b"body\n", "the body line")
         self.body_marker = Span(at, self.body_start)
 
     def expand(self) -> None:
