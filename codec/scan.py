@@ -181,9 +181,10 @@ def quote_split(data: bytes) -> list[bytes] | None:
     backslashes before quotes alone, so a document with a few ``\\"`` costs
     about what one without does. None also when there are more than
     ``_MAX_ESCAPED_QUOTES`` of them."""
-    if b'\\"' not in data:
+    escapes = data.count(b'\\"')
+    if not escapes:
         parts = data.split(b'"')
-    elif data.count(b'\\"') > _MAX_ESCAPED_QUOTES:
+    elif escapes > _MAX_ESCAPED_QUOTES:
         return None  # escape-heavy: the regular expression is linear there, a loop would not be
     else:
         parts = _join_at(data.split(b'"'), _escaped_quotes(data))
@@ -223,9 +224,18 @@ def _escaped_quotes(data: bytes) -> list[int]:
     return escaped
 
 
+#: Up to this many escaped quotes, ``_join_at`` joins parts in place (one move of
+#: the list's tail each) instead of copying the whole list once.
+_JOIN_IN_PLACE = 8
+
+
 def _join_at(parts: list[bytes], escaped: list[int]) -> list[bytes]:
     """``parts`` with parts ``q`` and ``q + 1`` joined by a quote for each ``q`` in
     ``escaped`` (ascending); consecutive ones chain into one part."""
+    if len(escaped) <= _JOIN_IN_PLACE:
+        for q in reversed(escaped):  # from the end, so earlier indices stay put
+            parts[q : q + 2] = [parts[q] + b'"' + parts[q + 1]]
+        return parts
     out: list[bytes] = []
     last = 0
     k = 0

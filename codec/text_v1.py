@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from itertools import accumulate, repeat
 
 from . import errors as E
 from . import limits, stages
@@ -43,23 +44,55 @@ def text_body(document: bytes) -> bytes:
     at table index k is written ``~k`` when that is shorter.
 
     Done in bulk rather than token by token: the table is the contents in order of
-    first appearance (``dict.fromkeys``), every occurrence but the first whose
-    reference is shorter is marked (NUL never stands raw in a document), and two
-    replaces turn each marked quoted string into ``~k``."""
+    first appearance (``dict.fromkeys``); each string becomes its token (quoted,
+    or ``~k``) through two dictionary lookups in C, and one join writes the body."""
     quoted = quote_split(document)
     if quoted is None or b"\x00" in document:  # not a canonical document: token by token
         return _text_body_slowly(document)
     contents = quoted[1::2]
+    if len(contents) <= _FEW_STRINGS:
+        return _text_body_of_few(quoted)
     order = dict.fromkeys(contents)
-    marks = {c: b"\x00%d\x00" % k for k, c in enumerate(order) if len(b"~%d" % k) < len(c) + 2}
-    if not marks:
-        return document
-    # The first occurrence of a marked content pops it from ``pending`` and stays
-    # itself; a later one finds it gone and takes its mark; an unmarked content is
-    # never pending and stays itself. One pass in C.
-    pending = dict(zip(marks, marks))
-    quoted[1::2] = map(pending.pop, contents, map(marks.get, contents, contents))
-    return join_parts(quoted, b'"').replace(b'"\x00', b"~").replace(b'\x00"', b"")
+    if len(order) == len(contents):
+        return document  # no spelling repeats: nothing to refer back to
+    # ``inline`` maps each content to its quoted string; ``later`` to what a later
+    # occurrence is written as: ``~k``, or the quoted string when ``~k`` would not
+    # be shorter (only a content of at most 6 bytes can be such).
+    table = list(order)
+    inline = dict(zip(table, map(b'"%s"'.__mod__, table)))
+    later = dict(zip(table, map(b"~%d".__mod__, range(len(table)))))
+    for k in [k for k, n in enumerate(map(len, table)) if n < _LONGEST_INDEX_DIGITS]:
+        if len(later[table[k]]) >= len(table[k]) + 2:
+            later[table[k]] = inline[table[k]]
+    # The first occurrence pops its quoted string from ``inline``; a later one finds
+    # it gone and takes what ``later`` holds. One pass in C.
+    quoted[1::2] = map(inline.pop, contents, map(later.__getitem__, contents))
+    return join_parts(quoted)
+
+
+#: Digits of the largest table index a 16 MiB body can have (a literal is at least
+#: two bytes): only a content shorter than this can be no longer than its ``~k``.
+_LONGEST_INDEX_DIGITS = len(str(limits.MAX_SELECTED_BYTES // 2))
+
+#: Up to this many strings, ``text_body`` writes the body in one loop and one join:
+#: long strings make the two replaces of the bulk path cost more than the loop.
+_FEW_STRINGS = 1024
+
+
+def _text_body_of_few(quoted: list[bytes]) -> bytes:
+    """``text_body`` from ``quote_split``'s parts, string by string."""
+    table: dict[bytes, int] = {}
+    out = [quoted[0]]
+    for i in range(1, len(quoted), 2):
+        content = quoted[i]
+        k = table.get(content)
+        if k is None:
+            table[content] = len(table)
+        elif len(b"~%d" % k) < len(content) + 2:
+            out += (b"~%d" % k, quoted[i + 1])
+            continue
+        out += (b'"', content, b'"', quoted[i + 1])
+    return b"".join(out)
 
 
 def _text_body_slowly(document: bytes) -> bytes:
@@ -168,35 +201,59 @@ def _expand_in_bulk(body: bytes) -> tuple[bytes, bytes] | None:
 
     The table is the inline contents in order of first appearance; the references
     stand outside the strings, so the NUL-joined outside parts are expanded in one
-    split and map; the 16 MiB limit is checked from the reference counts before
-    anything is built; and the body must equal the encoder's own body for the
-    document, which also proves every reference named a literal already read."""
+    split and map, and the 16 MiB limit is checked before anything is built.
+    Canonical form (docs/wire-format.md §6) is proved from the body's structure
+    rather than by encoding the document again (``_is_canonical_body``)."""
     if body.count(b"~") > len(body) >> 3 or b"\x00" in body:
         return None  # a flood of '~' is read lazily, token by token, to stop at its first fault
     quoted = quote_split(body)
     if quoted is None:
         return None
+    contents = quoted[1::2]
+    order = dict.fromkeys(contents)
+    if len(order) != len(contents) and not _inline_repeats_are_longer(contents, order):
+        return None
     outside = join_parts(quoted[0::2], b"\x00")
     if b"~" not in outside:
-        document, skeleton = body, outside
-    else:
-        table = list(dict.fromkeys(quoted[1::2]))
-        pieces = split_references(outside, b"~")
-        uses = Counter(pieces[1::2])
-        expansion = {}
-        width = len(str(len(table)))
-        for r in uses:  # each distinct reference once: a canonical index below the table's size
-            if not 1 < len(r) <= width + 1 or int(r[1:]) >= len(table) or b"~%d" % int(r[1:]) != r:
-                return None
-            expansion[r] = b'"%s"' % table[int(r[1:])]
+        return body, outside
+    table = list(order)
+    pieces = split_references(outside, b"~")
+    refs = pieces[1::2]
+    #: each distinct reference -> the number of references before its first use
+    first = dict(zip(reversed(refs), range(len(refs) - 1, -1, -1)))
+    #: each content -> the number of strings before its first inline occurrence
+    inline_first = dict(zip(reversed(contents), range(len(contents) - 1, -1, -1)))
+    #: refs_before[j]: references in the outside parts before string j
+    refs_before = list(accumulate(map(bytes.count, quoted[0::2], repeat(b"~")), initial=0))
+    expansion = {}
+    width = len(str(len(table)))
+    growth = 0
+    for r, m in first.items():
+        # canonical index below the table's size, the literal it names read before
+        # the reference's first use, and the reference shorter than that literal
+        if not 1 < len(r) <= width + 1 or int(r[1:]) >= len(table) or b"~%d" % int(r[1:]) != r:
+            return None
+        literal = table[int(r[1:])]
+        if m < refs_before[inline_first[literal] + 1] or len(r) >= len(literal) + 2:
+            return None
+        expansion[r] = b'"%s"' % literal
+        growth = max(growth, len(literal) + 2 - len(r))
+    if len(body) + len(refs) * growth > limits.MAX_SELECTED_BYTES:
+        uses = Counter(refs)
         if len(body) + sum(n * (len(expansion[r]) - len(r)) for r, n in uses.items()) > limits.MAX_SELECTED_BYTES:
             return None
-        pieces[1::2] = map(expansion.__getitem__, pieces[1::2])
-        quoted[0::2] = join_parts(pieces).split(b"\x00")
-        document, skeleton = join_parts(quoted, b'"'), join_parts(pieces[0::2])
-    if text_body(document) != body:
-        return None
-    return document, skeleton
+    pieces[1::2] = map(expansion.__getitem__, refs)
+    quoted[0::2] = join_parts(pieces).split(b"\x00")
+    return join_parts(quoted, b'"'), join_parts(pieces[0::2])
+
+
+def _inline_repeats_are_longer(contents: list[bytes], order: dict[bytes, None]) -> bool:
+    """Whether every content written inline more than once is one whose ``~k``
+    would not be shorter (docs/wire-format.md §6: a later occurrence stays inline
+    only then); ``order`` holds the contents in order of first appearance."""
+    repeated = [c for c, n in Counter(contents).items() if n > 1]
+    index = dict(zip(order, range(len(order))))
+    return all(len(b"~%d" % index[c]) >= len(c) + 2 for c in repeated)
 
 
 def _expand(
