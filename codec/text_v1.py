@@ -5,8 +5,8 @@ string literals become ``~k`` back-references into a table built while reading
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
-from itertools import accumulate, repeat
+from collections.abc import Iterable, Iterator
+from itertools import accumulate, chain, repeat
 
 from . import errors as E
 from . import limits, stages
@@ -60,7 +60,7 @@ def text_body(document: bytes) -> bytes:
     # be shorter (only a content of at most 6 bytes can be such).
     table = list(order)
     inline = dict(zip(table, map(b'"%s"'.__mod__, table)))
-    later = dict(zip(table, map(b"~%d".__mod__, range(len(table)))))
+    later = dict(zip(table, _references(len(table))))
     for k in [k for k, n in enumerate(map(len, table)) if n < _LONGEST_INDEX_DIGITS]:
         if len(later[table[k]]) >= len(table[k]) + 2:
             later[table[k]] = inline[table[k]]
@@ -73,6 +73,19 @@ def text_body(document: bytes) -> bytes:
 #: Digits of the largest table index a 16 MiB body can have (a literal is at least
 #: two bytes): only a content shorter than this can be no longer than its ``~k``.
 _LONGEST_INDEX_DIGITS = len(str(limits.MAX_SELECTED_BYTES // 2))
+
+#: ``~0``, ``~1``, ... as far as encoders have needed them, up to 65,536 of them.
+_REFERENCES: list[bytes] = []
+
+
+def _references(n: int) -> list[bytes] | map:
+    """The spellings ``~0`` to ``~{n-1}`` (kept between calls up to 65,536)."""
+    if n > len(_REFERENCES) and len(_REFERENCES) < 1 << 16:
+        _REFERENCES.extend(map(b"~%d".__mod__, range(len(_REFERENCES), min(n, 1 << 16))))
+    if n <= len(_REFERENCES):
+        return _REFERENCES[:n]
+    return chain(_REFERENCES, map(b"~%d".__mod__, range(len(_REFERENCES), n)))
+
 
 #: Up to this many strings, ``text_body`` writes the body in one loop and one join:
 #: long strings make the two replaces of the bulk path cost more than the loop.
@@ -194,18 +207,29 @@ def decode_text(wire: bytes) -> CompactProjection:
     return stages.run(Reader(wire_bytes(wire))).projection()
 
 
+#: Bytes between strings that the bulk decoder splits at a time, from the first
+#: chunk's size doubling up to the largest: a body dense in ``~k`` is expanded in
+#: bounded memory, and a flood of bad references is refused after its first small
+#: chunk (about a hundred bytes of list and objects per reference split).
+_FIRST_CHUNK = 1 << 14
+_CHUNK = 1 << 20
+
+
 def _expand_in_bulk(body: bytes) -> tuple[bytes, bytes] | None:
     """``(document, skeleton)`` when ``body`` is exactly the v1 text body that
     ``text_body`` writes for its document, else None (the token-by-token reading
     then says what is wrong, and where).
 
     The table is the inline contents in order of first appearance; the references
-    stand outside the strings, so the NUL-joined outside parts are expanded in one
-    split and map, and the 16 MiB limit is checked before anything is built.
-    Canonical form (docs/wire-format.md §6) is proved from the body's structure
-    rather than by encoding the document again (``_is_canonical_body``)."""
-    if body.count(b"~") > len(body) >> 3 or b"\x00" in body:
-        return None  # a flood of '~' is read lazily, token by token, to stop at its first fault
+    stand outside the strings, so the NUL-joined outside parts are expanded by
+    splits and maps, a chunk at a time, each checked against the 16 MiB limit
+    before it is built. Canonical form (docs/wire-format.md §6) is proved from
+    the body's structure rather than by encoding the document again: each
+    reference is a canonical index read after its literal's first inline
+    occurrence and shorter than it, and a literal is repeated inline only where
+    its reference would not be shorter."""
+    if b"\x00" in body:
+        return None
     quoted = quote_split(body)
     if quoted is None:
         return None
@@ -217,34 +241,62 @@ def _expand_in_bulk(body: bytes) -> tuple[bytes, bytes] | None:
     if b"~" not in outside:
         return body, outside
     table = list(order)
-    pieces = split_references(outside, b"~")
-    refs = pieces[1::2]
-    #: each distinct reference -> the number of references before its first use
-    first = dict(zip(reversed(refs), range(len(refs) - 1, -1, -1)))
+    width = len(str(len(table)))
     #: each content -> the number of strings before its first inline occurrence
     inline_first = dict(zip(reversed(contents), range(len(contents) - 1, -1, -1)))
-    #: refs_before[j]: references in the outside parts before string j
+    #: refs_before[j]: the references in the outside parts before string j
     refs_before = list(accumulate(map(bytes.count, quoted[0::2], repeat(b"~")), initial=0))
-    expansion = {}
-    width = len(str(len(table)))
-    growth = 0
-    for r, m in first.items():
-        # canonical index below the table's size, the literal it names read before
-        # the reference's first use, and the reference shorter than that literal
-        if not 1 < len(r) <= width + 1 or int(r[1:]) >= len(table) or b"~%d" % int(r[1:]) != r:
-            return None
-        literal = table[int(r[1:])]
-        if m < refs_before[inline_first[literal] + 1] or len(r) >= len(literal) + 2:
-            return None
-        expansion[r] = b'"%s"' % literal
-        growth = max(growth, len(literal) + 2 - len(r))
-    if len(body) + len(refs) * growth > limits.MAX_SELECTED_BYTES:
-        uses = Counter(refs)
-        if len(body) + sum(n * (len(expansion[r]) - len(r)) for r, n in uses.items()) > limits.MAX_SELECTED_BYTES:
-            return None
-    pieces[1::2] = map(expansion.__getitem__, refs)
-    quoted[0::2] = join_parts(pieces).split(b"\x00")
-    return join_parts(quoted, b'"'), join_parts(pieces[0::2])
+    #: each reference spelling checked so far -> its expansion, and the fewest
+    #: references that must stand before its first use
+    expansion: dict[bytes, bytes] = {}
+    earliest: dict[bytes, int] = {}
+    size = len(body)
+    expanded: list[bytes] = []
+    skeleton: list[bytes] = []
+    seen = 0  # references in the chunks before this one
+    for chunk in _chunks(outside):
+        pieces = split_references(chunk, b"~")
+        refs = pieces[1::2]
+        first = dict(zip(reversed(refs), range(seen + len(refs) - 1, seen - 1, -1)))
+        seen += len(refs)
+        growth = 0
+        for r, m in first.items():
+            if r not in expansion:
+                if not 1 < len(r) <= width + 1 or int(r[1:]) >= len(table) or b"~%d" % int(r[1:]) != r:
+                    return None
+                literal = table[int(r[1:])]
+                if len(r) >= len(literal) + 2:
+                    return None  # an unnecessary reference
+                expansion[r] = b'"%s"' % literal
+                earliest[r] = refs_before[inline_first[literal] + 1]
+            if m < earliest[r]:
+                return None  # used before its literal was read
+            growth = max(growth, len(expansion[r]) - len(r))
+        if size + len(refs) * growth > limits.MAX_SELECTED_BYTES:
+            exact = sum(n * (len(expansion[r]) - len(r)) for r, n in Counter(refs).items())
+            if size + exact > limits.MAX_SELECTED_BYTES:
+                return None
+        skeleton.append(join_parts(pieces[0::2]))
+        pieces[1::2] = map(expansion.__getitem__, refs)
+        expanded.append(join_parts(pieces))
+        size += len(expanded[-1]) - len(chunk)
+    quoted[0::2] = join_parts(expanded).split(b"\x00")
+    return join_parts(quoted, b'"'), join_parts(skeleton)
+
+
+def _chunks(outside: bytes) -> Iterator[bytes]:
+    """``outside`` in pieces of ``_FIRST_CHUNK`` bytes and more, doubling up to
+    ``_CHUNK``, each cut just before a ``~`` (where a reference token starts, so
+    no token is cut)."""
+    start = 0
+    size = min(_FIRST_CHUNK, _CHUNK)
+    while start < len(outside):
+        end = outside.find(b"~", start + size)
+        if end < 0:
+            end = len(outside)
+        yield outside[start:end] if start or end < len(outside) else outside
+        start = end
+        size = min(2 * size, _CHUNK)
 
 
 def _inline_repeats_are_longer(contents: list[bytes], order: dict[bytes, None]) -> bool:
