@@ -88,7 +88,8 @@ def _references(n: int) -> list[bytes] | map:
 
 
 #: Up to this many strings, ``text_body`` writes the body in one loop and one join:
-#: long strings make the two replaces of the bulk path cost more than the loop.
+#: for a few long strings, the bulk path's quoted copy of each one costs more than
+#: the loop.
 _FEW_STRINGS = 1024
 
 
