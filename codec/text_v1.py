@@ -75,16 +75,21 @@ def text_body(document: bytes) -> bytes:
 _LONGEST_INDEX_DIGITS = len(str(limits.MAX_SELECTED_BYTES // 2))
 
 #: ``~0``, ``~1``, ... as far as encoders have needed them, up to 65,536 of them.
+#: Never changed once published: a longer list replaces it, so encoders on several
+#: threads each read a consistent one.
 _REFERENCES: list[bytes] = []
 
 
-def _references(n: int) -> list[bytes] | map:
+def _references(n: int) -> list[bytes] | Iterator[bytes]:
     """The spellings ``~0`` to ``~{n-1}`` (kept between calls up to 65,536)."""
-    if n > len(_REFERENCES) and len(_REFERENCES) < 1 << 16:
-        _REFERENCES.extend(map(b"~%d".__mod__, range(len(_REFERENCES), min(n, 1 << 16))))
-    if n <= len(_REFERENCES):
-        return _REFERENCES[:n]
-    return chain(_REFERENCES, map(b"~%d".__mod__, range(len(_REFERENCES), n)))
+    global _REFERENCES
+    known = _REFERENCES
+    if len(known) < min(n, 1 << 16):
+        known = known + list(map(b"~%d".__mod__, range(len(known), min(n, 1 << 16))))
+        _REFERENCES = known
+    if n <= len(known):
+        return known[:n]
+    return chain(known, map(b"~%d".__mod__, range(len(known), n)))
 
 
 #: Up to this many strings, ``text_body`` writes the body in one loop and one join:

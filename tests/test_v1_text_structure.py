@@ -97,3 +97,13 @@ def test_premature_references_are_refused_where_they_stand():
         codec.decode_text(bad)
     assert err.value.code == "compact.reference"
     assert err.value.offset == body_at + 8
+
+
+def test_table_indices_past_the_kept_spellings():
+    # more than 65,536 table entries: spellings past the kept ones are made on the spot
+    names = [f"n{k:06d}" for k in range(70_000)]
+    doc = codec.canonical_json(names + names[::-1])
+    body = text_v1.text_body(doc)
+    assert body == text_v1._text_body_slowly(doc)
+    assert b"~69999" in body
+    assert text_v1._expand_in_bulk(body)[0] == doc
