@@ -26,6 +26,7 @@ from codec import CompactError
 
 from . import counting
 from .actions import TABS, Command, InspectorCommands, app_bindings
+from .layout_child import layout_apart
 from .messages import Counts, CountsProgress, FileLoaded, LoadFailed
 from .model import (
     PREVIEW_FROM,
@@ -138,15 +139,22 @@ class InspectorApp(App[None]):
         try:
             if profile is None:
                 data = read_wire(path)
+                layout = None
                 if len(data) >= PREVIEW_FROM:  # paint the envelope first; verify and lay out behind it
+                    # Decoding holds the interpreter lock for seconds and builds transient values 15x the
+                    # wire: a child process does it, starting now, while the preview is painted here.
+                    worker = get_current_worker()
+                    laid_out = layout_apart(data, lambda: worker.is_cancelled)
                     # the header and metadata alone: instant, where the dictionary takes tenths of a second
                     preview = preview_bytes(data, path, path=path, through="envelope")
                     if preview is not None:
                         self._preview_painted.clear()
                         self.post_message(FileLoaded(serial, preview.prepare()))
-                        # Decoding holds the interpreter lock for seconds: let the preview paint first.
-                        self._preview_painted.wait(3.0)
-                loaded = load_bytes(data, path, path=path).prepare()
+                        self._preview_painted.wait(3.0)  # the full model's arrival must not delay that paint
+                    layout = laid_out()
+                    if worker.is_cancelled:  # another file was opened meanwhile
+                        return
+                loaded = load_bytes(data, path, path=path, layout=layout).prepare()  # layout None: here
             else:
                 loaded = load_path(path, profile=profile, workspace=workspace).prepare()
         except (OSError, CompactError, ValueError) as exc:

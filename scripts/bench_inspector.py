@@ -42,11 +42,14 @@ from bench_codec import graph_document
 import codec
 
 SESSION = f"bench-inspector-{os.getpid()}"
+#: A tmux server of this script's own: other sessions on the machine's default server neither share
+#: its work nor end it between rounds (a new session racing the exit of the server it asks failed).
+SOCKET = SESSION
 INSPECT = Path(sys.executable).with_name("semaprax-inspect")
 
 
 def tmux(*args: str) -> str:
-    return subprocess.run(["tmux", *args], check=True, capture_output=True, text=True).stdout
+    return subprocess.run(["tmux", "-L", SOCKET, *args], check=True, capture_output=True, text=True).stdout
 
 
 def screen() -> str:
@@ -93,9 +96,18 @@ def peak_memory_bytes() -> int:
     return 0
 
 
-def one_round(path: Path, keys: int) -> dict[str, float]:
+def cpu_seconds() -> tuple[float, float]:
+    """CPU time (user + system) of the inspector process, and of its children
+    that have ended (the layout and counting processes): wall time on a shared
+    machine is noisy, CPU time much less so."""
+    fields = Path(f"/proc/{inspector_pid()}/stat").read_text().rsplit(")", 1)[1].split()
+    tick = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / tick, (int(fields[13]) + int(fields[14])) / tick
+
+
+def one_round(path: Path, keys: int, inspect: str) -> dict[str, float]:
     started = time.perf_counter()
-    tmux("new-session", "-d", "-s", SESSION, "-x", "140", "-y", "40", f"exec {INSPECT} {path}")
+    tmux("new-session", "-d", "-s", SESSION, "-x", "140", "-y", "40", f"exec {inspect} {path}")
     try:
         painted = wait_for(lambda s: "CHECKING" in s or "VALID" in s or "REJECTED" in s)
         verified = wait_for(lambda s: "VALID" in s or "REJECTED" in s)
@@ -111,9 +123,11 @@ def one_round(path: Path, keys: int) -> dict[str, float]:
         tmux("send-keys", "-t", SESSION, "o")
         wait_for(lambda s: "what each form costs" in s)
         counted = wait_for(lambda s: "counting…" not in s and "cl100k" in s, timeout=600)
+        time.sleep(0.3)  # the counting process exits after its last step: let it be waited for
         peak = peak_memory_bytes()
+        cpu, children_cpu = cpu_seconds()
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", SESSION], check=False, capture_output=True)
+        subprocess.run(["tmux", "-L", SOCKET, "kill-session", "-t", SESSION], check=False, capture_output=True)
     return {
         "first_paint": painted - started,
         "verified": verified - started,
@@ -122,6 +136,8 @@ def one_round(path: Path, keys: int) -> dict[str, float]:
         "keys_during_counting": float(during),
         "counted": counted - started,
         "peak": peak,
+        "cpu": cpu,
+        "children_cpu": children_cpu,
     }
 
 
@@ -130,39 +146,75 @@ def spread(values: list[float], scale: float = 1.0, fmt: str = "{:.2f}") -> str:
     return f"{fmt.format(statistics.median(values))} ({fmt.format(min(values))}-{fmt.format(max(values))})"
 
 
+#: Run in a helper process: the peak memory of one child process of the inspector, alone on the wire.
+CHILD_PEAK = """
+import resource, sys
+from inspector import counting, model
+data = model.read_wire(sys.argv[1])
+if sys.argv[2] == "layout":
+    from inspector.layout_child import layout_apart
+    layout_apart(data)()
+else:
+    list(counting.count_all(model.load_bytes(data, "counted")))
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024)
+"""
+
+
+def child_peak(path: Path, which: str) -> int:
+    run = subprocess.run([sys.executable, "-c", CHILD_PEAK, str(path), which], check=False, capture_output=True,
+                         text=True, cwd=ROOT)
+    return int(run.stdout.split()[-1]) if run.returncode == 0 else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--size-mib", type=float, default=16.0)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--keys", type=int, default=15)
+    ap.add_argument("--inspect", default=str(INSPECT),
+                    help="the command that starts the inspector (e.g. another checkout's, to compare)")
+    ap.add_argument("--no-child-peaks", action="store_true", help="skip measuring the child processes' memory")
     args = ap.parse_args(argv)
     if shutil.which("tmux") is None or not INSPECT.exists():
         print("needs tmux and the semaprax-inspect script of this environment", file=sys.stderr)
         return 2
     t = time.perf_counter()
     subprocess.run([sys.executable, "-c", "import inspector.app"], check=True)
-    print(f"import inspector.app in a fresh process: {time.perf_counter() - t:.2f} s")
+    print(f"import inspector.app in a fresh process: {time.perf_counter() - t:.2f} s; "
+          f"load average {os.getloadavg()[0]:.1f}; inspector: {args.inspect}")
     doc = graph_document(int(args.size_mib * 1024 * 1024) - 4096)
     p = codec.CompactProjection("graph", "acme/service.py", "sha256:" + "0" * 64, doc)
-    with tempfile.TemporaryDirectory() as tmp:
-        files = {"model-text": Path(tmp) / "big.model-text", "full JSON": Path(tmp) / "big.json"}
-        files["model-text"].write_bytes(codec.encode_model_text(p))
-        files["full JSON"].write_bytes(doc)
-        print("| wire | bytes | first paint s | verified s | key latency while counting, median ms | "
-              "worst ms | all tokens counted s | peak memory MB (x wire) |")
-        print("|---|---:|---:|---:|---:|---:|---:|---:|")
-        for label, path in files.items():
-            rounds = [one_round(path, args.keys) for _ in range(args.rounds)]
-            size = path.stat().st_size
-            during = all(r["keys_during_counting"] for r in rounds)
-            peak = statistics.median(r["peak"] for r in rounds)
-            print(f"| {label} | {size:,} | {spread([r['first_paint'] for r in rounds])} | "
-                  f"{spread([r['verified'] for r in rounds])} | "
-                  f"{spread([r['key_median'] for r in rounds], 1000, '{:.0f}')} | "
-                  f"{spread([r['key_max'] for r in rounds], 1000, '{:.0f}')} | "
-                  f"{spread([r['counted'] for r in rounds], 1, '{:.1f}')} | "
-                  f"{peak / 1e6:,.0f} ({peak / size:.0f}x) |"
-                  + ("" if during else " (some keys after counting ended)"))
+    tmux("new-session", "-d", "-s", SESSION + "-keeper", "sleep 86400")  # keeps this script's server up
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            files = {"model-text": Path(tmp) / "big.model-text", "full JSON": Path(tmp) / "big.json"}
+            files["model-text"].write_bytes(codec.encode_model_text(p))
+            files["full JSON"].write_bytes(doc)
+            print("| wire | bytes | first paint s | verified s | key latency while counting, median ms | "
+                  "worst ms | all tokens counted s | peak memory MB (x wire) | interface CPU s | children CPU s |")
+            print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+            for label, path in files.items():
+                rounds = [one_round(path, args.keys, args.inspect) for _ in range(args.rounds)]
+                size = path.stat().st_size
+                during = all(r["keys_during_counting"] for r in rounds)
+                peak = statistics.median(r["peak"] for r in rounds)
+                print(f"| {label} | {size:,} | {spread([r['first_paint'] for r in rounds])} | "
+                      f"{spread([r['verified'] for r in rounds])} | "
+                      f"{spread([r['key_median'] for r in rounds], 1000, '{:.0f}')} | "
+                      f"{spread([r['key_max'] for r in rounds], 1000, '{:.0f}')} | "
+                      f"{spread([r['counted'] for r in rounds], 1, '{:.1f}')} | "
+                      f"{peak / 1e6:,.0f} ({peak / size:.0f}x) | "
+                      f"{spread([r['cpu'] for r in rounds])} | {spread([r['children_cpu'] for r in rounds])} |"
+                      + ("" if during else " (some keys after counting ended)"))
+            if not args.no_child_peaks:
+                for label, path in files.items():
+                    size = path.stat().st_size
+                    peaks = ", ".join(f"{which} {child_peak(path, which) / 1e6:,.0f} MB"
+                                      for which in ("layout", "count"))
+                    print(f"peak memory of each child process alone, {label} ({size / 1e6:.2f} MB): {peaks}")
+            print(f"load average at the end {os.getloadavg()[0]:.1f}")
+    finally:
+        subprocess.run(["tmux", "-L", SOCKET, "kill-server"], check=False, capture_output=True)
     return 0
 
 
