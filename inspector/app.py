@@ -9,6 +9,7 @@ they were computed for, and a result for a model no longer loaded is dropped."""
 
 from __future__ import annotations
 
+import gc
 import os
 import threading
 from dataclasses import dataclass, replace
@@ -131,6 +132,7 @@ class InspectorApp(App[None]):
     # --- loading ------------------------------------------------------------------------
 
     def load_file(self, path: str) -> None:
+        gc.unfreeze()  # the model shown so far may be let go: its objects are the collector's again
         self._load_serial += 1
         self._load_worker(self._load_serial, path, self._profile, self._workspace)
 
@@ -166,6 +168,11 @@ class InspectorApp(App[None]):
     def on_file_loaded(self, message: FileLoaded) -> None:
         if message.serial == self._load_serial:  # an older request answered late: dropped
             self.loaded = message.loaded
+            if not message.loaded.pending:
+                # What is shown now lives until the next load: a full collection that walks it (and the
+                # app's own widgets) stalls the keys for 50-200 ms on a large wire, so it is left out
+                # of collections until load_file unfreezes it.
+                gc.freeze()
         if message.loaded.pending:
             self.call_after_refresh(self._preview_painted.set)
 
@@ -244,6 +251,7 @@ class InspectorApp(App[None]):
 
     def on_unmount(self) -> None:
         counting.stop_children()
+        gc.unfreeze()  # the app's objects are the collector's again (a test process runs many apps)
 
     @work(thread=True, exclusive=True, group="tokens", exit_on_error=False, description="count tokens")
     def _count_worker(self, loaded: Loaded) -> None:

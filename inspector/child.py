@@ -31,7 +31,8 @@ def results(module: str, payload: Any, cancelled: Callable[[], bool] = lambda: F
     whose result nobody wants stops costing CPU at once, not after its next
     step). The iteration raises RuntimeError when the child fails; OSError here
     when it cannot be started."""
-    process = subprocess.Popen([sys.executable, "-m", module], stdin=subprocess.PIPE,
+    # -P: not the working directory first on the path, where another checkout's inspector/ would be taken
+    process = subprocess.Popen([sys.executable, "-P", "-m", module], stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     _CHILDREN.add(process)
     threading.Thread(target=_feed_and_watch, args=(process, payload, cancelled), daemon=True,

@@ -107,7 +107,8 @@ def cpu_seconds() -> tuple[float, float]:
 
 def one_round(path: Path, keys: int, inspect: str) -> dict[str, float]:
     started = time.perf_counter()
-    tmux("new-session", "-d", "-s", SESSION, "-x", "140", "-y", "40", f"exec {inspect} {path}")
+    # started in the wire's folder: a child process of the inspector must not import this checkout by chance
+    tmux("new-session", "-d", "-s", SESSION, "-x", "140", "-y", "40", "-c", str(path.parent), f"exec {inspect} {path}")
     try:
         painted = wait_for(lambda s: "CHECKING" in s or "VALID" in s or "REJECTED" in s)
         verified = wait_for(lambda s: "VALID" in s or "REJECTED" in s)
@@ -171,17 +172,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--size-mib", type=float, default=16.0)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--keys", type=int, default=15)
-    ap.add_argument("--inspect", default=str(INSPECT),
-                    help="the command that starts the inspector (e.g. another checkout's, to compare)")
+    ap.add_argument("--inspect", action="append",
+                    help="the command that starts the inspector (default: this environment's semaprax-inspect); "
+                    "give it twice or more to compare checkouts: their rounds alternate, one row each")
     ap.add_argument("--no-child-peaks", action="store_true", help="skip measuring the child processes' memory")
     args = ap.parse_args(argv)
+    commands = args.inspect or [str(INSPECT)]
     if shutil.which("tmux") is None or not INSPECT.exists():
         print("needs tmux and the semaprax-inspect script of this environment", file=sys.stderr)
         return 2
     t = time.perf_counter()
     subprocess.run([sys.executable, "-c", "import inspector.app"], check=True)
     print(f"import inspector.app in a fresh process: {time.perf_counter() - t:.2f} s; "
-          f"load average {os.getloadavg()[0]:.1f}; inspector: {args.inspect}")
+          f"load average {os.getloadavg()[0]:.1f}")
     doc = graph_document(int(args.size_mib * 1024 * 1024) - 4096)
     p = codec.CompactProjection("graph", "acme/service.py", "sha256:" + "0" * 64, doc)
     tmux("new-session", "-d", "-s", SESSION + "-keeper", "sleep 86400")  # keeps this script's server up
@@ -191,21 +194,27 @@ def main(argv: list[str] | None = None) -> int:
             files["model-text"].write_bytes(codec.encode_model_text(p))
             files["full JSON"].write_bytes(doc)
             print("| wire | bytes | first paint s | verified s | key latency while counting, median ms | "
-                  "worst ms | all tokens counted s | peak memory MB (x wire) | interface CPU s | children CPU s |")
-            print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+                  "worst ms | all tokens counted s | peak memory MB (x wire) | interface CPU s | children CPU s |"
+                  + (" inspector |" if len(commands) > 1 else ""))
+            print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---|" if len(commands) > 1 else ""))
             for label, path in files.items():
-                rounds = [one_round(path, args.keys, args.inspect) for _ in range(args.rounds)]
+                by_command: dict[str, list[dict[str, float]]] = {c: [] for c in commands}
+                for _ in range(args.rounds):  # alternated, so a change of load hits every command alike
+                    for command in commands:
+                        by_command[command].append(one_round(path, args.keys, command))
                 size = path.stat().st_size
-                during = all(r["keys_during_counting"] for r in rounds)
-                peak = statistics.median(r["peak"] for r in rounds)
-                print(f"| {label} | {size:,} | {spread([r['first_paint'] for r in rounds])} | "
-                      f"{spread([r['verified'] for r in rounds])} | "
-                      f"{spread([r['key_median'] for r in rounds], 1000, '{:.0f}')} | "
-                      f"{spread([r['key_max'] for r in rounds], 1000, '{:.0f}')} | "
-                      f"{spread([r['counted'] for r in rounds], 1, '{:.1f}')} | "
-                      f"{peak / 1e6:,.0f} ({peak / size:.0f}x) | "
-                      f"{spread([r['cpu'] for r in rounds])} | {spread([r['children_cpu'] for r in rounds])} |"
-                      + ("" if during else " (some keys after counting ended)"))
+                for command, rounds in by_command.items():
+                    during = all(r["keys_during_counting"] for r in rounds)
+                    peak = statistics.median(r["peak"] for r in rounds)
+                    print(f"| {label} | {size:,} | {spread([r['first_paint'] for r in rounds])} | "
+                          f"{spread([r['verified'] for r in rounds])} | "
+                          f"{spread([r['key_median'] for r in rounds], 1000, '{:.0f}')} | "
+                          f"{spread([r['key_max'] for r in rounds], 1000, '{:.0f}')} | "
+                          f"{spread([r['counted'] for r in rounds], 1, '{:.1f}')} | "
+                          f"{peak / 1e6:,.0f} ({peak / size:.0f}x) | "
+                          f"{spread([r['cpu'] for r in rounds])} | {spread([r['children_cpu'] for r in rounds])} |"
+                          + (f" {command} |" if len(commands) > 1 else "")
+                          + ("" if during else " (some keys after counting ended)"))
             if not args.no_child_peaks:
                 for label, path in files.items():
                     size = path.stat().st_size
