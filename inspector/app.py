@@ -27,7 +27,7 @@ from codec import CompactError
 
 from . import counting
 from .actions import TABS, Command, InspectorCommands, app_bindings
-from .layout_child import layout_apart
+from .layout_child import layout_in_child
 from .messages import Counts, CountsProgress, FileLoaded, LoadFailed
 from .model import (
     PREVIEW_FROM,
@@ -143,17 +143,17 @@ class InspectorApp(App[None]):
                 data = read_wire(path)
                 layout = None
                 if len(data) >= PREVIEW_FROM:  # paint the envelope first; verify and lay out behind it
-                    # Decoding holds the interpreter lock for seconds and builds transient values 15x the
-                    # wire: a child process does it, starting now, while the preview is painted here.
-                    worker = get_current_worker()
-                    laid_out = layout_apart(data, lambda: worker.is_cancelled)
                     # the header and metadata alone: instant, where the dictionary takes tenths of a second
                     preview = preview_bytes(data, path, path=path, through="envelope")
                     if preview is not None:
                         self._preview_painted.clear()
                         self.post_message(FileLoaded(serial, preview.prepare()))
-                        self._preview_painted.wait(3.0)  # the full model's arrival must not delay that paint
-                    layout = laid_out()
+                        # the decode below must not take the CPU from that paint on two busy cores
+                        self._preview_painted.wait(3.0)
+                    # Decoding holds the interpreter lock for seconds and builds transient values 15x the
+                    # wire: a child process does it, and this process keeps what the layout holds.
+                    worker = get_current_worker()
+                    layout = layout_in_child(data, lambda: worker.is_cancelled)
                     if worker.is_cancelled:  # another file was opened meanwhile
                         return
                 loaded = load_bytes(data, path, path=path, layout=layout).prepare()  # layout None: here

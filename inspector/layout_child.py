@@ -19,28 +19,23 @@ from codec import WireLayout
 from . import child
 
 
-def layout_apart(wire: bytes, cancelled: Callable[[], bool] = lambda: False) -> Callable[[], WireLayout | None]:
-    """Start ``codec.layout_wire(wire)`` in a child process now and return a
-    function that waits for it (the caller paints a preview meanwhile). The
-    function gives None when ``cancelled`` became true first, or when no child
-    could do it (it could not start, or failed): the caller then lays the wire
-    out itself, with the same result."""
+def layout_in_child(wire: bytes, cancelled: Callable[[], bool] = lambda: False) -> WireLayout | None:
+    """``codec.layout_wire(wire)``, made in a child process. None when
+    ``cancelled`` became true first, or when no child could make it (it could
+    not start, or failed): the caller then lays the wire out itself, with the
+    same result."""
     try:
         items = child.results("inspector.layout_child", wire, cancelled)
     except OSError:
-        return lambda: None
-
-    def wait() -> WireLayout | None:
-        with closing(items):
-            try:
-                for layout, document_is_wire in items:
-                    # full JSON: the document is the wire; keep one copy, not two
-                    return replace(layout, document=wire) if document_is_wire else layout
-            except RuntimeError:
-                return None
         return None
-
-    return wait
+    with closing(items):
+        try:
+            for layout, document_is_wire in items:
+                # full JSON: the document is the wire; keep one copy, not two
+                return replace(layout, document=wire) if document_is_wire else layout
+        except RuntimeError:
+            return None
+    return None
 
 
 def _layouts(wire: bytes) -> Iterator[tuple[WireLayout, bool]]:

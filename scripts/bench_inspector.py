@@ -1,6 +1,7 @@
 """Inspector responsiveness on a 16 MiB document, measured as a person meets it:
-the real ``semaprax-inspect`` process in a real terminal (tmux), timed from the
-moment the process is started. A benchmark, not a test; it prints figures.
+the real ``semaprax-inspect`` process in a real terminal (tmux, on a server of
+this script's own), timed from the moment the process is started. A benchmark,
+not a test; it prints figures.
 
 For each wire (model-text, full JSON) and each round it records:
 
@@ -9,16 +10,23 @@ For each wire (model-text, full JSON) and each round it records:
 - verified: the badge saying VALID (decode-and-verify done);
 - key latency while counting: a key pressed in the byte view (right arrow) until
   the screen shows the cursor's new byte, repeated, while the token counter runs
-  (the script checks that the counting process, the inspector's child, is
-  running before the first key and after the last);
+  (the script checks that the same counting process, the inspector's child
+  ``inspector.count_child``, is running before the first key and after the last,
+  and reports how much CPU it used meanwhile);
 - all tokens counted: when the savings strip stops saying "counting…";
 - peak memory: the inspector process's VmHWM, and its ratio to the wire's size
-  (wires of 1 MiB or more are counted in a child process, not included).
+  (a wire of 1 MiB or more is decoded and counted in child processes, whose
+  peaks are measured apart, each alone on the wire, after the rounds);
+- CPU time of the inspector process and of its ended children (wall time on a
+  shared machine is noisy; CPU time much less so).
 
 Screen polling (``tmux capture-pane``) costs a few milliseconds, so latencies
-have that resolution. Medians over rounds, with the range.
+have that resolution. Medians over rounds, with the range. ``--inspect`` twice
+or more compares checkouts (e.g. a venv made from an older commit): their rounds
+alternate, so a change of load on a shared machine hits each alike.
 
     python scripts/bench_inspector.py [--size-mib 16] [--rounds 3] [--keys 15]
+        [--inspect CMD --inspect CMD2] [--no-child-peaks]
 """
 
 from __future__ import annotations
@@ -71,9 +79,10 @@ def inspector_pid() -> str:
     return tmux("list-panes", "-t", SESSION, "-F", "#{pane_pid}").split()[0]
 
 
-def counting_under_way() -> bool:
-    """Whether the inspector's counting process (``inspector.count_child``, its
-    child) is running: a fact of the process table, not of what a pane shows."""
+def counting_process() -> tuple[int, float] | None:
+    """The inspector's counting process (``inspector.count_child``, its child)
+    if one is running, as (pid, CPU seconds used so far): a fact of the process
+    table, not of what a pane shows."""
     parent = inspector_pid()
     for proc in Path("/proc").iterdir():
         if not proc.name.isdigit():
@@ -83,9 +92,10 @@ def counting_under_way() -> bool:
             cmdline = (proc / "cmdline").read_bytes()
         except OSError:
             continue
-        if stat.rsplit(")", 1)[1].split()[1] == parent and b"inspector.count_child" in cmdline:
-            return True
-    return False
+        fields = stat.rsplit(")", 1)[1].split()
+        if fields[1] == parent and b"inspector.count_child" in cmdline:
+            return int(proc.name), (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return None
 
 
 def peak_memory_bytes() -> int:
@@ -114,13 +124,18 @@ def one_round(path: Path, keys: int, inspect: str) -> dict[str, float]:
         verified = wait_for(lambda s: "VALID" in s or "REJECTED" in s)
         tmux("send-keys", "-t", SESSION, "x")
         wait_for(lambda s: "byte 0 (0x0)" in s)
-        during = counting_under_way()
+        before = counting_process()
         latencies = []
+        t = time.perf_counter()
         for k in range(1, keys + 1):
-            t = time.perf_counter()
+            sent = time.perf_counter()
             tmux("send-keys", "-t", SESSION, "Right")
-            latencies.append(wait_for(lambda s, k=k: f"byte {k:,} (0x{k:x})" in s) - t)
-        during = during and counting_under_way()  # the counting process ran from the first key to the last
+            latencies.append(wait_for(lambda s, k=k: f"byte {k:,} (0x{k:x})" in s) - sent)
+        keys_took = time.perf_counter() - t
+        after = counting_process()
+        # the same counting process ran from the first key to the last, and worked meanwhile
+        during = before is not None and after is not None and before[0] == after[0]
+        counting_cpu = after[1] - before[1] if during else 0.0
         tmux("send-keys", "-t", SESSION, "o")
         wait_for(lambda s: "what each form costs" in s)
         counted = wait_for(lambda s: "counting…" not in s and "cl100k" in s, timeout=600)
@@ -135,6 +150,7 @@ def one_round(path: Path, keys: int, inspect: str) -> dict[str, float]:
         "key_median": statistics.median(latencies),
         "key_max": max(latencies),
         "keys_during_counting": float(during),
+        "counting_cpu_share": counting_cpu / keys_took,  # of one core, while the keys were pressed
         "counted": counted - started,
         "peak": peak,
         "cpu": cpu,
@@ -153,8 +169,8 @@ import resource, sys
 from inspector import counting, model
 data = model.read_wire(sys.argv[1])
 if sys.argv[2] == "layout":
-    from inspector.layout_child import layout_apart
-    layout_apart(data)()
+    from inspector.layout_child import layout_in_child
+    layout_in_child(data)
 else:
     list(counting.count_all(model.load_bytes(data, "counted")))
 print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024)
@@ -197,6 +213,7 @@ def main(argv: list[str] | None = None) -> int:
                   "worst ms | all tokens counted s | peak memory MB (x wire) | interface CPU s | children CPU s |"
                   + (" inspector |" if len(commands) > 1 else ""))
             print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---|" if len(commands) > 1 else ""))
+            notes: list[str] = []
             for label, path in files.items():
                 by_command: dict[str, list[dict[str, float]]] = {c: [] for c in commands}
                 for _ in range(args.rounds):  # alternated, so a change of load hits every command alike
@@ -215,6 +232,10 @@ def main(argv: list[str] | None = None) -> int:
                           f"{spread([r['cpu'] for r in rounds])} | {spread([r['children_cpu'] for r in rounds])} |"
                           + (f" {command} |" if len(commands) > 1 else "")
                           + ("" if during else " (some keys after counting ended)"))
+                    shares = [r["counting_cpu_share"] for r in rounds]
+                    notes.append(f"{label}, {command}: the counting process used {spread(shares, 100, '{:.0f}')}% "
+                                 "of a core while the keys were pressed")
+            print("\n".join(notes))
             if not args.no_child_peaks:
                 for label, path in files.items():
                     size = path.stat().st_size

@@ -14,7 +14,7 @@ import pytest
 
 import codec
 from inspector import child, counting
-from inspector.layout_child import layout_apart
+from inspector.layout_child import layout_in_child
 from inspector.model import Loaded, load_bytes
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,19 +50,19 @@ CASES = {
 @pytest.mark.parametrize("name", list(CASES))
 def test_the_layout_made_in_the_child_equals_the_one_made_here(name):
     wire = CASES[name]
-    _same_layout(layout_apart(wire)(), codec.layout_wire(wire))
+    _same_layout(layout_in_child(wire), codec.layout_wire(wire))
 
 
 def test_full_json_from_the_child_keeps_one_copy_of_the_bytes():
     wire = CASES["full JSON"]
-    layout = layout_apart(wire)()
+    layout = layout_in_child(wire)
     assert layout.document is wire  # the document is the wire: not a second copy sent back
 
 
 def test_a_model_built_from_the_childs_layout_equals_one_built_here():
     for wire in (CASES["model-text"], CASES["rejected as noncanonical"]):
         here = load_bytes(wire, "w").prepare()
-        apart = load_bytes(wire, "w", layout=layout_apart(wire)()).prepare()
+        apart = load_bytes(wire, "w", layout=layout_in_child(wire)).prepare()
         for f in dataclasses.fields(Loaded):
             x, y = getattr(here, f.name), getattr(apart, f.name)
             if f.name == "error":
@@ -73,7 +73,7 @@ def test_a_model_built_from_the_childs_layout_equals_one_built_here():
 
 def test_a_layout_nobody_waits_for_ends_its_child():
     wire = CASES["model-text"]
-    assert layout_apart(wire, lambda: True)() is None
+    assert layout_in_child(wire, lambda: True) is None
     assert not child._CHILDREN  # killed and waited for, not left running
 
 
