@@ -139,7 +139,10 @@ def one_round(path: Path, keys: int, inspect: str) -> dict[str, float]:
         tmux("send-keys", "-t", SESSION, "o")
         wait_for(lambda s: "what each form costs" in s)
         counted = wait_for(lambda s: "counting…" not in s and "cl100k" in s, timeout=600)
-        time.sleep(0.3)  # the counting process exits after its last step: let it be waited for
+        for _ in range(100):  # the counting process exits after its last step: let it be waited for
+            if counting_process() is None:
+                break
+            time.sleep(0.05)
         peak = peak_memory_bytes()
         cpu, children_cpu = cpu_seconds()
     finally:
@@ -149,6 +152,7 @@ def one_round(path: Path, keys: int, inspect: str) -> dict[str, float]:
         "verified": verified - started,
         "key_median": statistics.median(latencies),
         "key_max": max(latencies),
+        "keys": latencies,
         "keys_during_counting": float(during),
         "counting_cpu_share": counting_cpu / keys_took,  # of one core, while the keys were pressed
         "counted": counted - started,
@@ -233,8 +237,11 @@ def main(argv: list[str] | None = None) -> int:
                           + (f" {command} |" if len(commands) > 1 else "")
                           + ("" if during else " (some keys after counting ended)"))
                     shares = [r["counting_cpu_share"] for r in rounds]
+                    pooled = sorted(k for r in rounds for k in r["keys"])
+                    p90 = pooled[int(0.9 * (len(pooled) - 1))]
                     notes.append(f"{label}, {command}: the counting process used {spread(shares, 100, '{:.0f}')}% "
-                                 "of a core while the keys were pressed")
+                                 f"of a core while the keys were pressed; all {len(pooled)} keys: 90th percentile "
+                                 f"{p90 * 1000:.0f} ms, slowest {pooled[-1] * 1000:.0f} ms")
             print("\n".join(notes))
             if not args.no_child_peaks:
                 for label, path in files.items():
