@@ -132,6 +132,7 @@ def one_round(path: Path, keys: int, inspect: str) -> dict[str, float]:
         tmux("send-keys", "-t", SESSION, "Right")
         first_key = wait_for(lambda s: "byte 1 (0x1)" in s) - sent
         before = counting_process()
+        interface_before = cpu_seconds()[0]
         latencies = []
         t = time.perf_counter()
         for k in range(2, keys + 2):
@@ -140,6 +141,7 @@ def one_round(path: Path, keys: int, inspect: str) -> dict[str, float]:
             latencies.append(wait_for(lambda s, k=k: f"byte {k:,} (0x{k:x})" in s) - sent)
         keys_took = time.perf_counter() - t
         after = counting_process()
+        cpu_per_key = (cpu_seconds()[0] - interface_before) / keys
         # the same counting process ran from the first key to the last, and worked meanwhile
         during = before is not None and after is not None and before[0] == after[0]
         counting_cpu = after[1] - before[1] if during else 0.0
@@ -160,6 +162,7 @@ def one_round(path: Path, keys: int, inspect: str) -> dict[str, float]:
         "key_median": statistics.median(latencies),
         "key_max": max(latencies),
         "first_key": first_key,
+        "cpu_per_key": cpu_per_key,
         "keys": latencies,
         "keys_during_counting": float(during),
         "counting_cpu_share": counting_cpu / keys_took,  # of one core, while the keys were pressed
@@ -250,7 +253,8 @@ def main(argv: list[str] | None = None) -> int:
                     notes.append(f"{label}, {command}: the counting process used {spread(shares, 100, '{:.0f}')}% "
                                  f"of a core while the keys were pressed; all {len(pooled)} keys: 90th percentile "
                                  f"{p90 * 1000:.0f} ms, slowest {pooled[-1] * 1000:.0f} ms; the first key after "
-                                 f"switching to the byte view {spread([r['first_key'] for r in rounds], 1000, '{:.0f}')} ms")
+                                 f"switching to the byte view {spread([r['first_key'] for r in rounds], 1000, '{:.0f}')} ms; "
+                                 f"the inspector's CPU per key {spread([r['cpu_per_key'] for r in rounds], 1000, '{:.0f}')} ms")
             print("\n".join(notes))
             if not args.no_child_peaks:
                 for label, path in files.items():
