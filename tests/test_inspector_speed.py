@@ -120,3 +120,60 @@ def test_a_large_file_opened_while_another_is_decoded_apart_shows_the_second(mon
             assert app.loaded.path == str(second) and app.loaded.form == "text" and app.loaded.ok
             assert not child._CHILDREN
     asyncio.run(scenario())
+
+
+def test_the_byte_view_redraws_only_the_rows_the_cursor_touched_and_they_match_a_full_redraw():
+    from inspector.app import InspectorApp
+
+    async def scenario():
+        app = InspectorApp(load_bytes(CASES["model-text"], "ledger").prepare(), count_tokens=False)
+        async with app.run_test(size=(120, 36)) as pilot:
+            await pilot.pause()
+            app.action_tab("bytes")
+            await pilot.pause()
+            hexview = app.bytes_pane.hex
+            for key in ("right", "right", "down", "right", "down", "left", "up"):
+                await pilot.press(key)
+                await pilot.pause()
+            assert hexview.cursor_offset == 2 + hexview.row_bytes
+
+            def drawn() -> list[list]:
+                return [list(hexview.render_line(y)) for y in range(8)]  # text and style of each cell run
+
+            kept = drawn()
+            before = set(hexview._cache.keys())
+            hexview.action_byte(hexview.row_bytes)  # a row down, and back
+            hexview.action_byte(-hexview.row_bytes)
+            row, version = hexview.cursor_row, hexview._version
+            assert set(hexview._cache.keys()) == before - {(row, version), (row + 1, version)}  # the rest kept
+            hexview._changed()  # forget every strip: a full redraw
+            assert drawn() == kept
+            cursor = hexview.cursor_offset
+            assert f"byte {cursor:,} (0x{cursor:x})" in str(app.query_one("#hex-status").render())
+    asyncio.run(scenario())
+
+
+def test_the_byte_status_line_grows_and_shrinks_with_its_text():
+    """The status line is repainted without a screen layout on each key, but
+    laid out again when its text needs another number of lines."""
+    from inspector.app import InspectorApp
+
+    wire = CASES["rejected at the digest"]
+
+    async def scenario():
+        app = InspectorApp(load_bytes(wire, "digest").prepare(), count_tokens=False)
+        async with app.run_test(size=(64, 30)) as pilot:
+            await pilot.pause()
+            app.action_tab("bytes")
+            await pilot.pause()
+            status = app.query_one("#hex-status")
+            app.bytes_pane.go_to_offset(0)
+            await pilot.pause()
+            assert status.size.height == 1
+            app.bytes_pane.go_to_offset(app.loaded.error.offset)  # "...: the diagnostic's byte (compact.digest)"
+            await pilot.pause()
+            assert status.size.height >= 2
+            app.bytes_pane.go_to_offset(0)
+            await pilot.pause()
+            assert status.size.height == 1
+    asyncio.run(scenario())

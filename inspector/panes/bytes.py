@@ -53,8 +53,12 @@ class BytesPane(Pane):
             where += f" · the diagnostic's byte ({loaded.error.code})"
         value = loaded.wire[event.offset:event.offset + 1]
         shown = f" = 0x{value[0]:02x}" if value else ""
-        self.query_one("#hex-status", Static).update(
-            Text(f"byte {event.offset:,} (0x{event.offset:x}){shown}: {where}"))
+        status = self.query_one("#hex-status", Static)
+        status.update(Text(f"byte {event.offset:,} (0x{event.offset:x}){shown}: {where}"), layout=False)
+        # A repaint on every key, a layout of the screen only when the text needs another number of lines
+        width, height = status.content_size
+        if status.get_content_height(status.size, self.screen.size, width) != height:
+            status.refresh(layout=True)
 
     def action_search(self) -> None:
         if self.loaded is None:

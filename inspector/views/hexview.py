@@ -117,7 +117,11 @@ class HexView(RowCursorView):
         self.go_to_offset(self.cursor_offset + delta * self.row_bytes, center=False)
 
     def watch_cursor_row(self, old: int, new: int) -> None:
-        self._changed()
+        # Only the row the cursor left and the one it holds now look different: the other rows keep
+        # their rendered strips (re-rendering every visible row was half of a key's CPU).
+        for row in {old, new}:
+            self._cache.discard((row, self._version))
+        self.refresh()
         self.post_message(self.Moved(self.cursor_offset))
 
     def on_click(self, event: events.Click) -> None:
