@@ -265,6 +265,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"load average at the end {os.getloadavg()[0]:.1f}")
     finally:
         subprocess.run(["tmux", "-L", SOCKET, "kill-server"], check=False, capture_output=True)
+        socket = Path(os.environ.get("TMUX_TMPDIR", "/tmp")) / f"tmux-{os.getuid()}" / SOCKET
+        socket.unlink(missing_ok=True)  # the server is gone; its socket file need not stay behind
     return 0
 
 
