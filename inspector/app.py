@@ -9,6 +9,7 @@ they were computed for, and a result for a model no longer loaded is dropped."""
 
 from __future__ import annotations
 
+import gc
 import os
 import threading
 from dataclasses import dataclass, replace
@@ -27,6 +28,7 @@ from codec import CompactError
 from . import counting
 from .actions import TABS, Command, InspectorCommands, app_bindings
 from .compare import Target
+from .layout_child import layout_in_child
 from .messages import Counts, CountsProgress, FileLoaded, LoadFailed, Selected, Selection
 from .model import (
     PREVIEW_FROM,
@@ -137,6 +139,7 @@ class InspectorApp(App[None]):
     # --- loading ------------------------------------------------------------------------
 
     def load_file(self, path: str) -> None:
+        gc.unfreeze()  # the model shown so far may be let go: its objects are the collector's again
         self._load_serial += 1
         self._load_worker(self._load_serial, path, self._profile, self._workspace)
 
@@ -145,15 +148,22 @@ class InspectorApp(App[None]):
         try:
             if profile is None:
                 data = read_wire(path)
+                layout = None
                 if len(data) >= PREVIEW_FROM:  # paint the envelope first; verify and lay out behind it
                     # the header and metadata alone: instant, where the dictionary takes tenths of a second
                     preview = preview_bytes(data, path, path=path, through="envelope")
                     if preview is not None:
                         self._preview_painted.clear()
                         self.post_message(FileLoaded(serial, preview.prepare()))
-                        # Decoding holds the interpreter lock for seconds: let the preview paint first.
+                        # the decode below must not take the CPU from that paint on two busy cores
                         self._preview_painted.wait(3.0)
-                loaded = load_bytes(data, path, path=path).prepare()
+                    # Decoding holds the interpreter lock for seconds and builds transient values 15x the
+                    # wire: a child process does it, and this process keeps what the layout holds.
+                    worker = get_current_worker()
+                    layout = layout_in_child(data, lambda: worker.is_cancelled)
+                    if worker.is_cancelled:  # another file was opened meanwhile
+                        return
+                loaded = load_bytes(data, path, path=path, layout=layout).prepare()  # layout None: here
             else:
                 loaded = load_path(path, profile=profile, workspace=workspace).prepare()
         except (OSError, CompactError, ValueError) as exc:
@@ -165,6 +175,11 @@ class InspectorApp(App[None]):
     def on_file_loaded(self, message: FileLoaded) -> None:
         if message.serial == self._load_serial:  # an older request answered late: dropped
             self.loaded = message.loaded
+            if not message.loaded.pending:
+                # What is shown now lives until the next load: a full collection that walks it (and the
+                # app's own widgets) stalls the keys for 50-200 ms on a large wire, so it is left out
+                # of collections until load_file unfreezes it.
+                gc.freeze()
         if message.loaded.pending:
             self.call_after_refresh(self._preview_painted.set)
 
@@ -251,6 +266,7 @@ class InspectorApp(App[None]):
 
     def on_unmount(self) -> None:
         counting.stop_children()
+        gc.unfreeze()  # the app's objects are the collector's again (a test process runs many apps)
 
     @work(thread=True, exclusive=True, group="tokens", exit_on_error=False, description="count tokens")
     def _count_worker(self, loaded: Loaded) -> None:

@@ -480,12 +480,15 @@ def no_dictionary_reason(loaded: Loaded) -> str:
 # --- loading --------------------------------------------------------------------------
 
 
-def load_bytes(data: bytes, name: str, *, path: str | None = None) -> Loaded:
+def load_bytes(data: bytes, name: str, *, path: str | None = None, layout: WireLayout | None = None) -> Loaded:
     """Build the inspector's model of any wire, valid or not, from codec's
     structured parse (``codec.layout_wire``): what the decoder read, as far as
-    it got, and its diagnostic."""
+    it got, and its diagnostic. ``layout`` is that parse of ``data`` when it was
+    made elsewhere (the loader has a child process make it for a large wire,
+    ``inspector.layout_child``)."""
     data = bytes(data)
-    layout = codec.layout_wire(data)
+    if layout is None:
+        layout = codec.layout_wire(data)
     if layout.form == "unknown":
         return Loaded(name, data, "unknown", error=layout.error, path=path)
     loaded = _from_layout(layout, Loaded(name, data, layout.form, path=path))
