@@ -14,12 +14,11 @@ from itertools import accumulate
 from . import errors as E
 from . import limits, stages
 from .errors import CompactError, excerpt, over_limit
-from .projection import CompactProjection, metadata_bytes, metadata_values, normalize
+from .projection import CompactProjection, metadata_bytes, normalize
 from .scan import (
     V2_MARKER,
     Span,
     check_encoded_size,
-    check_wire_size,
     digit_run,
     expect,
     find_references,
@@ -30,7 +29,6 @@ from .scan import (
     join_parts,
     quote_split,
     read_decimal,
-    read_fields,
     reference_index,
     split_body,
     split_references,
@@ -129,21 +127,7 @@ class Reader(stages.Reader):
 
     # step 1
     def envelope(self) -> None:
-        wire = self.wire
-        check_wire_size(wire)
-        if not wire.startswith(HEADER):
-            prefix = b"SEMAPRAX-MODEL-TEXT "
-            if wire.startswith(prefix) and not wire.startswith(prefix + b"2") and len(wire) > len(prefix):
-                end = wire.find(b"\n", 0, 64)
-                version = wire[len(prefix) : end if end >= 0 else len(prefix) + 8]
-                raise CompactError(
-                    E.ENVELOPE,
-                    f"unsupported model-text version {version.decode('utf-8', 'replace')!r}; this decoder reads 2",
-                    len(prefix),
-                )
-            expect(wire, 0, HEADER, "header")
-        self.fields = read_fields(wire, len(HEADER))
-        self.metadata = metadata_values(self.fields)
+        self.read_header_and_fields(HEADER, "model-text")
 
     # step 2
     def dictionary(self) -> None:

@@ -20,7 +20,7 @@ from itertools import accumulate
 from typing import Any
 
 from . import errors as E
-from . import limits
+from . import limits, scan
 
 _FAST_ENCODE: Any = False  # not looked up yet: msgspec is imported on first use, not with codec
 
@@ -39,7 +39,7 @@ def _fast_encode() -> Any:
             _FAST_ENCODE = Encoder().encode
     return _FAST_ENCODE
 from .errors import CompactError, excerpt, over_limit
-from .scan import FIELD_NAMES, Field, join_parts, quote_split, split_strings
+from .scan import FIELD_NAMES, Field, join_parts, quote_split, split_strings, stand_in_integers
 
 PROFILES: tuple[str, ...] = (
     "graph",
@@ -246,9 +246,9 @@ def document_depth(skeleton: bytes) -> int:
     return max(accumulate(deltas), default=0)
 
 
-def normalize(selected: bytes, *, skeleton: bytes | None = None, locate: Locate | None = None) -> Any:
+def normalize(selected: bytes, *, skeleton: bytes | None = None, locate: Locate | None = None) -> None:
     """Check that ``selected`` is exactly the canonical projection encoding of a
-    JSON value and return the value.
+    JSON value (docs/wire-format.md §1, normalization); CompactError if not.
 
     ``skeleton`` (the document's bytes outside string tokens) may be passed by a
     caller that already tokenized the document; ``locate`` maps an offset in the
@@ -256,14 +256,24 @@ def normalize(selected: bytes, *, skeleton: bytes | None = None, locate: Locate 
     """
     where: Locate = locate or (lambda offset: offset)
     try:
-        return _normalize(selected, skeleton)
+        _normalize(selected, skeleton)
     except CompactError as exc:
         if exc.offset is None:
             raise
         raise CompactError(exc.code, exc.message, where(exc.offset)) from None
 
 
-def _normalize(selected: bytes, skeleton: bytes | None) -> Any:
+#: Integers of at least this many digits are checked by their spelling
+#: (``_canonical_with_stand_ins``) when a document holds one. Converting a
+#: 4,300-digit integer to an int and back costs about 0.26 ms (CPython's
+#: conversion is quadratic), one of 160 digits about what the stand-ins' extra
+#: passes over the document cost per integer; shorter ones are converted.
+LEXICAL_INTEGER_DIGITS = 160
+
+
+def _normalize(selected: bytes, skeleton: bytes | None, *, lexical: bool = True) -> None:
+    """``normalize`` without the offset mapping. ``lexical=False`` converts every
+    integer, however long (the reading the lexical check is tested against)."""
     if len(selected) > limits.MAX_SELECTED_BYTES:
         raise over_limit(
             f"selected document is {len(selected):,} bytes", limits.MAX_SELECTED_BYTES, limits.MAX_SELECTED_BYTES
@@ -287,7 +297,12 @@ def _normalize(selected: bytes, skeleton: bytes | None) -> Any:
     # interpreter's own integer conversion setting).
     # (With the interpreter's own limit at 4,300 digits the parser already stops
     # there, in C; the hook is for an interpreter configured otherwise.)
-    hook = has_long_digit_run(skeleton) and sys.get_int_max_str_digits() != limits.MAX_INTEGER_DIGITS
+    digits = skeleton.translate(_DIGIT_MASK)
+    long_run = _LONG_DIGIT_RUN in digits
+    lexical = lexical and not long_run and b"0" * LEXICAL_INTEGER_DIGITS in digits
+    if lexical and _canonical_with_stand_ins(selected, skeleton):
+        return
+    hook = long_run and sys.get_int_max_str_digits() != limits.MAX_INTEGER_DIGITS
     extra = {"parse_int": _bounded_int} if hook else {}
     try:
         value = with_stack(json.loads, text, parse_constant=_reject_constant, **extra)
@@ -324,7 +339,30 @@ def _normalize(selected: bytes, skeleton: bytes | None) -> Any:
             f"found {excerpt(selected, at)}, canonical is {excerpt(again, at)}",
             at,
         )
-    return value
+
+
+def _canonical_with_stand_ins(selected: bytes, skeleton: bytes) -> bool:
+    """True when ``selected``, with each integer of ``LEXICAL_INTEGER_DIGITS`` to
+    4,300 digits replaced by a one-digit stand-in (``scan.stand_in_integers``),
+    parses and re-encodes to itself: then ``selected`` is canonical, for every
+    spelling of an integer but ``-0`` is (docs/wire-format.md §1). False in every
+    other case, and the caller reads the document as it stands, which decides
+    the verdict, its code and its offset: this path only ever accepts."""
+    if b"\x00" in selected:
+        return False  # never in JSON; NUL stands for the strings below
+    quoted = quote_split(selected)
+    if quoted is None:
+        return False
+    outside, count = stand_in_integers(join_parts(quoted[0::2], b"\x00"), LEXICAL_INTEGER_DIGITS)
+    if not count:
+        return False
+    quoted[0::2] = outside.split(b"\x00")
+    document = join_parts(quoted, b'"')
+    try:
+        value = with_stack(json.loads, document.decode("utf-8"), parse_constant=_reject_constant)
+        return _encode(value, floats=_has_float_token(skeleton)) == document
+    except (ValueError, TypeError, RecursionError):
+        return False
 
 
 def _has_float_token(skeleton: bytes) -> bool:
@@ -399,17 +437,25 @@ def first_difference(a: bytes, b: bytes) -> int:
 
 # --- the slow path: find exactly what is wrong, with its byte offset -------------
 
+def _text(*pieces: bytes) -> str:
+    """A text pattern from scan.py's grammar pieces (the fault walk reads the
+    decoded document, so its patterns are ``str``; the pieces are ASCII)."""
+    return b"".join(pieces).decode("ascii")
+
+
 _TOKEN = re.compile(
-    r"""(?P<string>"(?:[^"\\]++|\\.)*+")
-      | (?P<number>-?(?:0|[1-9][0-9]*)(?P<frac>\.[0-9]+)?(?P<exp>[eE][+-]?[0-9]+)?)
-      | (?P<open>[\[{])
-      | (?P<close>[\]}])
-      | (?P<colon>:)
-      | (?P<comma>,)
-      | (?P<constant>NaN|-?Infinity)
-      | (?P<literal>true|false|null)
-      | (?P<space>[ \t\n\r]+)""",
-    re.VERBOSE | re.DOTALL,
+    _text(
+        b"(?P<string>", scan.CLOSED_STRING, b")",
+        b"|(?P<number>", scan.JSON_INTEGER,
+        b"(?P<frac>", scan.JSON_FRACTION, b")?(?P<exp>", scan.JSON_EXPONENT, b")?)",
+        b"|(?P<open>", scan.JSON_OPEN, b")",
+        b"|(?P<close>", scan.JSON_CLOSE, b")",
+        b"|(?P<colon>:)",
+        b"|(?P<comma>,)",
+        b"|(?P<constant>", scan.NON_JSON_CONSTANT, b")",
+        b"|(?P<literal>", scan.JSON_LITERAL, b")",
+        b"|(?P<space>", scan.JSON_SPACE, b")",
+    )
 )
 
 
@@ -419,10 +465,12 @@ _TOKEN = re.compile(
 #: Skipped in one pass of the regular expression engine (possessive, so no
 #: backtracking stack), so a long flat array is not walked token by token.
 _PLAIN_ITEMS = re.compile(
-    r"(?:[ \t\n\r,]++"
-    r"|-?(?:0|[1-9][0-9]{0," + str(limits.MAX_INTEGER_DIGITS - 1) + r"})(?![0-9.eE])"
-    r'|"[^"\\\x00-\x1f]*+(?:\\(?:["\\/bfnrt]|u(?![dD][89a-fA-F])[0-9a-fA-F]{4})[^"\\\x00-\x1f]*+)*+"'
-    r"|true|false|null)*+"
+    _text(
+        b"(?:[", scan.SPACE_BYTES, b",]++",
+        b"|", scan.LIMITED_INTEGER, scan.NUMBER_END,
+        b"|", scan.TEXT_STRING,
+        b"|", scan.JSON_LITERAL, b")*+",
+    )
 ).match
 
 

@@ -32,16 +32,31 @@ ESCAPE = rb"\\[\s\S]"
 #: The end of a string token: its closing quote, or the end of the input (a string
 #: still open at the end of a body runs to the end, a trailing lone backslash included).
 STRING_END = rb'(?:"|\\?\Z)'
+#: What a string token holds between its quotes, escapes taken whole.
+STRING_INSIDE = STRING_BYTE + rb"*+(?:" + ESCAPE + STRING_BYTE + rb"*+)*+"
 #: A JSON string token as spelled, from its opening quote to its closing quote
 #: (docs/wire-format.md §5.1 rule 2 and §5.2 step 3).
-STRING = rb'"' + STRING_BYTE + rb"*+(?:" + ESCAPE + STRING_BYTE + rb"*+)*+" + STRING_END
+STRING = rb'"' + STRING_INSIDE + STRING_END
+#: A string token with its closing quote (the fault walk of docs/wire-format.md §1
+#: step 5 reads a whole document, where an unclosed string is a parse error).
+CLOSED_STRING = rb'"' + STRING_INSIDE + rb'"'
 
 #: Inside an RFC 8259 string: any byte but quote, backslash and controls.
 STRICT_BYTE = rb'[^"\\\x00-\x1f]'
+HEX = rb"[0-9A-Fa-f]"
+#: The one-character escapes RFC 8259 allows.
+SHORT_ESCAPE = rb'\\["\\/bfnrt]'
+#: A ``\uXXXX`` escape naming a UTF-16 surrogate (D800-DFFF): alone it is no
+#: Unicode text (docs/wire-format.md §1 step 5).
+SURROGATE_ESCAPE = rb"\\u[dD][89a-fA-F]" + HEX + rb"{2}"
 #: The escapes RFC 8259 allows (docs/wire-format.md §5.2 step 2).
-STRICT_ESCAPE = rb'(?:\\["\\/bfnrt]|\\u[0-9A-Fa-f]{4})'
+STRICT_ESCAPE = rb"(?:" + SHORT_ESCAPE + rb"|\\u" + HEX + rb"{4})"
+#: The same without the surrogate escapes.
+NON_SURROGATE_ESCAPE = rb"(?:" + SHORT_ESCAPE + rb"|(?!" + SURROGATE_ESCAPE + rb")\\u" + HEX + rb"{4})"
 #: RFC 8259 string token (bytes level; UTF-8 validity is checked separately).
 STRICT_STRING = rb'"' + STRICT_BYTE + rb"*+(?:" + STRICT_ESCAPE + STRICT_BYTE + rb"*+)*+" + rb'"'
+#: The same with no surrogate escape: a string that is Unicode text, whatever it holds.
+TEXT_STRING = rb'"' + STRICT_BYTE + rb"*+(?:" + NON_SURROGATE_ESCAPE + STRICT_BYTE + rb"*+)*+" + rb'"'
 
 #: The reference markers: ``@N`` in a v2 body (§5), ``~k`` in a v1 text body (§6).
 V2_MARKER = b"@"
@@ -54,10 +69,28 @@ V1_REFERENCE = V1_MARKER + DIGIT + rb"*+"
 V2_RAW = rb'[^"@]++'
 
 #: What stands between the string tokens of a document: structure, numbers, literals.
+JSON_OPEN = rb"[\[{]"
+JSON_CLOSE = rb"[\]}]"
 JSON_STRUCTURE = rb"[\[\]{}:,]"
+#: A run that may be a number, as the bytes between strings are cut into tokens.
 JSON_NUMBER = rb"-?" + DIGIT + rb"[0-9.eE+-]*+"
+#: The number grammar of RFC 8259, piece by piece (docs/wire-format.md §1): an
+#: integer (every spelling of one but ``-0`` is canonical), a fraction, an exponent.
+JSON_INTEGER = rb"-?(?:0|[1-9]" + DIGIT + rb"*+)"
+JSON_FRACTION = rb"\." + DIGIT + rb"++"
+JSON_EXPONENT = rb"[eE][+-]?" + DIGIT + rb"++"
+#: An integer of at most 4,300 digits (docs/wire-format.md §9).
+LIMITED_INTEGER = rb"-?(?:0|[1-9]" + DIGIT + rb"{0,%d})" % (limits.MAX_INTEGER_DIGITS - 1)
+#: After a number token: nothing that would continue it.
+NUMBER_END = rb"(?![0-9.eE])"
+#: Before a number token: nothing that a number (or a word) could end with.
+NUMBER_START = rb"(?<![0-9A-Za-z.+-])"
 JSON_LITERAL = rb"(?:true|false|null)"
-JSON_SPACE = rb"[ \t\r\n]++"
+#: Python's json module reads these; JSON has no such numbers (docs/wire-format.md §1).
+NON_JSON_CONSTANT = rb"(?:NaN|-?Infinity)"
+#: The four whitespace bytes JSON allows between tokens.
+SPACE_BYTES = rb" \t\r\n"
+JSON_SPACE = rb"[" + SPACE_BYTES + rb"]++"
 
 _SPLIT_STRINGS = re.compile(b"(" + STRING + b")").split
 #: One pass over a body: each string token or reference is one token.
@@ -148,9 +181,10 @@ def quote_split(data: bytes) -> list[bytes] | None:
     backslashes before quotes alone, so a document with a few ``\\"`` costs
     about what one without does. None also when there are more than
     ``_MAX_ESCAPED_QUOTES`` of them."""
-    if b'\\"' not in data:
+    escapes = data.count(b'\\"')
+    if not escapes:
         parts = data.split(b'"')
-    elif data.count(b'\\"') > _MAX_ESCAPED_QUOTES:
+    elif escapes > _MAX_ESCAPED_QUOTES:
         return None  # escape-heavy: the regular expression is linear there, a loop would not be
     else:
         parts = _join_at(data.split(b'"'), _escaped_quotes(data))
@@ -190,9 +224,18 @@ def _escaped_quotes(data: bytes) -> list[int]:
     return escaped
 
 
+#: Up to this many escaped quotes, ``_join_at`` joins parts in place (one move of
+#: the list's tail each) instead of copying the whole list once.
+_JOIN_IN_PLACE = 8
+
+
 def _join_at(parts: list[bytes], escaped: list[int]) -> list[bytes]:
     """``parts`` with parts ``q`` and ``q + 1`` joined by a quote for each ``q`` in
     ``escaped`` (ascending); consecutive ones chain into one part."""
+    if len(escaped) <= _JOIN_IN_PLACE:
+        for q in reversed(escaped):  # from the end, so earlier indices stay put
+            parts[q : q + 2] = [parts[q] + b'"' + parts[q + 1]]
+        return parts
     out: list[bytes] = []
     last = 0
     k = 0
@@ -258,6 +301,32 @@ def digit_run(data: bytes, pos: int) -> bytes:
 def find_references(data: bytes) -> list[bytes]:
     """Every ``@`` run of ``data`` (the tokens ``split_references`` splits at)."""
     return _FIND_V2_REFERENCES(data)
+
+
+@functools.lru_cache(maxsize=4)
+def _standalone_integers(shortest: int) -> re.Pattern:
+    # The digits alone are replaced (a literal replacement stays in C): after a
+    # number start, or after a minus sign that stands at one.
+    return re.compile(
+        rb"(?:" + NUMBER_START + rb"|(?<=" + NUMBER_START + rb"-))"
+        + rb"[1-9]" + DIGIT + rb"{%d,%d}+" % (shortest - 1, limits.MAX_INTEGER_DIGITS - 1) + NUMBER_END
+    )
+
+
+def stand_in_integers(outside: bytes, shortest: int) -> tuple[bytes, int]:
+    """``outside`` (bytes between strings, each string replaced by one byte that no
+    number holds, such as NUL) with every integer token of ``shortest`` to 4,300
+    digits written ``1`` (``-1`` when negative), and how many were.
+
+    A token is taken only where nothing before it could end a number or a word and
+    nothing after it could continue one, so in a document that parses the
+    stand-in is again one whole integer token, and in one that does not, it mends
+    nothing. Every spelling of an integer but ``-0`` is canonical
+    (docs/wire-format.md §1), so the document is canonical JSON exactly when the
+    one with stand-ins is, and that can be checked without converting a
+    4,300-digit number to an int and back. Possessive: a run longer than 4,300
+    digits fails in one step."""
+    return _standalone_integers(shortest).subn(b"1", outside)
 
 
 def string_token_end(data: bytes) -> int | None:

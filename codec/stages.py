@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from .projection import CompactProjection, check_digest
-from .scan import Field
+from . import errors as E
+from .errors import CompactError
+from .projection import CompactProjection, check_digest, metadata_values
+from .scan import Field, check_wire_size, expect, read_fields
 
 
 class Reader:
@@ -26,6 +28,29 @@ class Reader:
         self.metadata: tuple[str, str, str, str] | None = None
         self.body_start: int | None = None
         self.document: bytes | None = None
+
+    def read_header_and_fields(self, header: bytes, form: str) -> None:
+        """The start the two framed text forms share (docs/wire-format.md §3, §5.2
+        step 1, §6): the wire's size, the exact header line (another version of
+        the same header is compact.envelope at its version digits, naming what
+        was found), the four framed fields and their values."""
+        wire = self.wire
+        check_wire_size(wire)
+        if not wire.startswith(header):
+            prefix = header[: header.rindex(b" ") + 1]
+            version = header[len(prefix) : -1]
+            if wire.startswith(prefix) and not wire.startswith(prefix + version) and len(wire) > len(prefix):
+                end = wire.find(b"\n", 0, 64)
+                found = wire[len(prefix) : end if end >= 0 else len(prefix) + 8]
+                raise CompactError(
+                    E.ENVELOPE,
+                    f"unsupported {form} version {found.decode('utf-8', 'replace')!r}; "
+                    f"this decoder reads {version.decode()}",
+                    len(prefix),
+                )
+            expect(wire, 0, header, "header")
+        self.fields = read_fields(wire, len(header))
+        self.metadata = metadata_values(self.fields)
 
     def verify_digest(self) -> None:
         check_digest(self.document, self.metadata[3], self.fields[3].value.start)

@@ -5,22 +5,21 @@ string literals become ``~k`` back-references into a table built while reading
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from itertools import accumulate, chain, repeat
 
 from . import errors as E
 from . import limits, stages
 from .errors import CompactError
-from .projection import CompactProjection, metadata_bytes, metadata_values, normalize
+from .projection import CompactProjection, metadata_bytes, normalize
 from .scan import (
     Span,
     check_encoded_size,
-    check_wire_size,
     expect,
     frame_fields,
     iter_v1_body,
     join_parts,
     quote_split,
-    read_fields,
     reference_index,
     split_body,
     split_references,
@@ -45,23 +44,74 @@ def text_body(document: bytes) -> bytes:
     at table index k is written ``~k`` when that is shorter.
 
     Done in bulk rather than token by token: the table is the contents in order of
-    first appearance (``dict.fromkeys``), every occurrence but the first whose
-    reference is shorter is marked (NUL never stands raw in a document), and two
-    replaces turn each marked quoted string into ``~k``."""
+    first appearance (``dict.fromkeys``); each string becomes its token (quoted,
+    or ``~k``) through two dictionary lookups in C, and one join writes the body."""
     quoted = quote_split(document)
     if quoted is None or b"\x00" in document:  # not a canonical document: token by token
         return _text_body_slowly(document)
     contents = quoted[1::2]
+    if len(contents) <= _FEW_STRINGS:
+        return _text_body_of_few(quoted)
     order = dict.fromkeys(contents)
-    marks = {c: b"\x00%d\x00" % k for k, c in enumerate(order) if len(b"~%d" % k) < len(c) + 2}
-    if not marks:
-        return document
-    # The first occurrence of a marked content pops it from ``pending`` and stays
-    # itself; a later one finds it gone and takes its mark; an unmarked content is
-    # never pending and stays itself. One pass in C.
-    pending = dict(zip(marks, marks))
-    quoted[1::2] = map(pending.pop, contents, map(marks.get, contents, contents))
-    return join_parts(quoted, b'"').replace(b'"\x00', b"~").replace(b'\x00"', b"")
+    if len(order) == len(contents):
+        return document  # no spelling repeats: nothing to refer back to
+    # ``inline`` maps each content to its quoted string; ``later`` to what a later
+    # occurrence is written as: ``~k``, or the quoted string when ``~k`` would not
+    # be shorter (only a content of at most 6 bytes can be such).
+    table = list(order)
+    inline = dict(zip(table, map(b'"%s"'.__mod__, table)))
+    later = dict(zip(table, _references(len(table))))
+    for k in [k for k, n in enumerate(map(len, table)) if n < _LONGEST_INDEX_DIGITS]:
+        if len(later[table[k]]) >= len(table[k]) + 2:
+            later[table[k]] = inline[table[k]]
+    # The first occurrence pops its quoted string from ``inline``; a later one finds
+    # it gone and takes what ``later`` holds. One pass in C.
+    quoted[1::2] = map(inline.pop, contents, map(later.__getitem__, contents))
+    return join_parts(quoted)
+
+
+#: Digits of the largest table index a 16 MiB body can have (a literal is at least
+#: two bytes): only a content shorter than this can be no longer than its ``~k``.
+_LONGEST_INDEX_DIGITS = len(str(limits.MAX_SELECTED_BYTES // 2))
+
+#: ``~0``, ``~1``, ... as far as encoders have needed them, up to 65,536 of them.
+#: Never changed once published: a longer list replaces it, so encoders on several
+#: threads each read a consistent one.
+_REFERENCES: list[bytes] = []
+
+
+def _references(n: int) -> list[bytes] | Iterator[bytes]:
+    """The spellings ``~0`` to ``~{n-1}`` (kept between calls up to 65,536)."""
+    global _REFERENCES
+    known = _REFERENCES
+    if len(known) < min(n, 1 << 16):
+        known = known + list(map(b"~%d".__mod__, range(len(known), min(n, 1 << 16))))
+        _REFERENCES = known
+    if n <= len(known):
+        return known[:n]
+    return chain(known, map(b"~%d".__mod__, range(len(known), n)))
+
+
+#: Up to this many strings, ``text_body`` writes the body in one loop and one join:
+#: for a few long strings, the bulk path's quoted copy of each one costs more than
+#: the loop.
+_FEW_STRINGS = 1024
+
+
+def _text_body_of_few(quoted: list[bytes]) -> bytes:
+    """``text_body`` from ``quote_split``'s parts, string by string."""
+    table: dict[bytes, int] = {}
+    out = [quoted[0]]
+    for i in range(1, len(quoted), 2):
+        content = quoted[i]
+        k = table.get(content)
+        if k is None:
+            table[content] = len(table)
+        elif len(b"~%d" % k) < len(content) + 2:
+            out += (b"~%d" % k, quoted[i + 1])
+            continue
+        out += (b'"', content, b'"', quoted[i + 1])
+    return b"".join(out)
 
 
 def _text_body_slowly(document: bytes) -> bytes:
@@ -99,17 +149,9 @@ class Reader(stages.Reader):
         self._skeleton: bytes | None = None
 
     def envelope(self) -> None:
-        wire = self.wire
-        check_wire_size(wire)
-        if not wire.startswith(HEADER):
-            prefix = b"SEMAPRAX-TEXT "
-            if wire.startswith(prefix) and not wire.startswith(prefix + b"1") and len(wire) > len(prefix):
-                raise CompactError(E.ENVELOPE, "unsupported v1 text version; this decoder reads 1", len(prefix))
-            expect(wire, 0, HEADER, "header")
-        self.fields = read_fields(wire, len(HEADER))
-        self.metadata = metadata_values(self.fields)
+        self.read_header_and_fields(HEADER, "v1 text")
         at = self.fields[-1].line.end
-        self.body_start = expect(wire, at, b"body\n", "the body line")
+        self.body_start = expect(self.wire, at, b"body\n", "the body line")
         self.body_marker = Span(at, self.body_start)
 
     def expand(self) -> None:
@@ -171,42 +213,105 @@ def decode_text(wire: bytes) -> CompactProjection:
     return stages.run(Reader(wire_bytes(wire))).projection()
 
 
+#: Bytes between strings that the bulk decoder splits at a time, from the first
+#: chunk's size doubling up to the largest: a body dense in ``~k`` is expanded in
+#: bounded memory, and a flood of bad references is refused after its first small
+#: chunk (about a hundred bytes of list and objects per reference split).
+_FIRST_CHUNK = 1 << 14
+_CHUNK = 1 << 20
+
+
 def _expand_in_bulk(body: bytes) -> tuple[bytes, bytes] | None:
     """``(document, skeleton)`` when ``body`` is exactly the v1 text body that
     ``text_body`` writes for its document, else None (the token-by-token reading
     then says what is wrong, and where).
 
     The table is the inline contents in order of first appearance; the references
-    stand outside the strings, so the NUL-joined outside parts are expanded in one
-    split and map; the 16 MiB limit is checked from the reference counts before
-    anything is built; and the body must equal the encoder's own body for the
-    document, which also proves every reference named a literal already read."""
-    if body.count(b"~") > len(body) >> 3 or b"\x00" in body:
-        return None  # a flood of '~' is read lazily, token by token, to stop at its first fault
+    stand outside the strings, so the NUL-joined outside parts are expanded by
+    splits and maps, a chunk at a time, each checked against the 16 MiB limit
+    before it is built. Canonical form (docs/wire-format.md §6) is proved from
+    the body's structure rather than by encoding the document again: each
+    reference is a canonical index read after its literal's first inline
+    occurrence and shorter than it, and a literal is repeated inline only where
+    its reference would not be shorter."""
+    if b"\x00" in body:
+        return None
     quoted = quote_split(body)
     if quoted is None:
         return None
+    contents = quoted[1::2]
+    order = dict.fromkeys(contents)
+    if len(order) != len(contents) and not _inline_repeats_are_longer(contents, order):
+        return None
     outside = join_parts(quoted[0::2], b"\x00")
     if b"~" not in outside:
-        document, skeleton = body, outside
-    else:
-        table = list(dict.fromkeys(quoted[1::2]))
-        pieces = split_references(outside, b"~")
-        uses = Counter(pieces[1::2])
-        expansion = {}
-        width = len(str(len(table)))
-        for r in uses:  # each distinct reference once: a canonical index below the table's size
-            if not 1 < len(r) <= width + 1 or int(r[1:]) >= len(table) or b"~%d" % int(r[1:]) != r:
+        return body, outside
+    table = list(order)
+    width = len(str(len(table)))
+    #: each content -> the number of strings before its first inline occurrence
+    inline_first = dict(zip(reversed(contents), range(len(contents) - 1, -1, -1)))
+    #: refs_before[j]: the references in the outside parts before string j
+    refs_before = list(accumulate(map(bytes.count, quoted[0::2], repeat(b"~")), initial=0))
+    #: each reference spelling checked so far -> its expansion, and the fewest
+    #: references that must stand before its first use
+    expansion: dict[bytes, bytes] = {}
+    earliest: dict[bytes, int] = {}
+    size = len(body)
+    expanded: list[bytes] = []
+    skeleton: list[bytes] = []
+    seen = 0  # references in the chunks before this one
+    for chunk in _chunks(outside):
+        pieces = split_references(chunk, b"~")
+        refs = pieces[1::2]
+        first = dict(zip(reversed(refs), range(seen + len(refs) - 1, seen - 1, -1)))
+        seen += len(refs)
+        growth = 0
+        for r, m in first.items():
+            if r not in expansion:
+                if not 1 < len(r) <= width + 1 or int(r[1:]) >= len(table) or b"~%d" % int(r[1:]) != r:
+                    return None
+                literal = table[int(r[1:])]
+                if len(r) >= len(literal) + 2:
+                    return None  # an unnecessary reference
+                expansion[r] = b'"%s"' % literal
+                earliest[r] = refs_before[inline_first[literal] + 1]
+            if m < earliest[r]:
+                return None  # used before its literal was read
+            growth = max(growth, len(expansion[r]) - len(r))
+        if size + len(refs) * growth > limits.MAX_SELECTED_BYTES:
+            exact = sum(n * (len(expansion[r]) - len(r)) for r, n in Counter(refs).items())
+            if size + exact > limits.MAX_SELECTED_BYTES:
                 return None
-            expansion[r] = b'"%s"' % table[int(r[1:])]
-        if len(body) + sum(n * (len(expansion[r]) - len(r)) for r, n in uses.items()) > limits.MAX_SELECTED_BYTES:
-            return None
-        pieces[1::2] = map(expansion.__getitem__, pieces[1::2])
-        quoted[0::2] = join_parts(pieces).split(b"\x00")
-        document, skeleton = join_parts(quoted, b'"'), join_parts(pieces[0::2])
-    if text_body(document) != body:
-        return None
-    return document, skeleton
+        skeleton.append(join_parts(pieces[0::2]))
+        pieces[1::2] = map(expansion.__getitem__, refs)
+        expanded.append(join_parts(pieces))
+        size += len(expanded[-1]) - len(chunk)
+    quoted[0::2] = join_parts(expanded).split(b"\x00")
+    return join_parts(quoted, b'"'), join_parts(skeleton)
+
+
+def _chunks(outside: bytes) -> Iterator[bytes]:
+    """``outside`` in pieces of ``_FIRST_CHUNK`` bytes and more, doubling up to
+    ``_CHUNK``, each cut just before a ``~`` (where a reference token starts, so
+    no token is cut)."""
+    start = 0
+    size = min(_FIRST_CHUNK, _CHUNK)
+    while start < len(outside):
+        end = outside.find(b"~", start + size)
+        if end < 0:
+            end = len(outside)
+        yield outside[start:end] if start or end < len(outside) else outside
+        start = end
+        size = min(2 * size, _CHUNK)
+
+
+def _inline_repeats_are_longer(contents: list[bytes], order: dict[bytes, None]) -> bool:
+    """Whether every content written inline more than once is one whose ``~k``
+    would not be shorter (docs/wire-format.md §6: a later occurrence stays inline
+    only then); ``order`` holds the contents in order of first appearance."""
+    repeated = [c for c, n in Counter(contents).items() if n > 1]
+    index = dict(zip(order, range(len(order))))
+    return all(len(b"~%d" % index[c]) >= len(c) + 2 for c in repeated)
 
 
 def _expand(

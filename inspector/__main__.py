@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 import codec
 
@@ -20,9 +21,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("path", nargs="?", metavar="PATH",
                         help="a wire (v2 model-text, v1 text, v1 binary), full JSON, or with --profile a "
                         ".py file, package folder or manifest; - reads standard input")
+    parser.add_argument("other", nargs="?", metavar="OTHER",
+                        help="a second wire: open the compare view of PATH and OTHER")
     parser.add_argument("--profile", choices=codec.PROFILES, help="produce this view of PATH live")
     parser.add_argument("--workspace", metavar="DIR",
-                        help="workspace folder for --profile (default: the folder holding PATH)")
+                        help="workspace folder for --profile (default: the folder holding PATH) and for "
+                        "--replay (default: .)")
+    parser.add_argument("--replay", action="store_true",
+                        help="compare PATH with its view regenerated from the workspace's sources (where a "
+                        "digest failure came from)")
+    parser.add_argument("--canonical", action="store_true",
+                        help="compare PATH with its canonical re-encoding (what a noncanonical wire should be)")
     parser.add_argument("--watch", action="store_true", help="reload when the file changes on disk")
     parser.add_argument("--no-tokens", action="store_true", help="do not count tokens")
     return parser
@@ -44,10 +53,30 @@ def _stdin_then_terminal() -> bytes:
     return data
 
 
+def compare_target(args: argparse.Namespace, parser: argparse.ArgumentParser):  # -> Target | None
+    """What the command line asks PATH to be compared with, if anything."""
+    from .compare import Target
+
+    asked = [name for name, on in (("OTHER", args.other is not None), ("--replay", args.replay),
+                                   ("--canonical", args.canonical)) if on]
+    if len(asked) > 1:
+        parser.error(f"compare with one thing at a time, not {' and '.join(asked)}")
+    if args.other is not None:
+        if not Path(args.other).is_file():
+            parser.error(f"{args.other} {'is a folder' if Path(args.other).is_dir() else 'does not exist'}")
+        return Target("file", args.other)
+    if args.replay:
+        beside = str(Path(args.path).parent) if args.profile and args.path else "."
+        return Target("replay", args.workspace or beside)
+    if args.canonical:
+        return Target("canonical")
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    from pathlib import Path
+    target = compare_target(args, parser)
 
     from .app import DEFAULT_EXAMPLE, EXAMPLES, InspectorApp
     from .model import load_bytes
@@ -70,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         what = "is a folder (give --profile to produce a view of it)" if Path(path).is_dir() else "does not exist"
         parser.error(f"{path} {what}")
     app = InspectorApp(loaded, path=None if loaded else path, profile=profile, workspace=workspace,
-                       watch=args.watch, count_tokens=not args.no_tokens)
+                       watch=args.watch, count_tokens=not args.no_tokens, compare=target)
     app.run()
     return 0
 

@@ -60,6 +60,11 @@ COMMANDS: tuple[Command, ...] = (
     Command("V", "verify", "Verify", "Run decode-and-verify again, with the expectations typed in the Verify tab",
             footer=False),
     Command("ctrl+t", "count_tokens", "Count tokens", "Count tokens for every form again", footer=False),
+    Command("C", "compare", "Compare with…", "Compare this wire with another file, its canonical re-encoding or "
+            "its replay from a workspace: envelopes, dictionary, changed JSON paths, bytes and tokens",
+            footer=False),
+    Command("R", "repair", "Repair…", "Write a repaired copy of a rejected wire to a new file (never the "
+            "original), show what changed, and open it; only a repair that verifies is written", footer=False),
     # pane commands
     Command("slash", "search", "Search…", "Search the bytes of this pane", panes=("body", "bytes")),
     Command("slash", "filter", "Filter entries", "Filter the dictionary by text", panes=("dictionary",)),
@@ -69,8 +74,26 @@ COMMANDS: tuple[Command, ...] = (
             panes=("body",)),
     Command("s", "toggle_sync", "Sync panes", "Make the other body pane follow this one (on by default)",
             panes=("body",)),
-    Command("c", "copy", "Copy", "Copy the value under the cursor (OSC 52; also shown in a notification)",
-            panes=("overview", "dictionary", "body", "bytes")),
+    Command("T", "cycle_view", "Next token view",
+            "Tokens: cycle full JSON / v1 text / model-text and cl100k_base / o200k_base (the ledger: its encoding)",
+            panes=("tokens",)),
+    Command("I", "toggle_ids", "Token ids", "Tokens: show the ids of the cursor line's tokens", panes=("tokens",)),
+    Command("L", "toggle_ledger", "Cost ledger",
+            "Tokens: the wire's tokens by region and each entry's difference to full JSON (computed once)",
+            panes=("tokens",)),
+    Command("c", "copy", "Copy", "Copy the value under the cursor (OSC 52; also shown in a notification); in the "
+            "body, the whole JSON value at the cursor", panes=("overview", "dictionary", "body", "bytes")),
+    Command("f", "fold", "Fold", "Fold the object or array under the cursor into one summary line in the document "
+            "pane, or unfold the fold the cursor is on", panes=("body",)),
+    Command("F", "unfold_all", "Unfold all", "Unfold every folded object and array", panes=("body",), footer=False),
+    Command("percent_sign", "match_bracket", "Matching bracket", "Jump to the other bracket of the object or array "
+            "(off a bracket: to the opening bracket of the one holding the cursor), in either body pane",
+            panes=("body",), footer=False, shown_key="%"),
+    Command("y", "copy_path", "Copy path", "Copy the cursor's path, as jq spells it (.definitions.rows[3][0]; OSC 52)",
+            panes=("body",), footer=False),
+    Command("i", "why_inline", "Why inline?", "Say why the string literal under the cursor is not a dictionary "
+            "entry (the encoder's rule that kept it inline), or which entry it is and its uses",
+            panes=("body",), footer=False),
     Command("c", "copy", "Copy node", "Copy the selected node: a JSON value's document text, else its wire bytes "
             "(OSC 52)", panes=("tree",)),
 )
@@ -80,8 +103,10 @@ VIEW_KEYS = (
     ("Enter", ("on a body line: follow the @N under the cursor to its entry; on a dictionary row: step through "
               "its uses")),
     ("1 … 7", "in the dictionary: sort by that column (again: reverse)"),
-    ("← / →", "in the byte view: move one byte"),
+    ("← / →", "in the byte view: move one byte; in the token view: one token"),
+    ("shift+← / →", "in the token view: select tokens (their count is shown)"),
     ("Esc", "leave a text field and give the keys back"),
+    ("Esc / q", "in the compare view: back to the inspector (a tab's key: back to that tab)"),
     ("ctrl+p", "command palette: every command by name"),
     ("Space / shift+←", "in the tree: open or close the node / go to its parent"),
 )

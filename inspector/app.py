@@ -9,6 +9,7 @@ they were computed for, and a result for a model no longer loaded is dropped."""
 
 from __future__ import annotations
 
+import gc
 import os
 import threading
 from dataclasses import dataclass, replace
@@ -26,6 +27,8 @@ from codec import CompactError
 
 from . import counting
 from .actions import TABS, Command, InspectorCommands, app_bindings
+from .compare import Target
+from .layout_child import layout_in_child
 from .messages import Counts, CountsProgress, FileLoaded, LoadFailed, Selected, Selection
 from .model import (
     PREVIEW_FROM,
@@ -45,6 +48,7 @@ from .panes.overview import OverviewPane
 from .panes.tokens import TokensPane
 from .panes.tree import TreePane
 from .panes.verify import VerifyPane
+from .repair import TITLES, Plan, applicable
 from .screens import ConfirmScreen, ExportScreen, HelpScreen, OpenScreen, PromptScreen
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -75,11 +79,13 @@ class InspectorApp(App[None]):
     loaded: reactive[Loaded | None] = reactive(None, init=False, always_update=True)
     counts: reactive[Counts | None] = reactive(None, init=False)
     #: The one linked cursor every pane shows (wire byte, body, document, entry, …).
-    selection: reactive[Selection | None] = reactive(None, init=False)
+    selection: reactive[Selection | None] = reactive(None, init=False, repaint=False)
 
     def __init__(self, loaded: Loaded | None = None, *, path: str | None = None, profile: str | None = None,
-                 workspace: str | None = None, watch: bool = False, count_tokens: bool = True) -> None:
+                 workspace: str | None = None, watch: bool = False, count_tokens: bool = True,
+                 compare: Target | None = None) -> None:
         super().__init__()
+        self._compare_on_load = compare  # `semaprax-inspect A B`: opened once A is loaded
         self._initial = loaded
         self._path = path
         self._profile = profile
@@ -135,6 +141,7 @@ class InspectorApp(App[None]):
     # --- loading ------------------------------------------------------------------------
 
     def load_file(self, path: str) -> None:
+        gc.unfreeze()  # the model shown so far may be let go: its objects are the collector's again
         self._load_serial += 1
         self._load_worker(self._load_serial, path, self._profile, self._workspace)
 
@@ -143,15 +150,22 @@ class InspectorApp(App[None]):
         try:
             if profile is None:
                 data = read_wire(path)
+                layout = None
                 if len(data) >= PREVIEW_FROM:  # paint the envelope first; verify and lay out behind it
                     # the header and metadata alone: instant, where the dictionary takes tenths of a second
                     preview = preview_bytes(data, path, path=path, through="envelope")
                     if preview is not None:
                         self._preview_painted.clear()
                         self.post_message(FileLoaded(serial, preview.prepare()))
-                        # Decoding holds the interpreter lock for seconds: let the preview paint first.
+                        # the decode below must not take the CPU from that paint on two busy cores
                         self._preview_painted.wait(3.0)
-                loaded = load_bytes(data, path, path=path).prepare()
+                    # Decoding holds the interpreter lock for seconds and builds transient values 15x the
+                    # wire: a child process does it, and this process keeps what the layout holds.
+                    worker = get_current_worker()
+                    layout = layout_in_child(data, lambda: worker.is_cancelled)
+                    if worker.is_cancelled:  # another file was opened meanwhile
+                        return
+                loaded = load_bytes(data, path, path=path, layout=layout).prepare()  # layout None: here
             else:
                 loaded = load_path(path, profile=profile, workspace=workspace).prepare()
         except (OSError, CompactError, ValueError) as exc:
@@ -163,6 +177,11 @@ class InspectorApp(App[None]):
     def on_file_loaded(self, message: FileLoaded) -> None:
         if message.serial == self._load_serial:  # an older request answered late: dropped
             self.loaded = message.loaded
+            if not message.loaded.pending:
+                # What is shown now lives until the next load: a full collection that walks it (and the
+                # app's own widgets) stalls the keys for 50-200 ms on a large wire, so it is left out
+                # of collections until load_file unfreezes it.
+                gc.freeze()
         if message.loaded.pending:
             self.call_after_refresh(self._preview_painted.set)
 
@@ -200,6 +219,9 @@ class InspectorApp(App[None]):
             self._mtime = os.path.getmtime(loaded.path)
         if loaded.pending:  # a preview: the full model follows
             return
+        if self._compare_on_load is not None:
+            target, self._compare_on_load = self._compare_on_load, None
+            self.call_after_refresh(self.open_compare, target)
         if self.count_tokens_enabled:  # after the first paint, so drawing comes first
             self.call_after_refresh(self.action_count_tokens)
         if loaded.error is not None and loaded.error.offset is not None:
@@ -219,6 +241,10 @@ class InspectorApp(App[None]):
             text.append("\n  …" + display_value(loaded.wire[lo:e.offset]))
             text.append(display_value(loaded.wire[e.offset:e.offset + 1]) or "(end)", "reverse bold")
             text.append(display_value(loaded.wire[e.offset + 1:e.offset + 24]) + "…   (press ! to jump there)")
+        fixes = applicable(loaded)
+        if fixes:
+            text.append(f"\n  R: {', '.join(TITLES[f][0].lower() + TITLES[f][1:] for f in fixes)} into a new file (never this one)",
+                        "bold")
         for hint in problems(loaded)[1:3]:
             text.append(f"\n  hint: {hint.text}", "italic")
         banner.update(text)
@@ -242,6 +268,7 @@ class InspectorApp(App[None]):
 
     def on_unmount(self) -> None:
         counting.stop_children()
+        gc.unfreeze()  # the app's objects are the collector's again (a test process runs many apps)
 
     @work(thread=True, exclusive=True, group="tokens", exit_on_error=False, description="count tokens")
     def _count_worker(self, loaded: Loaded) -> None:
@@ -439,3 +466,55 @@ class InspectorApp(App[None]):
     def action_verify(self) -> None:
         self.action_tab("verify")
         self.query_one("#verify-pane", VerifyPane).verify()
+
+    # --- compare and repair (inspector/compare_screen.py, inspector/repair_screen.py) -----
+
+    def action_compare(self) -> None:
+        from .compare_screen import CompareWithScreen
+
+        loaded = self.loaded
+        if loaded is None or loaded.pending:
+            self.notify("nothing loaded to compare yet", severity="warning")
+            return
+
+        def chosen(target: Target | None) -> None:
+            if target is not None:
+                self.open_compare(target)
+
+        self.push_screen(CompareWithScreen(workspace=self._workspace or "."), chosen)
+
+    def open_compare(self, target: Target, left: Loaded | None = None, left_label: str = "",
+                     explain: str = "") -> None:
+        """Show the loaded wire (or ``left``) compared with ``target``."""
+        from .compare_screen import CompareScreen
+
+        left = left or self.loaded
+        if left is not None:
+            self.push_screen(CompareScreen(left, target, left_label=left_label, explain=explain,
+                                           count_tokens=self.count_tokens_enabled))
+
+    def action_repair(self) -> None:
+        from .repair import repaired_name
+        from .repair_screen import RepairScreen
+
+        loaded = self.loaded
+        if loaded is None or loaded.pending:
+            self.notify("nothing loaded to repair yet", severity="warning")
+            return
+        if loaded.ok:
+            self.notify("nothing to repair: the wire decodes and verifies")
+            return
+        suggested = repaired_name(loaded.path) if loaded.path else f"repaired.{loaded.form}"
+        self.push_screen(RepairScreen(loaded, suggested), lambda done: self._repaired(loaded, done))
+
+    def _repaired(self, original: Loaded, done: tuple[str, Plan] | None) -> None:
+        """A repaired copy was written: open it, and show what changed."""
+        if done is None:
+            return
+        path, plan = done
+        self.notify(f"wrote the repaired copy to {display_value(path.encode())}; the original is unchanged")
+        self._path, self._profile = path, None
+        self.load_file(path)
+        steps = "; ".join(f"{n}. {s.title}: {s.what}" for n, s in enumerate(plan.steps, 1))
+        self.open_compare(Target("file", path), original, left_label=f"{original.name} (original)",
+                          explain=display_value(f"repaired: {steps}".encode()))

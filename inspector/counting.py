@@ -9,15 +9,11 @@ literals take 1.4 s instead of 0.1 s."""
 from __future__ import annotations
 
 import hashlib
-import os
-import pickle
-import signal
-import subprocess
-import sys
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import fields, replace
 
+from . import child
 from .messages import Counts
 from .model import Loaded, encodings_of
 
@@ -115,51 +111,33 @@ def count_all(loaded: Loaded, cancelled: Callable[[], bool] = lambda: False, *,
 
 def _count_in_child(loaded: Loaded, cancelled: Callable[[], bool]) -> Iterator[Counts]:
     """The same steps in a child process (``python -m inspector.count_child``),
-    which decodes the wire itself: the parent's interpreter lock stays free."""
-    child = subprocess.Popen([sys.executable, "-m", "inspector.count_child"], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    _CHILDREN.add(child)
-    try:
-        assert child.stdin is not None and child.stdout is not None
-        child.stdin.write(loaded.wire)
-        child.stdin.close()
-        while not cancelled():
-            try:
-                fields = pickle.load(child.stdout)  # our own child's output
-            except EOFError:
-                break
-            yield Counts(loaded, **fields)
-    finally:
-        if child.poll() is None:
-            child.kill()
-        err = child.stderr.read() if child.stderr is not None else b""
-        child.wait()
-        _CHILDREN.discard(child)
-    if child.returncode not in (0, -signal.SIGKILL):
-        raise RuntimeError(f"the counting process failed: {err.decode('utf-8', 'replace').strip()[-300:]}")
+    handed what the loader already decoded and verified (``_counted_parts``):
+    it encodes the other forms and counts, and the parent's interpreter lock
+    stays free."""
+    for item in child.results("inspector.count_child", _counted_parts(loaded), cancelled):
+        yield Counts(loaded, **item)
 
 
-_CHILDREN: set[subprocess.Popen] = set()
+def _counted_parts(loaded: Loaded) -> Loaded:
+    """The parts of ``loaded`` that counting reads (the wire, the projection,
+    the verdict, the entries and their uses), without the derived views, so
+    the child neither decodes the wire again nor receives what it does not use."""
+    return Loaded(loaded.name, loaded.wire, loaded.form, projection=loaded.projection, error=loaded.error,
+                  entries=loaded.entries, reference_counts=loaded.reference_counts)
 
 
 def stop_children() -> None:
-    """Kill every counting process still running (the app is closing)."""
-    for child in list(_CHILDREN):
-        if child.poll() is None:
-            child.kill()
+    """Kill every counting (or loading) process still running (the app is closing)."""
+    child.stop_children()
 
 
 def child_main() -> None:
-    """The child's side: a wire on standard input, each step's fields pickled
-    on standard output, at a lower scheduling priority than the interface."""
-    from .model import load_bytes
+    """The child's side: the parts of a loaded wire in, each step's fields out,
+    at a lower scheduling priority than the interface (counting is background
+    work: on two busy cores the interface process keeps the CPU for the keys)."""
+    child.serve(_count_steps, nice=10)
 
-    try:  # counting is background work: the interface process keeps the CPU for the keys
-        os.nice(10)
-    except (AttributeError, OSError):  # pragma: no cover - a platform without nice
-        pass
-    wire = sys.stdin.buffer.read()
-    out = sys.stdout.buffer
-    for counts in count_all(load_bytes(wire, "counted"), here=True):
-        pickle.dump({f.name: getattr(counts, f.name) for f in fields(counts) if f.name != "source"}, out)
-        out.flush()
+
+def _count_steps(loaded: Loaded) -> Iterator[dict]:
+    for counts in count_all(loaded, here=True):
+        yield {f.name: getattr(counts, f.name) for f in fields(counts) if f.name != "source"}

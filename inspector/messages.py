@@ -57,6 +57,14 @@ class LayoutReady(Message):
     offset: int
 
 
+@dataclass
+class ValuesReady(Message):
+    """The JSON value spans of a model's document were read in a worker
+    (``Loaded.json_values``): folding, ``%`` and the path can start."""
+
+    source: Loaded
+
+
 @dataclass(frozen=True)
 class Selection:
     """The one linked cursor: a span of wire bytes (``start`` to ``end``, end
@@ -83,3 +91,24 @@ class Selected(Message):
     """A pane's user moved the linked cursor; the app makes it everyone's."""
 
     selection: Selection
+
+
+@dataclass
+class TokenForms(Message):
+    """The texts the token view can show for ``source``: form -> bytes (the wire
+    as given under its own form), and why the others are absent."""
+
+    source: Loaded
+    forms: dict[str, bytes]
+    note: str = ""
+
+
+@dataclass
+class LedgerProgressed(Message):
+    """The ledger worker's progress for ``source`` (``ledger`` set when done)."""
+
+    source: Loaded
+    fraction: float
+    step: str
+    ledger: Any = None
+

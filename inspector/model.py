@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import codec
-from codec import CompactError, CompactProjection, Field, Span, WireLayout, limits, split_strings
-from codec.layout import JsonValues, json_values
+from codec import CompactError, CompactProjection, Field, JsonValues, Span, WireLayout, limits, split_strings
+from codec.layout import json_values
 from workspace.visible import visible_bytes
 
 FORM_TITLES = {
@@ -267,14 +267,11 @@ class Loaded:
         return None
 
     def json_values(self) -> JsonValues | None:
-        """The document's JSON values with their document spans (codec's own
-        ``json_values``), for the dissection tree; built on first use, which for a
-        16 MiB document takes a second (the tree asks for it in a worker). For a
-        rejected wire they stop where the document stops making sense."""
+        """The document's JSON values with their spans (codec's ``json_values``, the
+        parse behind ``WireLayout.values``), built once on first use: a 16 MiB
+        document takes most of a second, so a screen asks for it in a worker."""
         if self._values is None and self.document is not None:
-            layout = self.layout
-            self._values = layout.values if layout is not None and layout.document is self.document \
-                else json_values(self.document)
+            self._values = json_values(self.document)
         return self._values
 
     def content_hash(self) -> str:
@@ -346,6 +343,7 @@ class Problem:
     text: str
     offset: int | None
     kind: str  # "diagnostic" | "hint"
+    fix: str = ""  # the mechanical repair that removes this cause (inspector/repair.py), if any
 
 
 _FIELD_HEAD = re.compile(rb"(profile|root|source_revision|source_digest) ([0-9]{1,9}) ")
@@ -366,11 +364,11 @@ def problems(loaded: Loaded) -> list[Problem]:
     if wire.endswith(b"\n") and loaded.form in ("model-text", "text", "json"):
         out.append(Problem(f"the wire ends with an LF at byte {len(wire) - 1:,}: there is no LF after the body "
                            "(docs/wire-format.md §5); an editor or echo adds one; remove that byte",
-                           len(wire) - 1, "hint"))
+                           len(wire) - 1, "hint", "trailing-lf"))
     crlf = wire.find(b"\r\n", 0, loaded.body_start if loaded.body_start is not None else 1 << 16)
     if crlf >= 0:
         out.append(Problem(f"CRLF line ending at byte {crlf:,}: the wire's lines end with LF alone "
-                           "(docs/wire-format.md §3)", crlf, "hint"))
+                           "(docs/wire-format.md §3)", crlf, "hint", "crlf"))
     try:
         wire.decode("utf-8")
     except UnicodeDecodeError as bad:
@@ -431,7 +429,7 @@ def _length_hints(loaded: Loaded) -> list[Problem]:
         return [Problem(f"the {r.name}'s length says {r.declared:,} but the wire ends after "
                         f"{len(r.value):,} bytes of value", r.offset, "hint")]
     return [Problem(f"the {r.name}'s length says {r.declared:,} but an LF follows at byte {r.lf_at:,} "
-                    f"(a value of {len(r.value):,} bytes)", r.lf_at, "hint")]
+                    f"(a value of {len(r.value):,} bytes)", r.lf_at, "hint", "length")]
 
 
 def _truncation_hints(loaded: Loaded) -> list[Problem]:
@@ -483,12 +481,15 @@ def no_dictionary_reason(loaded: Loaded) -> str:
 # --- loading --------------------------------------------------------------------------
 
 
-def load_bytes(data: bytes, name: str, *, path: str | None = None) -> Loaded:
+def load_bytes(data: bytes, name: str, *, path: str | None = None, layout: WireLayout | None = None) -> Loaded:
     """Build the inspector's model of any wire, valid or not, from codec's
     structured parse (``codec.layout_wire``): what the decoder read, as far as
-    it got, and its diagnostic."""
+    it got, and its diagnostic. ``layout`` is that parse of ``data`` when it was
+    made elsewhere (the loader has a child process make it for a large wire,
+    ``inspector.layout_child``)."""
     data = bytes(data)
-    layout = codec.layout_wire(data)
+    if layout is None:
+        layout = codec.layout_wire(data)
     if layout.form == "unknown":
         return Loaded(name, data, "unknown", error=layout.error, path=path, layout=layout)
     loaded = _from_layout(layout, Loaded(name, data, layout.form, path=path, layout=layout))
@@ -583,12 +584,14 @@ def load_path(path: str, *, profile: str | None = None, workspace: str | None = 
     return load_bytes(read_wire(path), path, path=path)
 
 
-def encodings_of(loaded: Loaded) -> dict[str, bytes]:
+def encodings_of(loaded: Loaded, forms: tuple[str, ...] | None = None) -> dict[str, bytes]:
     """Every wire form of the loaded projection (full JSON alone when it has no
-    metadata); empty when nothing could be decoded."""
+    metadata); empty when nothing could be decoded. ``forms``: only those."""
     if loaded.projection is not None:
         out = {}
         for form, encode in codec.ENCODERS.items():
+            if forms is not None and form not in forms:
+                continue
             if form == loaded.form and loaded.ok:
                 out[form] = loaded.wire  # verified, so canonical: the encoder would write these bytes
                 continue
@@ -617,18 +620,31 @@ def canonical_comparison(loaded: Loaded) -> tuple[bytes, bytes, int] | None:
         return None
     if canonical_doc != doc:
         return doc, canonical_doc, codec.first_difference(doc, canonical_doc)
-    if loaded.metadata is None:
+    canonical = canonical_wire(loaded)
+    if canonical is None:
         return None
-    profile, root, revision, _ = loaded.metadata
+    return loaded.wire, canonical, codec.first_difference(loaded.wire, canonical)
+
+
+def canonical_wire(loaded: Loaded) -> bytes | None:
+    """The wire the encoder writes for what the loaded wire decodes to: its
+    document in canonical JSON (docs/wire-format.md §1), under its own metadata,
+    in its own form (the source_digest is the canonical bytes' digest). None
+    when no document or metadata was read, or the document is not JSON. For a
+    noncanonical wire this is what its producer should have written; repair and
+    compare use it."""
+    if loaded.document is None:
+        return None
     try:
-        p = CompactProjection(profile, root, revision, doc)
+        doc = codec.canonicalize(loaded.document)
+        if loaded.form == "json":
+            return doc
+        if loaded.metadata is None or loaded.form not in codec.ENCODERS:
+            return None
+        profile, root, revision, _ = loaded.metadata
+        return codec.ENCODERS[loaded.form](CompactProjection(profile, root, revision, doc))
     except CompactError:
         return None
-    encoder = codec.ENCODERS.get(loaded.form)
-    if encoder is None:
-        return None
-    canonical = encoder(p)
-    return loaded.wire, canonical, codec.first_difference(loaded.wire, canonical)
 
 
 __all__ = [
@@ -638,6 +654,7 @@ __all__ = [
     "Region",
     "Step",
     "canonical_comparison",
+    "canonical_wire",
     "display_value",
     "encodings_of",
     "field_rows",

@@ -52,11 +52,40 @@ SHOTS = [
     ("rejected", REJECTED / "compact.digest.model-text", [], None),
     ("rejected-length", REJECTED / "compact.limit.model-text", [], None),
     ("tokens", WIRES / "warehouse_inventory.graph.model-text", [], "tokens"),
+    ("token-view", WIRES / "warehouse_inventory.graph.model-text",
+     ["down"] * 6 + ["right"] * 3 + ["shift+right"] * 3 + ["I"], "tokens"),
     ("bytes", WIRES / "warehouse_inventory.graph.model-text", ["g", *"290", "enter"], None),
+    # the reading view with the imports and the columns folded, then "why is this inline?" on a row's name
+    ("body-folded", WIRES / "warehouse_inventory.graph.model-text",
+     ["b", "m", "tab", *["down"] * 5, "f", "down", "down", "f", *["down"] * 3, "right", "i"], None),
     ("tree", WIRES / "warehouse_inventory.graph.model-text",
      ["end", "space", "down", "space", *["down"] * 5, "space", "down", "down", "down"], "tree"),
 ]
 SIZES = {"overview-80x24": (80, 24)}
+
+
+async def shoot_compare(name: str, size: tuple[int, int]) -> Path:
+    """The compare view: the ledger's graph wire edited by hand (a line number,
+    so its digest fails) against its replay from the example sources."""
+    from inspector.compare import Target
+    from inspector.compare_screen import CompareScreen
+    from inspector.model import load_bytes
+
+    wire = (WIRES / "banking_ledger.graph.model-text").read_bytes().replace(b'"variable",26]', b'"variable",25]', 1)
+    app = InspectorApp(load_bytes(wire, "banking_ledger.graph.edited-by-hand.model-text"))
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        app.open_compare(Target("replay", "examples"))
+        for _ in range(200):
+            await pilot.pause(0.05)
+            screen = app.screen
+            if isinstance(screen, CompareScreen) and screen.comparison is not None and screen.comparison.done:
+                break
+        await pilot.pause(0.2)
+        target = OUT / f"{name}.svg"
+        app.save_screenshot(filename=target.name, path=str(OUT))
+        return target
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -69,6 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, path, keys, tab in SHOTS:
         target = asyncio.run(shoot(name, path, keys, (cols, rows), tab))
         print(f"{target.relative_to(ROOT)}")
+    print(asyncio.run(shoot_compare("compare", (cols, rows))).relative_to(ROOT))
     return 0
 
 

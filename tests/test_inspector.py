@@ -969,6 +969,8 @@ def test_a_preview_says_only_what_is_known_and_the_full_model_follows(tmp_path):
             await pilot.pause()
             assert "CHECKING" in text_of(app, "#badge") and "VALID" not in text_of(app, "#badge")
             assert "decoding and verifying" in text_of(app, "#checklist")
+            assert "status: not yet known" in text_of(app, "#summary")  # a preview has not been verified
+            assert "status: valid" not in text_of(app, "#summary")
             assert "decoding and verifying" in text_of(app, "#verify-result")
             assert str(app.query_one("#expanded-title").render()) == "expanded document: reconstructing…"
             assert "reading" in text_of(app, "#dict-detail")

@@ -66,3 +66,45 @@ def test_verify_noncanonical_snapshot(snap_compare):
 
     app = app_for("examples/rejected/compact.noncanonical.model-text")
     assert snap_compare(app, terminal_size=SIZE, run_before=before)
+
+
+def edited_ledger() -> bytes:
+    """The ledger's graph with a definition renamed, an import gone and one
+    added, re-encoded with the same metadata: a fixed edited copy."""
+    import json
+
+    import codec
+
+    p = codec.decode_wire((ROOT / LEDGER).read_bytes()).projection
+    value = json.loads(p.selected)
+    value["definitions"]["rows"][3][0] = "UnbalancedPostingError"
+    del value["imports"]["csv"]
+    value["imports"]["Fraction"] = "fractions.Fraction"
+    return codec.encode_model_text(codec.CompactProjection.from_value(p.profile, p.root, p.source_revision, value))
+
+
+def test_compare_snapshot(snap_compare):
+    from inspector.compare import Target
+    from inspector.compare_screen import CompareScreen
+
+    async def before(pilot):
+        await steady()(pilot)
+        pilot.app.open_compare(Target("bytes", data=edited_ledger(), name="banking_ledger.graph.edited.model-text"))
+        for _ in range(100):
+            await pilot.pause()
+            screen = pilot.app.screen
+            if isinstance(screen, CompareScreen):
+                await screen.workers.wait_for_complete()
+                await pilot.pause()
+                if screen.comparison is not None and screen.comparison.done:
+                    break
+        await pilot.pause()
+
+    assert snap_compare(app_for(LEDGER, count_tokens=True), terminal_size=SIZE, run_before=before)
+
+
+def test_token_view_snapshot(snap_compare):
+    """The token view of the wire as given, with the counts (a worker, waited for),
+    the cursor three tokens in, a selection of two tokens and the ids shown."""
+    keys = ("right", "right", "right", "shift+right", "shift+right", "I")
+    assert snap_compare(app_for(LEDGER, count_tokens=True), terminal_size=SIZE, run_before=steady(*keys, tab="tokens"))

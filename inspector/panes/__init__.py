@@ -4,9 +4,13 @@ and its token counts through reactives bound from the app (``data_bind``)."""
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.containers import Vertical
 from textual.reactive import reactive
 from textual.widget import Widget
+from textual.widgets import Static
+
+from workspace.visible import visible
 
 from ..actions import pane_bindings
 from ..messages import Counts, Selected, Selection
@@ -19,7 +23,11 @@ class Pane(Vertical):
     NAME = ""
     loaded: reactive[Loaded | None] = reactive(None, init=False, always_update=True)
     counts: reactive[Counts | None] = reactive(None, init=False)
-    selection: reactive[Selection | None] = reactive(None, init=False)
+    selection: reactive[Selection | None] = reactive(None, init=False, repaint=False)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._rows: dict[str | None, int] = {}  # rows each status line took when last laid out
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         if cls.__dict__.get("NAME"):  # before Textual merges the class's bindings
@@ -51,6 +59,19 @@ class Pane(Vertical):
         if self.loaded is not None:
             self.post_message(Selected(Selection(self.loaded, start, max(end, start + 1), self.NAME, doc, at)))
 
+    def update_line(self, widget: Static, text: Text) -> None:
+        """Show ``text`` in a status line that changes on every cursor move. A layout of
+        the whole screen costs tens of milliseconds on a large wire, so one is asked
+        for only when the text needs another number of rows than it had."""
+        widget.update(text, layout=False)
+        width = widget.content_region.width
+        if width <= 0:  # not laid out yet (or in a tab never shown): its first layout measures it
+            return
+        rows = widget.get_content_height(widget.container_size, self.app.size, width)  # as the layout measures
+        if rows != self._rows.get(widget.id):
+            widget.refresh(layout=True)
+        self._rows[widget.id] = rows
+
     def show_counts(self, counts: Counts) -> None:
         """Token counts arrived (or grew) for the loaded model."""
 
@@ -68,6 +89,12 @@ class Pane(Vertical):
         if not value:
             self.notify("nothing under the cursor to copy", severity="warning")
             return
+        self.copy_text(value)
+
+    def copy_text(self, value: str, what: str = "") -> None:
+        """Put ``value`` on the clipboard (OSC 52) and say what was copied, shown by
+        workspace.visible's rule (a copied control character must not reach the screen)."""
         self.app.copy_to_clipboard(value)
-        shown = value if len(value) <= 200 else value[:200] + "…"
-        self.notify(f"copied {len(value):,} characters (OSC 52): {shown}", timeout=6)
+        shown = visible(value if len(value) <= 200 else value[:200] + "…")
+        label = f"{what} " if what else ""
+        self.notify(f"copied {label}{len(value):,} characters (OSC 52): {shown}", timeout=6)

@@ -1,7 +1,16 @@
 """The Body tab: the compact body and the expanded document side by side, one
 cursor mapped between them, references and substituted literals marked, an
 exact-bytes or indented reading layout, search, and stepping through an entry's
-uses."""
+uses; folding of the document's objects and arrays, ``%`` to the matching
+bracket, the cursor's path, and why a literal is inline.
+
+Folding applies to the document pane only, in the exact and the reading layout
+alike: the compact pane shows the exact bytes of the wire and never hides one.
+A linked cursor that lands inside a folded container (a move in the compact
+pane, the byte view, a dictionary entry's use, a search hit) does not unfold
+it: it lands on the fold's summary line, the hidden byte under the cursor
+(shown as a reversed ``…``), and the status still gives that byte and its path.
+Folds are the person's; only ``f`` and ``F`` change them."""
 
 from __future__ import annotations
 
@@ -16,9 +25,13 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Label, Static
 
-from ..messages import LayoutReady, Selection
+from workspace.visible import visible
+
+from ..inline import explain_literal
+from ..messages import LayoutReady, Selection, ValuesReady
 from ..model import Loaded
-from ..views.lines import LineView, Mark, MarkSet, reading_layout, wrapped_layout
+from ..structure import Structure
+from ..views.lines import Fold, LineView, Mark, MarkSet, reading_layout, wrapped_layout
 from . import Pane
 from .search import Search
 
@@ -47,6 +60,10 @@ class BodyPane(Pane):
         self.status_message = ""
         self.use_entry: int | None = None
         self.use_position = -1
+        self.structure: Structure | None = None  # the document's JSON values, once read
+        self.folded: dict[int, Fold] = {}  # value index -> its fold, every container folded
+        self._answer = ""  # the last answer of ``i``, shown until the cursor moves
+        self._structure_for: Loaded | None = None  # the model whose structure is read or being read
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="body-panes"):
@@ -79,6 +96,9 @@ class BodyPane(Pane):
         self.use_entry, self.use_position = None, -1
         self.search = Search()
         self.status_message = ""
+        self.structure, self.folded, self._structure_for = None, {}, None
+        if loaded.document is not None and (len(loaded.document) <= BIG or self.is_on_screen):
+            self._want_structure()  # a large one waits for the tab to be shown (on_show)
         self.compact.set_content(body, marks)
         self.expanded.set_content(loaded.document or b"", MarkSet(*loaded.document_marks()))
         title = {"model-text": "compact body (@N marked)", "text": "compact body (v1 ~k back-references)",
@@ -91,12 +111,50 @@ class BodyPane(Pane):
         self.update_status()
 
     def update_status(self) -> None:
-        parts = [f"compact byte {self.compact.cursor_offset:,}", f"document byte {self.expanded.cursor_offset:,}",
-                 "reading view" if self.reading else "exact bytes",
-                 "panes synced" if self.sync_panes else "panes independent"]
+        parts = [f"compact byte {self.compact.cursor_offset:,}", f"document byte {self.expanded.cursor_offset:,}"]
+        path = self._path_status()
+        if path:
+            parts.append(path)
+        parts += ["reading view" if self.reading else "exact bytes",
+                  "panes synced" if self.sync_panes else "panes independent"]
+        if self.folded:
+            parts.append(f"{len(self.folded):,} folded (F unfolds all)")
         if self.status_message:
             parts.append(self.status_message)
-        self.query_one("#body-status", Static).update(Text(" · ".join(parts)))
+        self.update_line(self.query_one("#body-status", Static), Text(" · ".join(parts)))
+
+    def _path_status(self) -> str:
+        """The path of the focused pane's cursor (the compact pane's through the
+        document byte it maps to), escaped by workspace.visible's rule."""
+        loaded = self.loaded
+        if loaded is None or loaded.document is None:
+            return ""
+        if self.structure is None:
+            return "path: reading the structure…" if not loaded.pending else ""
+        view = self._search_view()
+        doc = self._doc_offset(view)
+        if doc is None:
+            return f"path: in the document pane ({self._unmapped()})"
+        path = self.structure.path(doc)
+        where = " (folded)" if self.expanded.hidden(doc) is not None else ""
+        return f"path {visible(path)}{where}" if path else ""
+
+    def _doc_offset(self, view: LineView) -> int | None:
+        """The document byte the cursor of ``view`` stands for: its own in the
+        document pane; in the compact pane the one ``Loaded.body_to_doc`` maps it to,
+        where the model maps the body (v2 references, full JSON)."""
+        loaded = self.loaded
+        if loaded is None or loaded.document is None:
+            return None
+        if view is self.expanded:
+            return view.cursor_offset
+        if loaded.form not in ("model-text", "json"):
+            return None
+        return loaded.body_to_doc(view.cursor_offset)
+
+    def _unmapped(self) -> str:
+        title = self.loaded.title if self.loaded is not None else "this"
+        return f"the inspector maps no {title} body offset to the document"
 
     # --- places ---------------------------------------------------------------------
 
@@ -168,6 +226,8 @@ class BodyPane(Pane):
 
     @on(LineView.CursorMoved)
     def _moved(self, event: LineView.CursorMoved) -> None:
+        if self.status_message and self.status_message == self._answer:
+            self.status_message = ""  # the answer of ``i`` was about the literal the cursor left
         self._follow(event.view, event.offset)
         self.update_status()
         loaded = self.loaded
@@ -220,6 +280,38 @@ class BodyPane(Pane):
                 view.go_to_offset(offset)
         self.update_status()
 
+    def on_show(self) -> None:
+        self._want_structure()
+
+    def _want_structure(self) -> None:
+        """Read the document's structure once per model: at once for a small one; for
+        a large one (most of a second of Python for 16 MiB) in a worker, started when
+        the tab is first shown, so loading a wire never waits for it."""
+        loaded = self.loaded
+        if loaded is None or loaded.document is None or loaded.pending or self._structure_for is loaded:
+            return
+        self._structure_for = loaded
+        if len(loaded.document) > BIG:
+            self._values_worker(loaded)
+        else:
+            self.structure = Structure(loaded.document, loaded.json_values())
+
+    @work(thread=True, exclusive=True, group="values", exit_on_error=False, description="document structure")
+    def _values_worker(self, source: Loaded) -> None:
+        source.json_values()
+        self.post_message(ValuesReady(source))
+
+    def on_values_ready(self, message: ValuesReady) -> None:
+        """The structure is used only for the model it was read from."""
+        loaded = self.loaded
+        if message.source is not loaded or loaded is None or loaded.document is None:
+            return
+        self.structure = Structure(loaded.document, loaded.json_values())
+        self.update_status()
+
+    def on_descendant_focus(self) -> None:
+        self.update_status()  # the path is the focused pane's
+
     @work(thread=True, exclusive=True, group="layout", exit_on_error=False, description="reading layout")
     def _reading_worker(self, source: Loaded, name: str, data: bytes, offset: int) -> None:
         self.post_message(LayoutReady(source, name, reading_layout(data), offset))
@@ -268,10 +360,128 @@ class BodyPane(Pane):
         if self.search.step(-1):
             self._show_match()
 
+    # --- structure: folds, brackets, paths, values ----------------------------------
+
+    def _structure(self) -> Structure | None:
+        """The document's structure, or None with a warning saying why not."""
+        loaded = self.loaded
+        if loaded is None or loaded.document is None:
+            self.notify("there is no expanded document", severity="warning")
+        elif self.structure is None:
+            self.notify("the document's structure is still being read…", severity="warning")
+        return self.structure
+
+    def _cursor_doc(self) -> tuple[LineView, int] | None:
+        view = self._search_view()
+        doc = self._doc_offset(view)
+        if doc is None:
+            self.notify(f"use the document pane: {self._unmapped()}", severity="warning")
+            return None
+        return view, doc
+
+    def action_fold(self) -> None:
+        """``f``: unfold the fold the cursor is on, else fold the object or array
+        under it (a key's member's value, else the innermost container)."""
+        structure = self._structure()
+        place = self._cursor_doc() if structure is not None else None
+        if structure is None or place is None:
+            return
+        view, doc = place
+        lines = self.expanded.lines
+        fold = lines.fold_on(lines.line_of(doc))
+        if fold is not None:
+            i = structure.innermost(fold.start)
+            self.folded.pop(i, None)
+            self._apply_folds(fold.start if view is self.expanded else None)
+            return
+        i = structure.container_at(doc)
+        if i < 0:
+            self.notify("no object or array holds this byte", severity="warning")
+            return
+        if structure.values.end[i] < 0:
+            self.notify("this container is not closed in the document: nothing to fold", severity="warning")
+            return
+        if structure.children(i) == 0:
+            self.notify("this container is empty: nothing to fold", severity="warning")
+            return
+        self.folded[i] = Fold(*structure.span(i), structure.summary(i))
+        self._apply_folds(structure.values.start[i] if view is self.expanded else None)
+
+    def action_unfold_all(self) -> None:
+        if self.folded:
+            self.folded = {}
+            self._apply_folds(None)
+
+    def _apply_folds(self, offset: int | None) -> None:
+        """Show the folds; a fold made from the document pane puts its cursor on the
+        opening bracket, a move the other panes follow."""
+        self.expanded.set_folds(list(self.folded.values()), offset=offset)
+        if offset is not None:
+            self.expanded.moved_by_user()
+        self.update_status()
+
+    def action_match_bracket(self) -> None:
+        """``%``: to the other bracket of the container whose bracket is under the
+        cursor (off a bracket: to the innermost container's opening one), in
+        either pane."""
+        structure = self._structure()
+        place = self._cursor_doc() if structure is not None else None
+        if structure is None or place is None or self.loaded is None:
+            return
+        view, doc = place
+        target = structure.matching_bracket(doc)
+        if target is None:
+            self.notify("no bracket to match here", severity="warning")
+            return
+        view.go_to_offset(target if view is self.expanded else self.loaded.doc_to_body(target))
+        view.moved_by_user()
+
+    def action_copy_path(self) -> None:
+        structure = self._structure()
+        place = self._cursor_doc() if structure is not None else None
+        if structure is None or place is None:
+            return
+        path = structure.path(place[1])
+        if not path:
+            self.notify("no JSON value holds this byte", severity="warning")
+            return
+        self.copy_text(path, "path")
+
+    def action_copy(self) -> None:
+        if self.loaded is not None and self.loaded.document is not None and self.structure is None:
+            self.notify("the document's structure is still being read…", severity="warning")
+            return
+        super().action_copy()
+
     def copy_value(self) -> str:
-        focused = self.app.focused
-        view = focused if isinstance(focused, LineView) and focused in (self.compact, self.expanded) else self.compact
+        """The whole JSON value under the cursor (a key stands for its member's
+        value), from the document; the line only where no document maps (the hex
+        of a CBOR body)."""
+        view = self._search_view()
+        doc = self._doc_offset(view)
+        structure = self.structure
+        if structure is not None and doc is not None:
+            i = structure.value_at(doc)
+            if i < 0:
+                return ""
+            start, end = structure.span(i)
+            return structure.document[start:end].decode("utf-8", "replace")
         if not len(view.lines):
             return ""
         line = min(view.cursor_line, len(view.lines) - 1)
         return view.data[view.lines.starts[line]:view.lines.ends[line]].decode("utf-8", "replace")
+
+    def action_why_inline(self) -> None:
+        """``i``: why the string literal under the cursor is inline, or which
+        dictionary entry it is."""
+        loaded = self.loaded
+        if loaded is None:
+            return
+        if loaded.document is not None and self.structure is None:
+            self.notify("the document's structure is still being read…", severity="warning")
+            return
+        view = self._search_view()
+        answer = explain_literal(loaded, self.structure, self._doc_offset(view))
+        self.status_message = self._answer = answer
+        self.notify(answer, title="why is this inline?", timeout=12)
+        self.update_status()

@@ -58,8 +58,8 @@ class BytesPane(Pane):
             where += f" · the diagnostic's byte ({loaded.error.code})"
         value = loaded.wire[event.offset:event.offset + 1]
         shown = f" = 0x{value[0]:02x}" if value else ""
-        self.query_one("#hex-status", Static).update(
-            Text(f"byte {event.offset:,} (0x{event.offset:x}){shown}: {where}"))
+        self.update_line(self.query_one("#hex-status", Static),
+                         Text(f"byte {event.offset:,} (0x{event.offset:x}){shown}: {where}"))
         if event.by_user:
             start, end, doc = loaded.span_at(event.offset)
             self.hex.select_span(start, end)

@@ -173,7 +173,8 @@ class OverviewPane(Pane):
                 parts.append(f"dictionary: {_entries(read)}, {plural(len(loaded.ref_wire), 'reference')}")
         if loaded.form != "json" and loaded.form != "unknown":
             parts.append("digest: " + {True: "matches", False: "does not match", None: "not checked"}[loaded.digest_ok])
-        parts.append("status: " + ("valid" if loaded.ok else f"rejected: {loaded.error.code}"))
+        parts.append("status: " + ("not yet known (decoding and verifying)" if loaded.pending
+                                   else "valid" if loaded.ok else f"rejected: {loaded.error.code}"))
         text = Text(" · ".join(parts))
         if loaded.produced_from:
             text.append(f"\nproduced live: profile {loaded.produced_from[0]} of "

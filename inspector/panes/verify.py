@@ -30,6 +30,7 @@ class VerifyPane(Pane):
             yield FieldInput(placeholder="expected source_revision", id="expect-revision")
             yield Button("Verify", id="run-verify", variant="primary")
         yield Static("", id="verify-result")
+        yield Button("Compare with the canonical re-encoding", id="compare-canonical-button")
         with Horizontal(id="canon-panes"):
             with Vertical():
                 yield Label("given bytes", classes="pane-title")
@@ -40,6 +41,15 @@ class VerifyPane(Pane):
 
     def on_mount(self) -> None:
         self.query_one("#canon-panes").display = False
+        self.query_one("#compare-canonical-button").display = False
+
+    @on(Button.Pressed, "#compare-canonical-button")
+    def compare_canonical(self) -> None:
+        """The whole comparison (envelopes, dictionary, JSON paths, tokens) of
+        the given wire and its canonical re-encoding."""
+        from ..compare import Target
+
+        self.app.open_compare(Target("canonical"))  # type: ignore[attr-defined]
 
     @property
     def focus_target(self) -> Widget:
@@ -62,6 +72,7 @@ class VerifyPane(Pane):
         expected = {k: (self.query_one(f"#expect-{w}", FieldInput).value.strip() or None) for k, w in EXPECTATIONS}
         canon = self.query_one("#canon-panes")
         canon.display = False
+        self.query_one("#compare-canonical-button").display = False
         error = loaded.error
         if error is None:
             try:
@@ -90,5 +101,6 @@ class VerifyPane(Pane):
                 view.set_focus_marks([Mark(at - lo, at - lo + 1, "error")])
                 view.go_to_offset(at - lo)
             text.append(f"\nfirst difference at byte {at:,} of the compared bytes, marked below")
+            self.query_one("#compare-canonical-button").display = True
         result.update(text)
 

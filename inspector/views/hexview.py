@@ -136,7 +136,11 @@ class HexView(RowCursorView):
         self._user_move(self.cursor_offset + delta * self.row_bytes)
 
     def watch_cursor_row(self, old: int, new: int) -> None:
-        self._changed()
+        # Only the row the cursor left and the one it holds now look different: the other rows keep
+        # their rendered strips (re-rendering every visible row was half of a key's CPU).
+        for row in {old, new}:
+            self._cache.discard((row, self._version))
+        self.refresh()
         self.post_message(self.Moved(self.cursor_offset, self._by_user))
 
     def on_click(self, event: events.Click) -> None:

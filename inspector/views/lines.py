@@ -12,7 +12,7 @@ import bisect
 import re
 from array import array
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rich.segment import Segment
 from rich.style import Style
@@ -32,13 +32,28 @@ _STRUCTURE = re.compile(b"(" + STRING_TOKEN + rb")|([\[\]{},])")
 
 
 @dataclass(frozen=True)
+class Fold:
+    """A folded container: the bytes ``start:end`` (its brackets included) are
+    drawn as ``{…}`` or ``[…]`` and ``label`` on one line. The bytes stay where
+    they are: a fold changes which lines are shown, never an offset."""
+
+    start: int
+    end: int
+    label: str
+
+
+@dataclass(frozen=True)
 class Layout:
-    """Line ``i`` shows ``content[starts[i]:ends[i]]`` after ``indents[i]`` spaces."""
+    """Line ``i`` shows ``content[starts[i]:ends[i]]`` after ``indents[i]`` spaces;
+    line ``fold_lines[j]`` holds the folded container ``folds[j]``, and draws the
+    bytes of that range outside the container's inside only."""
 
     starts: array
     ends: array
     indents: array
     width: int  # widest line, for the horizontal scrollbar
+    folds: tuple[Fold, ...] = ()
+    fold_lines: array = field(default_factory=lambda: array("q"))
 
     def __len__(self) -> int:
         return len(self.starts)
@@ -46,6 +61,86 @@ class Layout:
     def line_of(self, offset: int) -> int:
         i = bisect.bisect_right(self.starts, offset) - 1
         return max(0, min(i, len(self.starts) - 1))
+
+    def fold_on(self, line: int) -> Fold | None:
+        """The fold line ``line`` draws, if it is one."""
+        j = bisect.bisect_left(self.fold_lines, line)
+        return self.folds[j] if j < len(self.fold_lines) and self.fold_lines[j] == line else None
+
+
+def outermost(folds: Sequence[Fold]) -> list[Fold]:
+    """The folds in byte order, each one inside an earlier fold dropped (it is hidden anyway)."""
+    kept: list[Fold] = []
+    for f in sorted(folds, key=lambda f: (f.start, -f.end)):
+        if f.end - f.start >= 2 and (not kept or f.start >= kept[-1].end):
+            kept.append(f)
+    return kept
+
+
+def fold_layout(base: Layout, folds: Sequence[Fold], *, split: bool) -> Layout:
+    """``base`` with each folded container drawn on one line. The lines between are
+    copied as array slices, so folding a 16 MiB document costs a few copies of its
+    line arrays and nothing per line.
+
+    Reading view (``split`` false): the fold line runs from the start of the line
+    holding the opening bracket to the end of the line holding the closing one
+    (``"rows":[…],``). Exact view (``split`` true): lines are cut at byte widths,
+    not at the structure, so the fold gets its own line from its opening bracket
+    to its closing one, and the bytes before and after it on their wrapped lines
+    stay lines of their own. In the reading view a fold that would share its line
+    with the previous one is left unfolded (the reading layout starts a line
+    after every bracket that opens a non-empty container, so only an odd document
+    has one)."""
+    kept = outermost(folds)
+    if not kept or not len(base):
+        return base
+    starts, ends, indents = array("q"), array("q"), array("q")
+    shown: list[Fold] = []
+    fold_lines = array("q")
+    width = base.width
+    i = 0  # the next base line to copy
+    tail: tuple[int, int, int] | None = None  # exact view: the rest of a wrapped line after a fold
+
+    def copy(upto: int) -> None:
+        starts.extend(base.starts[i:upto])
+        ends.extend(base.ends[i:upto])
+        indents.extend(base.indents[i:upto])
+
+    def emit(start: int, end: int, indent: int) -> None:
+        starts.append(start)
+        ends.append(end)
+        indents.append(indent)
+
+    for f in kept:
+        a, b = base.line_of(f.start), base.line_of(f.end - 1)
+        if split:
+            if tail is not None and a == i - 1:
+                line_start = tail[0]
+            else:
+                if tail is not None:
+                    emit(*tail)
+                copy(a)
+                line_start = base.starts[a]
+            tail = None
+            if line_start < f.start:
+                emit(line_start, f.start, base.indents[a])
+            line_start, line_end = f.start, f.end
+            if f.end < base.ends[b]:
+                tail = (f.end, base.ends[b], base.indents[b])
+        else:
+            if a < i:
+                continue
+            copy(a)
+            line_start, line_end = base.starts[a], base.ends[b]
+        fold_lines.append(len(starts))
+        shown.append(f)
+        emit(line_start, line_end, base.indents[a])
+        width = max(width, base.indents[a] + (f.start + 1 - line_start) + 1 + (line_end - f.end + 1) + 2 + len(f.label))
+        i = b + 1
+    if tail is not None:
+        emit(*tail)
+    copy(len(base))
+    return Layout(starts, ends, indents, width, tuple(shown), fold_lines)
 
 
 def wrapped_layout(data: bytes, width: int) -> Layout:
@@ -155,6 +250,7 @@ class LineView(ScrollView, can_focus=True):
         "lineview--cursor",
         "lineview--cell",
         "lineview--dim",
+        "lineview--fold",
     }
 
     DEFAULT_CSS = """
@@ -166,6 +262,7 @@ class LineView(ScrollView, can_focus=True):
     LineView > .lineview--cursor { background: $primary-muted; }
     LineView > .lineview--cell { text-style: reverse bold; }
     LineView > .lineview--dim { color: $text-muted; }
+    LineView > .lineview--fold { color: $text-muted; text-style: italic; }
     """
 
     BINDINGS = [
@@ -180,7 +277,7 @@ class LineView(ScrollView, can_focus=True):
         Binding("enter", "activate", "Follow @N", show=False),
     ]
 
-    cursor_line = reactive(0, always_update=True)
+    cursor_line = reactive(0, always_update=True, repaint=False)  # watch_cursor_line repaints
 
     class CursorMoved(Message):
         """The cursor moved to the line starting at ``offset`` (a content offset)."""
@@ -214,6 +311,8 @@ class LineView(ScrollView, can_focus=True):
         self.data = b""
         self.layout_mode = "wrap"
         self.lines: Layout = wrapped_layout(b"", 80)
+        self._base: Layout = self.lines  # the layout before folding
+        self.folds: tuple[Fold, ...] = ()  # folded containers, drawn one line each
         self.marks: MarkSet = NO_MARKS
         self._max_mark = 0
         self.focus_marks: list[Mark] = []  # current reference, search hit, error
@@ -232,7 +331,8 @@ class LineView(ScrollView, can_focus=True):
         self.set_marks(marks or NO_MARKS)
         self.focus_marks = []
         self._wrap_width = self._content_width()
-        self.lines = layout or wrapped_layout(data, self._wrap_width)
+        self.folds = ()
+        self._base = self.lines = layout or wrapped_layout(data, self._wrap_width)
         self._changed()
         self._column = 0
         self.cursor_line = 0
@@ -241,12 +341,28 @@ class LineView(ScrollView, can_focus=True):
     def set_layout(self, layout: Layout, mode: str) -> None:
         offset = self.anchor
         self.layout_mode = mode
-        self.lines = layout
+        self._base = layout
+        self.lines = fold_layout(layout, self.folds, split=mode == "wrap")
         if mode == "wrap":  # wrapped lines fit the width: a horizontal scroll left over would hide bytes
             self._wrap_width = self._content_width()
             self.scroll_to(x=0, animate=False)
         self._changed()
         self.go_to_offset(offset)
+
+    def set_folds(self, folds: Sequence[Fold], *, offset: int | None = None) -> None:
+        """Fold these containers (every other unfolded), in the exact and the
+        reading layout alike; the cursor stays on ``offset`` (default: its byte),
+        on the fold line when a fold hides that byte."""
+        offset = self.anchor if offset is None else offset
+        self.folds = tuple(folds)
+        self.lines = fold_layout(self._base, self.folds, split=self.layout_mode == "wrap")
+        self._changed()
+        self.go_to_offset(offset, center=False)
+
+    def hidden(self, offset: int) -> Fold | None:
+        """The fold hiding byte ``offset`` (inside its brackets), if any."""
+        fold = self.lines.fold_on(self.lines.line_of(offset))
+        return fold if fold is not None and fold.start < offset < fold.end - 1 else None
 
     def set_marks(self, marks: MarkSet) -> None:
         self.marks = marks
@@ -273,7 +389,8 @@ class LineView(ScrollView, can_focus=True):
             if width != self._wrap_width:
                 offset = self.anchor
                 self._wrap_width = width
-                self.lines = wrapped_layout(self.data, width)
+                self._base = wrapped_layout(self.data, width)
+                self.lines = fold_layout(self._base, self.folds, split=True)
                 self._changed()
                 self.go_to_offset(offset)
 
@@ -309,10 +426,29 @@ class LineView(ScrollView, can_focus=True):
         if self.layout_mode == "wrap":
             return
         line = min(self.cursor_line, len(self.lines) - 1)
-        x = self.lines.indents[line] + self.cursor_offset - self.lines.starts[line]
+        x = self.lines.indents[line] + self._column_of(line, self.cursor_offset)
         width = max(self.scrollable_content_region.width, 1)
         if not self.scroll_offset.x <= x < self.scroll_offset.x + width:
             self.scroll_to(x=max(x - width // 2, 0), animate=False)
+
+    def _column_of(self, line: int, offset: int) -> int:
+        """The screen column of byte ``offset`` on ``line`` (indent excluded): on a
+        fold line the inside of the container is one ``…`` cell."""
+        start = self.lines.starts[line]
+        fold = self.lines.fold_on(line)
+        if fold is None or offset <= fold.start:
+            return offset - start
+        if offset < fold.end - 1:
+            return fold.start + 1 - start
+        return fold.start + 2 - start + offset - (fold.end - 1)
+
+    def _settle_column(self) -> None:
+        """After an up/down move onto a fold line, a column inside the hidden bytes
+        is put on the opening bracket, so the cursor stands on a byte it shows."""
+        line = min(self.cursor_line, len(self.lines) - 1)
+        fold = self.lines.fold_on(line) if len(self.lines) else None
+        if fold is not None and fold.start < self.lines.starts[line] + self._column < fold.end - 1:
+            self._column = fold.start - self.lines.starts[line]
 
     def scroll_to_line(self, line: int, *, center: bool = True) -> None:
         height = max(self.scrollable_content_region.height, 1)
@@ -338,9 +474,12 @@ class LineView(ScrollView, can_focus=True):
         return self.lines.starts[min(int(self.scroll_offset.y), len(self.lines) - 1)]
 
     def watch_cursor_line(self, old: int, new: int) -> None:
-        self.refresh()  # cached strips are keyed by whether they hold the cursor
+        # cached strips are keyed by whether they hold the cursor: repaint the two lines
+        # that changed, not the whole view (a scroll repaints everything anyway)
+        self.refresh_line(old)
+        self.refresh_line(new)
 
-    def _moved_by_user(self) -> None:
+    def moved_by_user(self) -> None:
         """Only moves the user makes are announced, so a pane that follows another
         never echoes back a stale position."""
         if len(self.lines):
@@ -350,8 +489,9 @@ class LineView(ScrollView, can_focus=True):
 
     def action_cursor(self, delta: int) -> None:
         self.cursor_line = max(0, min(self.cursor_line + delta, len(self.lines) - 1))
+        self._settle_column()
         self.scroll_to_line(self.cursor_line, center=False)
-        self._moved_by_user()
+        self.moved_by_user()
 
     def action_page(self, direction: int) -> None:
         height = max(self.scrollable_content_region.height - 1, 1)
@@ -359,8 +499,9 @@ class LineView(ScrollView, can_focus=True):
 
     def action_edge(self, end: int) -> None:
         self.cursor_line = len(self.lines) - 1 if end else 0
+        self._settle_column()
         self.scroll_to_line(self.cursor_line, center=False)
-        self._moved_by_user()
+        self.moved_by_user()
 
     def action_column(self, delta: int) -> None:
         """Left and right by one character (a whole UTF-8 sequence), across lines."""
@@ -385,8 +526,11 @@ class LineView(ScrollView, can_focus=True):
                 if line == 0:
                     return
                 step = max(self.lines.ends[line - 1] - 1, self.lines.starts[line - 1])
+        fold = self.hidden(step)
+        if fold is not None:  # a fold's inside is one cell: step over it
+            step = fold.end - 1 if delta > 0 else fold.start
         self.go_to_offset(step, center=False)
-        self._moved_by_user()
+        self.moved_by_user()
 
     def action_activate(self) -> None:
         line = min(self.cursor_line, len(self.lines) - 1)
@@ -396,7 +540,8 @@ class LineView(ScrollView, can_focus=True):
         line = int(self.scroll_offset.y) + event.y
         if 0 <= line < len(self.lines):
             self.cursor_line = line
-            self._moved_by_user()
+            self._settle_column()
+            self.moved_by_user()
             if event.chain >= 2:
                 self.action_activate()
 
@@ -429,17 +574,28 @@ class LineView(ScrollView, can_focus=True):
         segments: list[Segment] = []
         if indent:
             segments.append(Segment(" " * indent, base))
-        # boundaries where the style changes
-        spans = self._spans(start, end)
+        fold = self.lines.fold_on(line)
+        if fold is None:
+            self._byte_segments(segments, start, end, base)
+            return Strip(segments).simplify()
+        # a fold line: the bytes up to the opening bracket, one cell for the inside, the rest
+        self._byte_segments(segments, start, fold.start + 1, base)
+        inside = self.has_focus and line == self.cursor_line and fold.start < self.cursor_offset < fold.end - 1
+        segments.append(Segment("…", base + self._style("fold") + (self._style("cell") if inside else Style())))
+        self._byte_segments(segments, fold.end - 1, end, base)
+        segments.append(Segment("  " + fold.label, base + self._style("fold")))
+        return Strip(segments).simplify()
+
+    def _byte_segments(self, segments: list[Segment], start: int, end: int, base: Style) -> None:
+        """The bytes ``start:end`` as segments, styled where marks fall."""
         pos = start
-        for s, e, style in spans:
+        for s, e, style in self._spans(start, end):  # boundaries where the style changes
             if s > pos:
                 segments.append(Segment(_visible(self.data[pos:s]), base))
             segments.append(Segment(_visible(self.data[max(s, start):e]), base + style))
             pos = e
         if pos < end:
             segments.append(Segment(_visible(self.data[pos:end]), base))
-        return Strip(segments).simplify()
 
     def _spans(self, start: int, end: int) -> list[tuple[int, int, Style]]:
         """Non-overlapping styled spans within [start, end); focus marks win."""
