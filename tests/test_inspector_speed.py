@@ -67,6 +67,8 @@ def test_a_model_built_from_the_childs_layout_equals_one_built_here():
             x, y = getattr(here, f.name), getattr(apart, f.name)
             if f.name == "error":
                 x, y = repr(x), repr(y)
+            if f.name == "layout":  # the parse itself, kept for the tree: equal but for its error's identity
+                x, y = (dataclasses.replace(v, error=repr(v.error)) for v in (x, y))
             assert x == y, f.name
         assert apart.body_marks() == here.body_marks() and apart.document_marks() == here.document_marks()
 
