@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.content import Content
 
 
 @dataclass(frozen=True)
@@ -152,4 +153,7 @@ class InspectorCommands(Provider):
             label = self._label(c)
             score = matcher.match(label)
             if score > 0:
-                yield Hit(score, matcher.highlight(label), lambda c=c: self._run(c), text=label, help=c.help)
+                # highlight() reads its text as markup, so "[t]" would vanish: only the title is
+                # highlighted, and the key is appended as plain content
+                shown = matcher.highlight(c.title) + Content(f"  [{c.keys_label}]")
+                yield Hit(score, shown, lambda c=c: self._run(c), text=label, help=c.help)
