@@ -39,3 +39,33 @@ def test_palette_search_keeps_a_one_letter_key_in_brackets():
             assert any("Show Tokens  [t]" in p for p in prompts), prompts
             assert any("Next token view  [T]" in p for p in prompts), prompts
     asyncio.run(scenario())
+
+
+def test_token_status_names_only_bytes_of_the_token_and_counts_in_the_singular():
+    """The cursor token's bytes are named first and last, as the Tree tab does: its end
+    (exclusive) named a byte past the token, at the wire's end a byte that does not exist."""
+    async def scenario():
+        from inspector import token_spans
+
+        async with opened(LEDGER) as (app, pilot):
+            await pilot.press("t")
+            await pilot.pause()
+            wire = LEDGER.read_bytes()
+            full = token_spans.whole(wire, "cl100k_base")
+            app.select_wire(len(wire) - 1)
+            await pilot.pause()
+            status = str(app.query_one("#tv-status").content)
+            s, e = full.span(len(full.ids) - 1)
+            assert e == len(wire) and e - s >= 2
+            assert f"at bytes {s:,}–{e - 1:,}" in status, status
+            assert f"{len(wire):,}" not in status, status
+            assert "selection: 1 token (1 byte)" in status, status
+    asyncio.run(scenario())
+
+
+def test_ledger_row_story_names_the_rows_last_byte():
+    from inspector.ledger import LedgerRow
+    from inspector.panes.tokens import ledger_row_story
+
+    row = LedgerRow("header", "header", 0, 22, 22, {"cl100k_base": 12})
+    assert ledger_row_story(row, "cl100k_base") == "header: 12 tokens, bytes 0–21"

@@ -30,7 +30,7 @@ from ..token_spans import token_lengths
 from ..views.lines import Layout, LineView, wrapped_layout
 from ..views.tokenview import PALETTE, LedgerView, TokenView, ledger_header
 from . import Pane
-from .overview import FORM_NAMES, change
+from .overview import FORM_NAMES, change, plural
 
 #: The forms the token view shows, in ``T`` order (v1 binary is CBOR, not text).
 TEXT_FORMS = ("json", "text", "model-text")
@@ -55,12 +55,18 @@ def absent_note(loaded: Loaded, forms: dict[str, bytes]) -> str:
     return f"{', '.join(missing)} could not be encoded from this projection" if missing else ""
 
 
+def byte_range(start: int, end: int) -> str:
+    """A half-open span as the Tree tab spells it: first and last byte, both included
+    ("3,350–3,361"; one byte: "3,350"), so no number names a byte outside the span."""
+    return f"{start:,}" if end - start <= 1 else f"{start:,}–{end - 1:,}"
+
+
 def ledger_row_story(row: LedgerRow, name: str) -> str:
     """The selected ledger row in words: where its bytes are and, for an entry,
     the sum that makes its difference to full JSON."""
-    where = f"bytes {row.start:,}-{row.end:,}" if row.kind not in ("rest", "unparsed", "references") else ""
+    where = f"bytes {byte_range(row.start, row.end)}" if row.kind not in ("rest", "unparsed", "references") else ""
     if row.kind == "references":
-        where = f"first at bytes {row.start:,}-{row.end:,}"
+        where = f"first at bytes {byte_range(row.start, row.end)}"
     head = f"{row.label}: {row.tokens.get(name, 0):,} tokens" + (f", {where}" if where else "")
     delta = row.delta(name)
     if row.kind == "entry" and delta is not None:
@@ -340,12 +346,12 @@ class TokensPane(Pane):
         if token is not None:
             shown = repr(view.data[token[1]:token[2]])[1:]
             parts.append(f"cursor token id {token[0]} {shown if len(shown) <= 24 else shown[:23] + '…'} "
-                         f"at bytes {token[1]:,}-{token[2]:,}")
+                         f"at {'byte' if token[2] - token[1] <= 1 else 'bytes'} {byte_range(token[1], token[2])}")
         parts.append(f"visible lines: {view.count_visible():,} tokens")
         if view.selected is not None:
             n = view.count_selected()
             s, e = view.selected
-            parts.append(f"selection: {n:,} tokens ({e - s:,} bytes)" if n is not None
+            parts.append(f"selection: {plural(n, 'token')} ({plural(e - s, 'byte')})" if n is not None
                          else f"selection: {e - s:,} bytes, too long to count here (see L)")
         else:
             parts.append("selection: none (shift+←/→)")
