@@ -69,3 +69,28 @@ def test_ledger_row_story_names_the_rows_last_byte():
 
     row = LedgerRow("header", "header", 0, 22, 22, {"cl100k_base": 12})
     assert ledger_row_story(row, "cl100k_base") == "header: 12 tokens, bytes 0–21"
+
+
+def test_compare_envelope_table_shows_the_delta_column_whole_at_160_columns():
+    """A small wire against a large one: '+17,053 (+4914.0%)' was cut at the screen's edge
+    (the digests' columns took the width without the cells' padding)."""
+    async def scenario():
+        from textual.widgets import DataTable
+
+        from inspector.compare import Target
+        from inspector.compare_screen import CompareScreen
+
+        small = ROOT / "examples" / "wires" / "calculator.diagnostics.model-text"
+        app = InspectorApp(load_path(str(small)), count_tokens=False, compare=Target("file", str(LEDGER)))
+        async with app.run_test(size=(160, 48)) as pilot:
+            for _ in range(100):
+                await pilot.pause()
+                await app.workers.wait_for_complete()
+                if isinstance(app.screen, CompareScreen) and app.screen.comparison is not None \
+                        and app.screen.comparison.done:
+                    break
+            await pilot.pause()
+            table = app.screen.query_one("#compare-fields", DataTable)
+            assert str(table.get_cell("wire bytes", "delta")).startswith("+")
+            assert table.max_scroll_x == 0, (table.virtual_size.width, table.size.width)
+    asyncio.run(scenario())
