@@ -289,8 +289,9 @@ class CompareScreen(Screen[None]):
         if not value:
             return "—"
         if name in ("root", "source_revision", "source_digest"):
-            # the name and delta columns (20 each), each cell's padding (2 × 4) and a scrollbar (2)
-            return shortened(value, self._width(1, 20 + 20 + 10, 2))
+            # the name and delta columns (20 each), and where the terminal is wide enough for all of
+            # it, each cell's padding (2 × 4) and a scrollbar (2); narrow, the values come first
+            return shortened(value, self._width(1, 20 + 20 + (0 if self.narrow else 10), 2))
         return value
 
     def _fill_entries(self, c: Comparison) -> None:

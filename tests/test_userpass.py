@@ -94,3 +94,25 @@ def test_compare_envelope_table_shows_the_delta_column_whole_at_160_columns():
             assert str(table.get_cell("wire bytes", "delta")).startswith("+")
             assert table.max_scroll_x == 0, (table.virtual_size.width, table.size.width)
     asyncio.run(scenario())
+
+
+def test_compare_at_80_columns_keeps_a_19_character_root_whole():
+    """Narrow, the values keep the width they had: a root of 19 characters is not cut."""
+    async def scenario():
+        from textual.widgets import DataTable
+
+        from inspector.compare import Target
+        from inspector.compare_screen import CompareScreen
+
+        wire = ROOT / "examples" / "wires" / "http_app_routing.graph.model-text"
+        app = InspectorApp(load_path(str(wire)), count_tokens=False, compare=Target("canonical"))
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(100):
+                await pilot.pause()
+                await app.workers.wait_for_complete()
+                if isinstance(app.screen, CompareScreen) and app.screen.comparison is not None \
+                        and app.screen.comparison.done:
+                    break
+            table = app.screen.query_one("#compare-fields", DataTable)
+            assert str(table.get_cell("root", "left")) == "http_app_routing.py"
+    asyncio.run(scenario())
