@@ -67,6 +67,7 @@ class ConfirmScreen(ModalScreen[bool]):
     ConfirmScreen { align: center middle; }
     ConfirmScreen > Vertical { width: 70; max-width: 95%; height: auto; border: thick $warning; background: $panel; padding: 1 2; }
     ConfirmScreen Horizontal { height: auto; margin-top: 1; }
+    ConfirmScreen Label { width: 100%; }  /* wraps: a long path must not cut the question off */
     """
 
     def __init__(self, question: str) -> None:

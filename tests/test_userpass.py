@@ -116,3 +116,23 @@ def test_compare_at_80_columns_keeps_a_19_character_root_whole():
             table = app.screen.query_one("#compare-fields", DataTable)
             assert str(table.get_cell("root", "left")) == "http_app_routing.py"
     asyncio.run(scenario())
+
+
+def test_the_overwrite_question_is_shown_whole_at_80_columns():
+    """A long path made 'x exists. Replace it?' lose its end at 80 columns: the label
+    was one line, cut at the dialog's edge, so the question was never asked in full."""
+    async def scenario():
+        from textual.widgets import Label
+
+        from inspector.screens import ConfirmScreen
+
+        question = "/tmp/userpass/compact.limit.repaired.model-text exists. Replace it?"
+        async with opened(LEDGER, size=(80, 24)) as (app, pilot):
+            app.push_screen(ConfirmScreen(question))
+            await pilot.pause()
+            label = app.screen.query_one(Label)
+            box = label.parent.content_region
+            assert label.region.x >= box.x and label.region.right <= box.right, (label.region, box)
+            lines = [strip.text for strip in label.render_lines(label.content_region.reset_offset)]
+            assert "".join(line.strip() for line in lines).replace(" ", "") == question.replace(" ", "")
+    asyncio.run(scenario())
