@@ -136,3 +136,20 @@ def test_the_overwrite_question_is_shown_whole_at_80_columns():
             lines = [strip.text for strip in label.render_lines(label.content_region.reset_offset)]
             assert "".join(line.strip() for line in lines).replace(" ", "") == question.replace(" ", "")
     asyncio.run(scenario())
+
+
+def test_token_view_rewraps_when_its_scrollbar_appears_at_80_columns():
+    """The first token view was wrapped before its vertical scrollbar took two columns:
+    one character a line (the 't' of "path") sat under the edge, out of sight."""
+    async def scenario():
+        wire = ROOT / "examples" / "wires" / "calculator.project-graph.binary"
+        async with opened(wire, size=(80, 24)) as (app, pilot):
+            await pilot.press("t")
+            await pilot.pause()
+            await app.workers.wait_for_complete()
+            await pilot.pause(0.3)
+            view = app.query_one("#token-view")
+            assert view.show_vertical_scrollbar
+            assert view.lines.width < view.scrollable_content_region.width
+            assert view.max_scroll_x == 0
+    asyncio.run(scenario())

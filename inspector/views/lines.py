@@ -384,6 +384,14 @@ class LineView(ScrollView, can_focus=True):
         return max((width or 80) - 1, 16)
 
     def on_resize(self, event: events.Resize) -> None:
+        self._rewrap()
+
+    def watch_show_vertical_scrollbar(self, shown: bool) -> None:
+        """A scrollbar that appears takes columns without a Resize: the lines were wrapped
+        for the wider view and their last character would sit under the edge."""
+        self.call_after_refresh(self._rewrap)
+
+    def _rewrap(self) -> None:
         if self.layout_mode == "wrap" and self.data is not None:
             width = self._content_width()
             if width != self._wrap_width:
