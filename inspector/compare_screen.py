@@ -125,7 +125,7 @@ class CompareScreen(Screen[None]):
     CompareScreen.-narrow #compare-progress { width: 12; }
     CompareScreen.-narrow #compare-bottom { layout: vertical; }
     CompareScreen.-narrow #compare-bottom > Vertical { width: 1fr; }
-    #compare-state { height: 1; }
+    #compare-state { height: auto; }  /* a long reason (a failed replay's close matches) wraps */
     #compare-notes { height: auto; padding: 0 1; display: none; }
     #compare-status { width: 1fr; padding: 0 1; }
     #compare-progress { width: 30; }

@@ -153,3 +153,32 @@ def test_token_view_rewraps_when_its_scrollbar_appears_at_80_columns():
             assert view.lines.width < view.scrollable_content_region.width
             assert view.max_scroll_x == 0
     asyncio.run(scenario())
+
+
+def test_a_failed_replay_shows_its_whole_reason_in_the_compare_view(tmp_path):
+    """'…does not exist in the workspace; did you mean' stopped there: the status row was
+    one line high, so the close matches were cut off."""
+    async def scenario():
+        from textual.widgets import Static
+
+        from inspector.compare import Target
+
+        (tmp_path / "banking_ledger_old.py").write_text("x = 1\n")
+        app = InspectorApp(load_path(str(LEDGER)), count_tokens=False,
+                           compare=Target("replay", str(tmp_path)))
+        async with app.run_test(size=(80, 24)) as pilot:
+            status = None
+            for _ in range(100):
+                await pilot.pause()
+                await app.workers.wait_for_complete()
+                found = app.screen.query("#compare-status")
+                if found and "could not compare" in str(found.first(Static).content):
+                    status = found.first(Static)
+                    break
+            assert status is not None
+            text = str(status.content)
+            assert "did you mean" in text and text.rstrip().endswith("?"), text
+            width = status.content_region.width
+            assert status.content_region.height * width >= len(text), (status.content_region, len(text))
+            assert status.parent.region.height >= status.region.height, (status.parent.region, status.region)
+    asyncio.run(scenario())
