@@ -182,3 +182,23 @@ def test_a_failed_replay_shows_its_whole_reason_in_the_compare_view(tmp_path):
             assert status.content_region.height * width >= len(text), (status.content_region, len(text))
             assert status.parent.region.height >= status.region.height, (status.parent.region, status.region)
     asyncio.run(scenario())
+
+
+def test_stepping_through_an_entrys_uses_moves_the_linked_cursor_to_each_use():
+    """Enter on a dictionary row put the body on use 1, but the bytes and the tree stayed
+    on the entry's line: one selection showed two places."""
+    async def scenario():
+        async with opened(LEDGER, size=(120, 36)) as (app, pilot):
+            loaded = app.loaded
+            await pilot.press("d", "down", "enter")
+            await pilot.pause(0.2)
+            entry = app.dictionary.selected_entry
+            uses = loaded.references_of(entry)
+            first = loaded.ref_wire[uses[0]]
+            assert (app.selection.start, app.selection.origin) == (first, "body")
+            assert app.bytes_pane.hex.cursor_offset == first
+            await pilot.press("right_square_bracket")
+            await pilot.pause(0.2)
+            assert app.selection.start == loaded.ref_wire[uses[1]]
+            assert app.bytes_pane.hex.cursor_offset == loaded.ref_wire[uses[1]]
+    asyncio.run(scenario())

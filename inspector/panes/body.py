@@ -185,6 +185,9 @@ class BodyPane(Pane):
                                             "current")])
         self.compact.go_to_offset(rel)
         self.expanded.go_to_offset(loaded.ref_doc[k])
+        # the use is the linked cursor now: the bytes, tree and token panes stand on it too
+        wire = loaded.ref_wire[k]
+        self.announce(wire, wire + token, (loaded.ref_doc[k], loaded.ref_doc[k] + len(loaded.entries[index])), wire)
         self.status_message = f"use {self.use_position + 1} of {len(uses)} of @{index}"
         self.update_status()
         return True
