@@ -347,8 +347,8 @@ _WORDS = {5: "five"}
 #: How each marker's references are named in messages: the kind of reference, what
 #: must follow the marker, and what the index counts.
 _REFERENCE_WORDS = {
-    V2_MARKER: ("reference", "a dictionary index", "the dictionary has {n:,} entries"),
-    V1_MARKER: ("back-reference", "a table index", "the table has {n:,} literals here"),
+    V2_MARKER: ("reference", "a dictionary index", "the dictionary has {n:,} entr{ies}"),
+    V1_MARKER: ("back-reference", "a table index", "the table has {n:,} literal{s} here"),
 }
 
 
@@ -374,7 +374,7 @@ def reference_index(token: bytes, size: int, at: int, *, max_digits: int | None 
     if len(digits) > len(str(size)) or int(digits) >= size:
         raise CompactError(
             E.REFERENCE,
-            f"{kind} '{sign}{excerpt(digits, 0, 12)[1:-1]}' is out of range: {has.format(n=size)}",
+            f"{kind} '{sign}{excerpt(digits, 0, 12)[1:-1]}' is out of range: {has.format(n=size, ies='y' if size == 1 else 'ies', s='' if size == 1 else 's')}",
             at,
         )
     return int(digits)

@@ -377,9 +377,11 @@ def _resolve(token: bytes, table: list[bytes], at: int) -> bytes:
         )
         raise CompactError(E.REFERENCE, what, at)
     if len(digits) > len(str(len(table))) or int(digits) >= len(table):
+        n = len(table)
         raise CompactError(
             E.REFERENCE,
-            f"back-reference '~{digits[:12].decode()}' is out of range: the table has {len(table)} literals here",
+            f"back-reference '~{digits[:12].decode()}' is out of range: "
+            f"the table has {n:,} literal{'' if n == 1 else 's'} here",
             at,
         )
     return table[int(digits)]

@@ -202,3 +202,15 @@ def test_stepping_through_an_entrys_uses_moves_the_linked_cursor_to_each_use():
             assert app.selection.start == loaded.ref_wire[uses[1]]
             assert app.bytes_pane.hex.cursor_offset == loaded.ref_wire[uses[1]]
     asyncio.run(scenario())
+
+
+def test_out_of_range_messages_count_in_the_singular_when_one():
+    import pytest
+
+    import codec
+    from codec import CompactError
+
+    wire = (ROOT / "examples" / "rejected" / "compact.reference.model-text").read_bytes()
+    with pytest.raises(CompactError) as caught:
+        codec.decode_wire(wire)
+    assert caught.value.message.endswith("the dictionary has 1 entry")
