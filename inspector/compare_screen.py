@@ -218,7 +218,7 @@ class CompareScreen(Screen[None]):
             return
         text = f"could not compare with {self.target.label}: {message.reason}"
         self.query_one("#compare-status", Static).update(Text(display_value(text.encode()), style="bold red"))
-        self.query_one("#compare-progress", ProgressBar).update(total=1, progress=1)
+        self.query_one("#compare-progress", ProgressBar).display = False  # nothing was compared: no full bar
         self.notify(display_value(text.encode()), severity="error", timeout=8)
 
     @on(CompareProgress)
@@ -342,7 +342,9 @@ class CompareScreen(Screen[None]):
         self.query_one("#compare-notes").display = bool(c.notes)
         status = self.query_one("#compare-status", Static)
         status.update(Text(text))
-        self.query_one("#compare-progress", ProgressBar).update(total=100, progress=round(c.progress * 100))
+        bar = self.query_one("#compare-progress", ProgressBar)
+        bar.update(total=100, progress=round(c.progress * 100))
+        bar.display = not c.done  # a finished comparison says so in words; the bar only shows work under way
         self.query_one("#changes-title", Label).update(Text(
             f"document: structural changes (JSON paths): {total:,}" if total else
             "document: structural changes (JSON paths)"))

@@ -392,6 +392,7 @@ def test_a_failure_inside_the_comparison_is_said_on_screen(monkeypatch):
                     break
             assert "could not compare with canonical re-encoding: the comparison failed (KeyError('a bug'))" in status(
                 app.screen)
+            assert not app.screen.query_one("#compare-progress").display  # no full bar for work never done
     run(scenario())
 
 
