@@ -36,7 +36,7 @@ class Region:
     end: int
     kind: str  # header | field | dict | entry | marker | body | reference | error
     label: str
-    index: int = -1  # the entry's index, for entries
+    index: int = -1  # the entry's index, for entries and references
 
 
 @dataclass
@@ -176,13 +176,7 @@ class Loaded:
         """The dictionary entry a wire byte belongs to: its line in the
         dictionary, or a reference to it in the body; None elsewhere."""
         region = self.region_at(offset)
-        if region is None:
-            return None
-        if region.kind == "entry":
-            return region.index
-        if region.kind == "reference":
-            return self.ref_index[bisect.bisect_right(self.ref_wire, offset) - 1]
-        return None
+        return region.index if region is not None and region.kind in ("entry", "reference") else None
 
     def span_at(self, offset: int) -> tuple[int, int, tuple[int, int] | None]:
         """The linked cursor's span for a wire byte: a whole ``@N`` when the byte
@@ -191,13 +185,13 @@ class Loaded:
         start, end = offset, offset + 1
         doc = None
         region = self.region_at(offset)
-        if region is not None and region.kind == "reference":
+        reference = region is not None and region.kind == "reference"
+        if reference:
             start, end = region.start, region.end
         if self.document is not None and self.body_start is not None and offset >= self.body_start \
                 and self.form != "binary":
             d = self.body_to_doc(start - self.body_start)
-            k = self.entry_at(start) if region is not None and region.kind == "reference" else None
-            doc = (d, d + (len(self.entries[k]) if k is not None else 1))
+            doc = (d, d + (len(self.entries[region.index]) if reference else 1))
         return start, end, doc
 
     def doc_span_at(self, doc_offset: int) -> tuple[int, int, tuple[int, int] | None]:
@@ -252,7 +246,7 @@ class Loaded:
                 i = self.ref_index[k]
                 if offset < self.ref_wire[k] + len(self.entry_token(i)):
                     return Region(self.ref_wire[k], self.ref_wire[k] + len(self.entry_token(i)), "reference",
-                                  f"reference @{i} ({k + 1} of {len(self.ref_wire)})")
+                                  f"reference @{i} ({k + 1} of {len(self.ref_wire)})", i)
         if self.entry_spans:
             k = bisect.bisect_right(self.entry_starts(), offset) - 1
             span = self.entry_spans[k] if k >= 0 else None
