@@ -81,7 +81,7 @@ def replay_wire(left: Loaded, workspace: str) -> bytes:
     if left.form == "json" or "profile" not in values or "root" not in values:
         raise NothingToCompare("nothing to replay: the wire's profile and root were not read"
                                + (" (full JSON carries none)" if left.form == "json" else ""))
-    from workspace.route import make_projection
+    from servers.route import make_projection
 
     profile, root = values["profile"].decode("utf-8", "replace"), values["root"].decode("utf-8", "replace")
     projection = make_projection(profile, root, workspace)

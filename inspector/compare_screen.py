@@ -195,7 +195,7 @@ class CompareScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="compare", exit_on_error=False, description="compare")
     def _compare_worker(self, serial: int, left: Loaded, target: Target) -> None:
-        from workspace.sources import WorkspaceError
+        from analysis.sources import WorkspaceError
 
         worker = get_current_worker()
         try:

@@ -26,7 +26,7 @@ FORM_ORDER = ("json", "text", "model-text", "binary")
 
 def count_bytes(data: bytes) -> dict[str, int]:
     """cl100k_base and o200k_base counts of ``data``, cached by its hash."""
-    from workspace import tokens
+    from views import tokens
 
     key = hashlib.sha256(data).digest()
     with _LOCK:
@@ -42,7 +42,7 @@ def entries_saved(loaded: Loaded) -> dict[str, list[int]]:
     """Per entry and encoding: the tokens its references save against writing
     the literal inline at each use, minus its own dictionary line (the literal
     and its LF). Negative when the entry costs more than it saves."""
-    from workspace import tokens
+    from views import tokens
 
     key = hashlib.sha256(b"\n".join(loaded.entries)).digest() + bytes(str(loaded.reference_counts), "ascii")
     with _LOCK:
@@ -92,7 +92,7 @@ def count_all(loaded: Loaded, cancelled: Callable[[], bool] = lambda: False, *,
     if len(loaded.wire) >= PROCESS_FROM and not here:
         yield from _count_in_child(loaded, cancelled)
         return
-    from workspace import tokens
+    from views import tokens
 
     wires, note = _forms(loaded)
     counts = Counts(loaded, sizes={f: len(w) for f, w in wires.items()}, note=note,

@@ -51,7 +51,7 @@ class Node:
 
 
 def cut(raw: bytes) -> str:
-    """A value made visible (workspace.visible's rule), cut to ``LABEL_CHARS``
+    """A value made visible (codec.visible's rule), cut to ``LABEL_CHARS``
     characters with its byte count when it is longer."""
     text = display_value(raw[: LABEL_CHARS * 4])
     if len(text) <= LABEL_CHARS and len(raw) <= LABEL_CHARS * 4:

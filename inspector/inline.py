@@ -15,7 +15,7 @@ from __future__ import annotations
 import bisect
 
 from codec import limits, split_strings
-from workspace.visible import visible_bytes
+from codec.visible import visible_bytes
 
 from .model import Loaded
 from .structure import Structure

@@ -17,7 +17,7 @@ from pathlib import Path
 import codec
 from codec import CompactError, CompactProjection, Field, JsonValues, Span, WireLayout, limits, split_strings
 from codec.layout import json_values
-from workspace.visible import visible_bytes
+from codec.visible import visible_bytes
 
 FORM_TITLES = {
     "model-text": "v2 model-text",
@@ -273,7 +273,7 @@ class Loaded:
 
 
 def display_value(raw: bytes) -> str:
-    """A metadata value or literal as visible text (workspace.visible's one rule)."""
+    """A metadata value or literal as visible text (codec.visible's one rule)."""
     return visible_bytes(raw, newline="⏎")
 
 
@@ -561,7 +561,7 @@ def load_path(path: str, *, profile: str | None = None, workspace: str | None = 
     """Open a file: a wire of any form, or (with ``profile``) a Python source
     file, package or manifest whose view is produced live."""
     if profile is not None:
-        from workspace.route import make_projection
+        from servers.route import make_projection
 
         ws = workspace or "."
         root = path

@@ -2,9 +2,9 @@
 with no Textual in it: a text tokenized whole (in chunks) or only around the
 lines on screen, both giving exactly the tokens the whole text has there.
 
-Tokens come from the project's one tokens loader (``workspace.tokens``: the
+Tokens come from the project's one tokens loader (``views.tokens``: the
 real cl100k_base and o200k_base, offline) with ``encode_ordinary`` on the text
-decoded as ``workspace.tokens.count_tokens`` decodes it, so the counts here are
+decoded as ``views.tokens.count_tokens`` decodes it, so the counts here are
 the counts everywhere else. A token's bytes are found from a table of each
 rank's byte length (``decode_single_token_bytes`` once per rank), so offsets
 are running sums, not one ``bytes`` object per token.
@@ -54,7 +54,7 @@ def token_lengths(name: str) -> array:
     """The byte length of every rank of encoding ``name`` (0 for unused ranks), built once."""
     hit = _LENGTHS.get(name)
     if hit is None:
-        from workspace import tokens
+        from views import tokens
 
         encoding = tokens.get_encoding(name)
         out = array("q")
@@ -146,7 +146,7 @@ class TokenRun:
 
 def _encode(data: bytes, name: str, start: int, end: int, ids: array, offsets: array) -> None:
     """Append the tokens of ``data[start:end]`` (restart points both) to ``ids``/``offsets``."""
-    from workspace import tokens
+    from views import tokens
 
     text = data[start:end].decode("utf-8", errors="replace")
     found = tokens.get_encoding(name).encode_ordinary(text)
@@ -217,7 +217,7 @@ def start_marks(data: bytes, name: str, progress: Callable[[float], bool] | None
     ``chunk`` bytes cut at restart points (exact, and each piece's token list
     stays small). ``progress(fraction)`` is called after each piece and returns
     True to stop (then the result is None)."""
-    from workspace import tokens
+    from views import tokens
 
     encode = tokens.get_encoding(name).encode_ordinary
     lengths = token_lengths(name)

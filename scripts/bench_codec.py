@@ -159,7 +159,7 @@ def stdlib_modules(include_tests: bool = False) -> list[str]:
 
 def stdlib_views(paths: list[str]) -> Iterator[tuple[str, Any]]:
     """The graph view of each module, skipping any the producer refuses."""
-    from workspace.route import make_projection
+    from servers.route import make_projection
 
     root = stdlib_folder()
     for rel in paths:

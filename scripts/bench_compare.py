@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     meta = ("graph", "acme/service.py", "sha256:" + "0" * 64)
     left_wire = codec.encode_model_text(codec.CompactProjection(*meta, doc))
     right_wire = codec.encode_model_text(codec.CompactProjection(*meta, other))
-    from workspace import tokens
+    from views import tokens
 
     tokens.count_tokens(b"warm")  # the vocabularies load once per process: not part of a compare
     rounds = [one_round(left_wire, right_wire) for _ in range(args.rounds)]

@@ -81,8 +81,8 @@ def _stdlib(base: Path) -> Path:
 def _one(profile: str, root: str, workspace: str) -> None:
     """Child mode: make one view, print its cost as JSON."""
     sys.path.insert(0, str(ROOT))
-    from workspace.analysis import index
-    from workspace.route import make_projection
+    from analysis import index
+    from servers.route import make_projection
 
     analyses = []
     real = index.WorkspaceIndex.__init__

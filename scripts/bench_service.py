@@ -1,5 +1,5 @@
 """First and second request times of the compact-projection route with the warm
-index (workspace/warm.py), on the bundled examples and on a 70-file workspace
+index (analysis/warm.py), on the bundled examples and on a 70-file workspace
 copied from the standard library.
 
 For each workspace and index-backed profile (task-context, references) it times
@@ -28,9 +28,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from workspace import roots, route
-from workspace.sources import Workspace
-from workspace.warm import IndexCache
+from analysis.sources import Workspace
+from analysis.warm import IndexCache
+from servers import roots, route
 
 HERE = Path(__file__).resolve().parent.parent
 STDLIB_PACKAGES = ("email", "asyncio", "json", "http")
@@ -95,7 +95,7 @@ def read_frame(stream) -> dict:
 def through_serve(folder: Path, profile: str, symbol: str, repeat: int) -> dict[str, list[float]]:
     out: dict[str, list[float]] = {"first": [], "second": []}
     for _ in range(repeat):
-        proc = subprocess.Popen([sys.executable, "-m", "workspace.cli", "serve", "--workspace", str(folder)],
+        proc = subprocess.Popen([sys.executable, "-m", "semaprax", "serve", "--workspace", str(folder)],
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=HERE)
         proc.stdin.write(frame({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"capabilities": {}}}))
         proc.stdin.flush()
@@ -126,7 +126,7 @@ def mcp_sizes(folder: Path, calls: list[dict]) -> list[dict]:
     lines += [{"jsonrpc": "2.0", "id": n + 1, "method": "tools/call",
                "params": {"name": "compact_projection", "arguments": {**args, "max_tokens": 10**9}}}
               for n, args in enumerate(calls)]
-    proc = subprocess.Popen([sys.executable, "-m", "workspace.cli", "mcp", "--workspace", str(folder)],
+    proc = subprocess.Popen([sys.executable, "-m", "semaprax", "mcp", "--workspace", str(folder)],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=HERE)
     proc.stdin.write(b"".join(json.dumps(m).encode() + b"\n" for m in lines))
     proc.stdin.flush()

@@ -38,7 +38,7 @@ from inspector.app import InspectorApp
 from inspector.ledger import build
 from inspector.model import load_bytes
 from inspector.panes.tokens import TokensPane
-from workspace.tokens import ENCODING_NAMES
+from views.tokens import ENCODING_NAMES
 
 
 def spread(values: list[float], scale: float = 1000.0) -> str:

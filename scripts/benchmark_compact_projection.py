@@ -6,7 +6,7 @@ costs fewer tokens than full JSON, and a table of savings is only worth reading 
 every wire it counts decodes back to the very bytes it claims to carry. So for each
 selected view this script
 
-* produces the view once with the ordinary route (``workspace.route.make_projection``);
+* produces the view once with the ordinary route (``servers.route.make_projection``);
 * encodes it in all four wire forms (full JSON, v1 text, v1 binary, v2 model-text);
 * decodes every wire again with ``codec.decode_wire`` (binary included, although
   binary is never shown to a model) and requires the selected bytes and metadata
@@ -16,12 +16,12 @@ selected view this script
   numbers describe what the project really produces, not a benchmark-only path;
 * counts the complete wire (envelope and dictionary included) in bytes and in
   tokens of the real ``cl100k_base`` and ``o200k_base`` vocabularies, loaded
-  offline by ``workspace.tokens``;
+  offline by ``views.tokens``;
 * adds two *reference* renderings of the same document, which are not wire forms
   (no metadata, no digest, no decoder here): pretty-printed JSON and TOON (the
   ``toon-format`` package), so a reader can see how the wire forms compare with
   what people commonly paste into prompts;
-* measures the view in today's long shapes (``workspace.profiles.expand``, the
+* measures the view in today's long shapes (``views.expand``, the
   exact inverse of the compact shapes, checked byte for byte against the long
   producer) and the minimal plain-text listing of the same facts
   (``scripts/listing.py``, checked to parse back to the view): the before and the
@@ -72,12 +72,11 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import codec
+from analysis.sources import Workspace
 from codec import limits
-from workspace import tokens
-from workspace.profiles import LONG_PRODUCERS
-from workspace.profiles.expand import expand
-from workspace.route import make_projection
-from workspace.sources import Workspace
+from servers.route import make_projection
+from views import LONG_PRODUCERS, tokens
+from views.expand import expand
 
 if str(ROOT / "scripts") not in sys.path:
     sys.path.insert(0, str(ROOT / "scripts"))
@@ -274,8 +273,8 @@ def replay_wires(case: Case, p: codec.CompactProjection, wires: dict[str, bytes]
 
 def producer_command(case: Case, workspace: Path) -> list[str]:
     """The ordinary producer command (the ``semaprax`` console script's entry point,
-    ``workspace.cli:main``), run with this interpreter and this checkout."""
-    return [sys.executable, "-m", "workspace.cli", "project", case.root,
+    ``semaprax.cli:main``), run with this interpreter and this checkout."""
+    return [sys.executable, "-m", "semaprax", "project", case.root,
             "--profile", case.profile, "--workspace", str(workspace)]
 
 
@@ -617,7 +616,7 @@ def render_markdown(report: dict[str, Any]) -> str:
         "",
         (f"- Python: {env['python']} (its standard library supplies the `typing.py` and "
         "`http/server.py` cases, so those rows change with the Python version)."),
-        f"- tiktoken {env['tiktoken']}, vocabularies loaded offline and verified by `workspace.tokens`:",
+        f"- tiktoken {env['tiktoken']}, vocabularies loaded offline and verified by `views.tokens`:",
     ]
     for t in env["tokenizers"]:
         lines.append(f"  - `{t['name']}`: vocabulary `{t['vocabulary_sha256']}`")
@@ -726,8 +725,8 @@ def render_markdown(report: dict[str, Any]) -> str:
         "",
         ("The views changed shape (docs/profiles.md): names relative to their module, graph edges in the "
          "definition rows, references and diagnostics grouped by file and kind. *Today's* columns are the same facts "
-         "in the shapes the producers wrote before, made with `workspace.profiles.expand` (checked byte for "
-         "byte against the long producer, `workspace.profiles.LONG_PRODUCERS`); *listing* is the minimal "
+         "in the shapes the producers wrote before, made with `views.expand` (checked byte for "
+         "byte against the long producer, `views.LONG_PRODUCERS`); *listing* is the minimal "
          "plain-text listing of the same facts (`scripts/listing.py`, checked to parse back to the view), "
          "the floor a JSON shape is measured against. It is not a wire form. Task-context has one shape "
          f"and no listing. Tokens are `{c1}` / `{c2}`."),

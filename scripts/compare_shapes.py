@@ -12,7 +12,7 @@ Every candidate holds the same facts; only the arrangement differs:
   (the first half of the compact shape, measured apart);
 - compact: edges as columns of their source's row, names relative to the
   module, built-ins short (the shape the graph profile writes,
-  workspace/profiles/shapes.py).
+  views/shapes.py).
 
     python scripts/compare_shapes.py
 """
@@ -27,13 +27,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import codec
-from workspace import tokens
-from workspace.analysis.resolver import analyse_module
-from workspace.profiles.common import grouped_edges
-from workspace.profiles.graph import produce
-from workspace.profiles.shapes import graph as compact
-from workspace.profiles.shapes import local_name, not_builtins, short_target
-from workspace.sources import Workspace
+from analysis.resolver import analyse_module
+from analysis.sources import Workspace
+from views import tokens
+from views.common import grouped_edges
+from views.graph import produce
+from views.shapes import graph as compact
+from views.shapes import local_name, not_builtins, short_target
 
 CASES = [
     (ROOT / "examples", "banking_ledger.py"),

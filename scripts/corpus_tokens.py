@@ -55,10 +55,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import listing
 
 import codec
-from workspace import tokens
-from workspace.profiles import LONG_PRODUCERS, shapes
-from workspace.profiles.expand import expand
-from workspace.sources import Workspace, WorkspaceError
+from analysis.sources import Workspace, WorkspaceError
+from views import LONG_PRODUCERS, shapes, tokens
+from views.expand import expand
 
 SCHEMA = "semaprax/corpus-tokens/1"
 PROFILES = ("graph", "symbols", "references", "diagnostics", "project-graph")
@@ -149,7 +148,7 @@ def public_symbols(folder: Path, package: str, n: int = 5) -> list[str]:
     """The first ``n`` public module-level classes and functions of the package,
     in path order: symbols worth listing references of, picked the same way on
     every run."""
-    from workspace.analysis.resolver import analyse_module
+    from analysis.resolver import analyse_module
 
     ws = Workspace(folder)
     found = []

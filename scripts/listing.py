@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from workspace.profiles.shapes import ROW_EDGE_KINDS, trimmed
+from views.shapes import ROW_EDGE_KINDS, trimmed
 
 _WORD = re.compile(r'"(?:[^"\\]|\\.)*"|\S+')
 
@@ -335,8 +335,8 @@ def parse(profile: str, listing_: str) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from workspace.profiles import PRODUCERS
-    from workspace.sources import Workspace
+    from analysis.sources import Workspace
+    from views import PRODUCERS
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("profile", choices=sorted(RENDER))

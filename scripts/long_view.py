@@ -5,9 +5,9 @@ so the cost before and after stays measurable and a tool can have the long form.
     python scripts/long_view.py PROFILE ROOT [--workspace DIR]     # produce it
     python scripts/long_view.py --expand WIRE [--profile PROFILE]  # expand a wire
 
-The first form runs the long producer (``workspace.profiles.LONG_PRODUCERS``); the
+The first form runs the long producer (``views.LONG_PRODUCERS``); the
 second decodes any wire (full JSON, v1 text, v1 binary, model-text) and expands
-its view with ``workspace.profiles.expand.expand``, which gives the same bytes.
+its view with ``views.expand.expand``, which gives the same bytes.
 A full JSON wire carries no profile, so it needs ``--profile``.
 """
 
@@ -23,9 +23,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import codec
-from workspace.profiles import LONG_PRODUCERS
-from workspace.profiles.expand import expand
-from workspace.sources import Workspace, WorkspaceError
+from analysis.sources import Workspace, WorkspaceError
+from views import LONG_PRODUCERS
+from views.expand import expand
 
 
 def main(argv: list[str] | None = None) -> int:

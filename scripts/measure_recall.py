@@ -36,9 +36,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from workspace.analysis.index import WorkspaceIndex
-from workspace.analysis.model import CALLS
-from workspace.sources import Workspace
+from analysis.index import WorkspaceIndex
+from analysis.model import CALLS
+from analysis.sources import Workspace
 
 
 def _copy_package(name: str, into: Path) -> Path:

@@ -17,7 +17,7 @@ sys.path.insert(0, str(ROOT))
 
 import codec
 from codec.projection import source_digest
-from workspace.route import make_projection
+from servers.route import make_projection
 
 EXAMPLES = ROOT / "examples"
 WIRES = EXAMPLES / "wires"

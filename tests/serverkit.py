@@ -18,12 +18,12 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pygls.lsp.client import LanguageClient
 
-from workspace.route import METHOD
-from workspace.service import raw_json_converter
+from servers.lsp import raw_json_converter
+from servers.route import METHOD
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "tests" / "fixtures" / "demo"
-CLI = [sys.executable, "-m", "workspace.cli"]
+CLI = [sys.executable, "-m", "semaprax"]
 
 
 class LspSession:
@@ -135,7 +135,7 @@ class McpSession:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
-        params = StdioServerParameters(command=sys.executable, args=["-m", "workspace.cli", "mcp", *args],
+        params = StdioServerParameters(command=sys.executable, args=["-m", "semaprax", "mcp", *args],
                                        cwd=str(cwd), env={**os.environ, **(env or {})})
 
         async def list_roots(context: Any) -> mt.ListRootsResult:

@@ -10,7 +10,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
-from workspace.visible import visible
+from codec.visible import visible
 
 from ..actions import pane_bindings
 from ..messages import Counts, Selected, Selection
@@ -93,7 +93,7 @@ class Pane(Vertical):
 
     def copy_text(self, value: str, what: str = "") -> None:
         """Put ``value`` on the clipboard (OSC 52) and say what was copied, shown by
-        workspace.visible's rule (a copied control character must not reach the screen)."""
+        codec.visible's rule (a copied control character must not reach the screen)."""
         self.app.copy_to_clipboard(value)
         shown = visible(value if len(value) <= 200 else value[:200] + "…")
         label = f"{what} " if what else ""

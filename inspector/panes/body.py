@@ -25,7 +25,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Label, Static
 
-from workspace.visible import visible
+from codec.visible import visible
 
 from ..inline import explain_literal
 from ..messages import LayoutReady, Selection, ValuesReady
@@ -125,7 +125,7 @@ class BodyPane(Pane):
 
     def _path_status(self) -> str:
         """The path of the focused pane's cursor (the compact pane's through the
-        document byte it maps to), escaped by workspace.visible's rule."""
+        document byte it maps to), escaped by codec.visible's rule."""
         loaded = self.loaded
         if loaded is None or loaded.document is None:
             return ""

@@ -21,7 +21,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, ProgressBar, Static
 from textual.worker import get_current_worker
 
-from workspace.tokens import ENCODING_NAMES
+from views.tokens import ENCODING_NAMES
 
 from ..ledger import RULE, Ledger, LedgerRow, build
 from ..messages import Counts, LedgerProgressed, Selection, TokenForms

@@ -26,7 +26,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from codec import STRING as STRING_TOKEN
-from workspace.visible import visible_bytes
+from codec.visible import visible_bytes
 
 _STRUCTURE = re.compile(b"(" + STRING_TOKEN + rb")|([\[\]{},])")
 
@@ -638,5 +638,5 @@ class LineView(ScrollView, can_focus=True):
 
 
 def _visible(data: bytes) -> str:
-    """Bytes as text that never breaks the screen (the shared rule of workspace.visible)."""
+    """Bytes as text that never breaks the screen (the shared rule of codec.visible)."""
     return visible_bytes(data, newline="⏎")

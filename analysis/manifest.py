@@ -1,0 +1,102 @@
+"""Project manifests: ``semaprax.toml`` (``[project] name``, ``sources``) and a
+plain ``pyproject.toml`` (its ``[project]`` table and the packages beside it)."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+
+from analysis.sources import Workspace, WorkspaceError
+
+MANIFEST_NAMES = ("semaprax.toml", "pyproject.toml")
+
+
+@dataclass(frozen=True)
+class Project:
+    name: str
+    manifest: str  # workspace-relative path of the manifest
+    folder: str  # workspace-relative folder of the manifest ('' for the top)
+    sources: tuple[str, ...]  # workspace-relative .py files, bytewise order
+    dependencies: tuple[str, ...]  # declared distribution names, normalized
+    scripts: tuple[tuple[str, str], ...]  # (command, "module:function")
+
+
+def _join(folder: str, rel: str) -> str:
+    return f"{folder}/{rel}" if folder else rel
+
+
+def load_project(ws: Workspace, manifest: str) -> Project:
+    """Read a manifest (recorded as read) and list its source files."""
+    name = manifest.rsplit("/", 1)[-1]
+    if name not in MANIFEST_NAMES:
+        raise WorkspaceError(f"{manifest!r} is not a project manifest (semaprax.toml or pyproject.toml)")
+    if not ws.exists(manifest):
+        raise WorkspaceError(f"manifest {manifest!r} does not exist in the workspace")
+    folder = manifest.rpartition("/")[0]
+    try:
+        data = tomllib.loads(ws.read(manifest).decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise WorkspaceError(f"{manifest!r} is not valid TOML: {exc}") from None
+    table = data.get("project", {})
+    if not isinstance(table, dict):
+        raise WorkspaceError(f"{manifest!r}: [project] must be a table")
+    name_value = table.get("name")
+    if name_value is not None and not isinstance(name_value, str):
+        raise WorkspaceError(f"{manifest!r}: [project] name must be a string")
+    project_name = name_value or (folder.rsplit("/", 1)[-1] if folder else "project")
+    if name == "semaprax.toml":
+        roots = table.get("sources", ["."])
+        if not isinstance(roots, list) or not all(isinstance(r, str) for r in roots):
+            raise WorkspaceError(f"{manifest!r}: sources must be a list of paths")
+    else:
+        roots = _packages_beside(ws, folder)
+    files: set[str] = set()
+    for root in roots:
+        rel = ws.relative(_join(folder, root))
+        if not ws.exists(rel):
+            raise WorkspaceError(f"{manifest!r}: source {root!r} does not exist")
+        files.update(ws.python_files(rel) if ws.is_dir(rel) else [rel])
+    excluded = _excluded(data, name, manifest)
+    if excluded:
+        prefixes = tuple(ws.relative(_join(folder, e)).rstrip("/") for e in excluded)
+        files = {f for f in files if not any(f == p or f.startswith(p + "/") for p in prefixes)}
+    raw_deps = table.get("dependencies", [])
+    if not isinstance(raw_deps, list) or not all(isinstance(d, str) for d in raw_deps):
+        raise WorkspaceError(f"{manifest!r}: [project] dependencies must be a list of strings")
+    raw_scripts = table.get("scripts") or {}
+    if not isinstance(raw_scripts, dict) or not all(isinstance(v, str) for v in raw_scripts.values()):
+        raise WorkspaceError(f"{manifest!r}: [project.scripts] must map command names to 'module:function'")
+    dependencies = tuple(sorted({_distribution(d) for d in raw_deps}))
+    scripts = tuple(sorted((str(k), v) for k, v in raw_scripts.items()))
+    return Project(project_name, manifest, folder, tuple(sorted(files, key=lambda p: p.encode())),
+                   dependencies, scripts)
+
+
+def _excluded(data: dict, name: str, manifest: str) -> list[str]:
+    """Paths the manifest leaves out of its sources: ``exclude`` under
+    ``[project]`` of a semaprax.toml, or ``[tool.semaprax]`` of a pyproject.toml
+    (a virtual environment under another name than one holding pyvenv.cfg, say)."""
+    table = data.get("project", {}) if name == "semaprax.toml" else data.get("tool", {}).get("semaprax", {})
+    value = table.get("exclude", []) if isinstance(table, dict) else []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise WorkspaceError(f"{manifest!r}: exclude must be a list of paths")
+    return value
+
+
+def _packages_beside(ws: Workspace, folder: str) -> list[str]:
+    """Top-level packages next to a pyproject.toml, or under its src/ folder."""
+    base = ws.folder / folder if folder else ws.folder
+    found = []
+    for top in (base, base / "src"):
+        if not top.is_dir():
+            continue
+        for child in sorted(top.iterdir()):
+            if (child / "__init__.py").is_file() and child.name not in ("tests", "test") or child.suffix == ".py" and child.is_file() and top == base and child.name != "setup.py":
+                found.append(child.relative_to(base).as_posix())
+    return found
+
+
+def _distribution(requirement: str) -> str:
+    match = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", requirement)
+    return re.sub(r"[-_.]+", "-", match.group(1)).lower() if match else requirement

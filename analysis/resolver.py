@@ -1,0 +1,1314 @@
+"""Name resolution for one Python module, the way Python scopes names.
+
+``ast`` gives the structure and ``symtable`` says which names are local to which
+function (comprehensions, ``global`` and ``nonlocal`` included), so the only
+rules written here are the ones Python leaves to run time: imports, ``self``,
+inheritance, and the types of locals that annotations or ``x = Cls()`` make
+sound to know. What cannot be known statically becomes an UNRESOLVED target
+with the expression as written, never a guess.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import functools
+import gc
+import re
+import symtable
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+
+from analysis.model import (
+    CALLS,
+    IMPORTS,
+    INHERITS,
+    REFERENCES,
+    UNRESOLVED,
+    Definition,
+    Import,
+    ModuleAnalysis,
+    Problem,
+    Use,
+)
+from analysis.sources import decode_source, source_lines
+
+BUILTINS = frozenset(dir(builtins))
+#: Names every module, class or method has without binding them.
+IMPLICIT_MODULE = frozenset(
+    {"__name__", "__file__", "__doc__", "__spec__", "__loader__", "__package__", "__path__",
+     "__builtins__", "__annotations__", "__dict__"}
+)
+IMPLICIT_CLASS = frozenset({"__qualname__", "__module__"})
+
+
+@dataclass(frozen=True)
+class ClassInfo:
+    """What resolution needs to know of a class defined elsewhere: its bases
+    (qualified names) and the names it defines."""
+
+    bases: tuple[str, ...]
+    members: frozenset[str]
+
+
+ClassLookup = Callable[[str], "ClassInfo | None"]
+ValueLookup = Callable[[str], "str | None"]
+
+
+_NO_SYMBOL, _UNBOUND, _BOUND = 0, 1, 2  # what symtable says of a name in a scope
+
+
+class _Scope:
+    __slots__ = ("bindings", "cls", "kids", "kind", "local", "node", "parent", "private", "qualname", "self_name",
+                 "table", "types")
+
+    def __init__(self, kind: str, qualname: str, parent: _Scope | None, table: symtable.SymbolTable | None,
+                 node: ast.AST | None = None) -> None:
+        self.kind = kind
+        self.qualname = qualname
+        self.parent = parent
+        self.bindings: dict[str, str] = {}
+        self.types: dict[str, str] = {}
+        self.table = table
+        self.cls: str | None = None
+        self.self_name: str | None = None
+        self.node = node
+        self.kids: dict[tuple[str, int], list[symtable.SymbolTable]] | None = None
+        # What symtable says of each name asked about (it never changes): name
+        # resolution asks the same few names of a scope again and again.
+        self.local: dict[str, int] = {}
+        # The class whose name mangles private names here (Python's rule: the
+        # nearest enclosing class, the class body itself included).
+        self.private: str | None = node.name if isinstance(node, ast.ClassDef) else (
+            parent.private if parent is not None else None)
+
+    def children(self, name: str, lineno: int) -> list[symtable.SymbolTable]:
+        """The symtable children called ``name`` that start at ``lineno``
+        (any line when none does), from an index built once per scope: a scope
+        of n definitions costs n lookups, not n scans of n children."""
+        if self.table is None:
+            return []
+        if self.kids is None:
+            self.kids = {}
+            for child in self.table.get_children():
+                self.kids.setdefault((child.get_name(), child.get_lineno()), []).append(child)
+                self.kids.setdefault((child.get_name(), -1), []).append(child)
+        return self.kids.get((name, lineno)) or self.kids.get((name, -1)) or []
+
+    def mangled(self, name: str) -> str:
+        """``__x`` inside class ``C`` is ``_C__x`` to the compiler (and so to symtable)."""
+        if self.private and name.startswith("__") and not name.endswith("__") and "." not in name:
+            stripped = self.private.lstrip("_")
+            if stripped:
+                return f"_{stripped}{name}"
+        return name
+
+    def is_local(self, name: str) -> bool:
+        if self.table is None:
+            return name in self.bindings
+        known = self.local.get(name)
+        if known is None:
+            sym = _symbol(self.table, self.mangled(name))
+            if sym is None:
+                known = _NO_SYMBOL
+            elif self.kind == "function":
+                known = _BOUND if sym.is_local() or sym.is_parameter() else _UNBOUND
+            else:
+                known = _BOUND if sym.is_assigned() or sym.is_imported() else _UNBOUND
+            self.local[name] = known
+        if known == _UNBOUND and self.kind != "function":
+            return name in self.bindings
+        return known == _BOUND
+
+
+def module_name_of(path: str) -> str:
+    """The fallback module name of a file not in a package: its stem."""
+    name = path.rsplit("/", 1)[-1]
+    return name.removesuffix(".py")
+
+
+def analyse_module(
+    source: bytes,
+    path: str,
+    module: str,
+    *,
+    is_package: bool = False,
+    classes: ClassLookup | None = None,
+    values: ValueLookup | None = None,
+    on_prepared: Callable[[dict[str, ClassInfo], dict[str, str]], None] | None = None,
+) -> ModuleAnalysis:
+    """Analyse one module's source. ``classes`` answers for classes defined in
+    other modules (the workspace index passes it); without it, only this
+    module's classes are known, which keeps a one-file view a function of that
+    one file. ``values`` answers, for other modules, the class of an
+    attribute's value (``"pkg.C.attr"``) or of a function's result (``"pkg.f()"``).
+    ``on_prepared`` is told this module's classes and value types as soon as
+    they are known, before its uses are resolved, so that a module analysed
+    meanwhile (one this module asks about, importing this one back) sees them."""
+    with collector_paused():
+        analyser = _Analyser(source, path, module, is_package, classes, values)
+        analyser.on_prepared = on_prepared
+        return analyser.run()
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Analysis makes millions of short-lived acyclic objects (ast nodes,
+    symbols) that reference counting frees; the cyclic collector would rescan
+    the growing heap of results again and again (a third of the time on the
+    standard library). It is paused for the duration, and left as it was."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+class _Analyser:
+    def __init__(self, source: bytes, path: str, module: str, is_package: bool,
+                 classes: ClassLookup | None, values: ValueLookup | None = None) -> None:
+        self.external_values = values
+        self.on_prepared: Callable[[dict[str, ClassInfo], dict[str, str]], None] | None = None
+        self.source = source
+        self.path = path
+        self.module = module
+        self.package = module if is_package else module.rpartition(".")[0]
+        self.external_classes = classes
+        self.definitions: list[Definition] = []
+        self.uses: list[Use] = []
+        self.imports: list[Import] = []
+        self.problems: list[Problem] = []
+        self.local_classes: dict[str, ClassInfo] = {}
+        self.class_bases: dict[str, list[ast.expr]] = {}
+        self.star_import = False
+        self.loaded_names: set[tuple[str, str]] = set()  # (scope qualname, name)
+        self.has_main = False
+        self.scopes: list[tuple[_Scope, list[ast.stmt]]] = []
+        self.defined_here: set[str] = set()
+        self.attribute_types: dict[str, str] = {}  # qualname of an attribute -> its class
+        self.mros: dict[str, tuple[str, ...]] = {}
+        self.overload_stubs: dict[str, list[Definition]] = {}
+        self.import_ends: dict[int, int] = {}  # first line of an import statement -> its last
+        self.reexported: set[tuple[str, str]] = set()
+
+    # --- driver ----------------------------------------------------------------
+
+    def run(self) -> ModuleAnalysis:
+        self.text_lines = source_lines(decode_source(self.source))
+        lines = len(self.text_lines)
+        module_def = Definition(self.module, "module", 1, max(lines, 1))
+        try:
+            code = fold_data_literals(self.source)
+            tree = ast.parse(code, filename=self.path)
+            table = symtable.symtable(code, self.path, "exec")  # bytes: a BOM is fine
+        except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+            line = getattr(exc, "lineno", None) or 1
+            col = getattr(exc, "offset", None) or 1
+            msg = getattr(exc, "msg", None) or str(exc)
+            if isinstance(exc, (RecursionError, MemoryError)):
+                msg = "too deeply nested for the parser"
+            elif isinstance(exc, SyntaxError):
+                msg += _newer_syntax(self.text_lines[line - 1] if 0 < line <= lines else "", msg)
+            self.problems.append(Problem("syntax-error", line, col, f"syntax error: {msg}"))
+            return self._result([module_def], lines)
+        doc = ast.get_docstring(tree) or ""
+        module_def = Definition(self.module, "module", 1, max(lines, 1), doc=doc)
+        self.tree = tree
+        root = _Scope("module", self.module, None, table, tree)
+        self.definitions.append(module_def)
+        self._declare(tree.body, root)
+        for stubs in self.overload_stubs.values():  # overloads without an implementation (a Protocol's, say)
+            self.definitions.append(replace(stubs[0], overloads=tuple(d.signature for d in stubs)))
+        self._class_infos()
+        self._value_types()
+        for scope, body in self.scopes:
+            self._prepare_types(scope, body)
+            if scope.kind in ("module", "class"):  # module and class variables of a known class
+                for name, cls in scope.types.items():
+                    if not name.startswith("[]") and f"{scope.qualname}.{name}" in self.defined_here:
+                        self.attribute_types.setdefault(f"{scope.qualname}.{name}", cls)
+        for cls, attr, node, scope in self.assigned:  # self.x = a typed parameter or local
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name):
+                typed = _local_type(scope, node.value.id)
+                if typed:
+                    self.attribute_types.setdefault(f"{cls}.{attr}", typed)
+                item = _local_type(scope, "[]" + node.value.id)
+                if item:
+                    self.attribute_types.setdefault(f"{cls}.{attr}[]", item)
+        if self.on_prepared is not None:  # what other modules may ask about is known from here on
+            self.on_prepared(dict(self.local_classes), dict(self.attribute_types))
+        for scope, body in self.scopes:
+            self._visit_body(body, scope)
+        self._find_unused_imports()
+        return self._result(self.definitions, lines)
+
+    def _result(self, definitions: list[Definition], lines: int) -> ModuleAnalysis:
+        problems = [p for p in self.problems if not _silenced(p.kind, self._noqa(p.line))]
+        return ModuleAnalysis(
+            module=self.module,
+            path=self.path,
+            definitions=tuple(sorted(definitions, key=lambda d: (d.start, d.end != d.start, d.qualname))),
+            uses=tuple(self.uses),
+            imports=tuple(self.imports),
+            problems=tuple(sorted(problems, key=lambda p: (p.line, p.column, p.kind, p.message))),
+            has_main=self.has_main,
+            lines=lines,
+            value_types=tuple(sorted(self.attribute_types.items())),
+        )
+
+    def _noqa(self, line: int, end: int | None = None) -> frozenset[str] | None:
+        """The codes a ``# noqa`` comment on lines ``line``..``end`` silences
+        (an empty set: all of them), or None when there is none."""
+        codes: set[str] = set()
+        found = False
+        for text in self.text_lines[max(line, 1) - 1: end or line]:
+            if "noqa" not in text.lower():
+                continue
+            match = _NOQA.search(text)
+            if match:
+                found = True
+                if not match.group(1):
+                    return frozenset()
+                codes.update(c.upper() for c in re.findall(r"[A-Za-z]+[0-9]+", match.group(1)))
+        return frozenset(codes) if found else None
+
+    # --- pass 1: definitions and bindings ----------------------------------------
+
+    def _declare(self, body: list[ast.stmt], scope: _Scope) -> None:
+        self.scopes.append((scope, body))
+        seen: dict[str, int] = {}
+        for stmt in body:
+            self._declare_stmt(stmt, scope, seen)
+        if scope.table is not None and scope.kind in ("module", "class"):
+            for name in list(scope.table.get_identifiers()):
+                sym = _symbol(scope.table, name)
+                if sym is not None and name not in scope.bindings and (sym.is_assigned() or sym.is_imported()):
+                    scope.bindings[name] = f"{scope.qualname}.{name}"
+
+    def _declare_stmt(self, stmt: ast.stmt, scope: _Scope, seen: dict[str, int]) -> None:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            self._check_redefinition(stmt, scope, seen)
+            self._declare_def(stmt, scope)
+        elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            self._declare_import(stmt, scope)
+        elif isinstance(stmt, (ast.Assign, ast.AnnAssign)) and scope.kind in ("module", "class"):
+            self._declare_variable(stmt, scope)
+        elif isinstance(stmt, ast.If) and scope.kind == "module" and _is_main_guard(stmt.test):
+            self.has_main = True
+        for child in _nested_statements(stmt):
+            self._declare_stmt(child, scope, {})
+
+    def _declare_def(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, scope: _Scope) -> None:
+        qual = f"{scope.qualname}.{node.name}"
+        scope.bindings[node.name] = qual
+        self.defined_here.add(qual)
+        table = _child_table(scope, node)
+        if isinstance(node, ast.ClassDef):
+            kind = "class"
+            parts = [ast.unparse(b) for b in node.bases] + [ast.unparse(k) for k in node.keywords]
+            signature = f"({', '.join(parts)})" if parts else ""
+            child = _Scope("class", qual, scope, table, node)
+            self.class_bases[qual] = list(node.bases)
+        else:
+            kind = "method" if scope.kind == "class" else "function"
+            prefix = "async " if isinstance(node, ast.AsyncFunctionDef) else ""
+            signature = f"{prefix}({ast.unparse(node.args)})"
+            if node.returns is not None:
+                signature += f" -> {ast.unparse(node.returns)}"
+            child = _Scope("function", qual, scope, table, node)
+            if scope.kind == "class":
+                child.cls = scope.qualname
+                decorators = {ast.unparse(d) for d in node.decorator_list}
+                positional = node.args.posonlyargs + node.args.args
+                if "staticmethod" not in decorators and positional:
+                    child.self_name = positional[0].arg
+        decorators = tuple(ast.unparse(d) for d in node.decorator_list)
+        definition = Definition(qual, kind, node.lineno, node.end_lineno or node.lineno, signature,
+                                ast.get_docstring(node) or "", decorators)
+        if any(_is_overload(d) for d in decorators):
+            # a stub: a signature of the implementation that follows it
+            self.overload_stubs.setdefault(qual, []).append(definition)
+        else:
+            stubs = self.overload_stubs.pop(qual, None)
+            if stubs:
+                definition = replace(definition, overloads=tuple(d.signature for d in stubs))
+            self.definitions.append(definition)
+        self._declare(node.body, child)
+
+    def _declare_import(self, node: ast.Import | ast.ImportFrom, scope: _Scope) -> None:
+        self.import_ends[node.lineno] = max(node.end_lineno or node.lineno, self.import_ends.get(node.lineno, 0))
+        for alias in node.names:  # ``import x as x``: an explicit re-export (PEP 484)
+            if alias.asname and alias.asname == alias.name.rpartition(".")[2]:
+                self.reexported.add((scope.qualname, alias.asname))
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    local, target = alias.asname, alias.name
+                else:
+                    local = target = alias.name.split(".")[0]
+                scope.bindings[local] = target
+                self._add_import(Import(local, target, node.lineno, alias.name, scope.qualname))
+            return
+        base = self._import_base(node)
+        if base is None:
+            self.problems.append(Problem(
+                "unresolved-import", node.lineno, node.col_offset + 1,
+                f"relative import beyond the top-level package: {'.' * node.level}{node.module or ''}",
+            ))
+            return
+        if base == "__future__":
+            return
+        for alias in node.names:
+            if alias.name == "*":
+                self.star_import = True
+                self.imports.append(Import("*", base, node.lineno, base, scope.qualname))
+                continue
+            local = alias.asname or alias.name
+            target = f"{base}.{alias.name}" if base else alias.name
+            scope.bindings[local] = target
+            self._add_import(Import(local, target, node.lineno, base, scope.qualname))
+
+    def _add_import(self, imp: Import) -> None:
+        """A binding import is also a use of its target by the scope that imports it."""
+        self.imports.append(imp)
+        self.uses.append(Use(imp.scope, imp.target, IMPORTS, imp.line))
+
+    def _import_base(self, node: ast.ImportFrom) -> str | None:
+        if not node.level:
+            return node.module or ""
+        parts = self.package.split(".") if self.package else []
+        if node.level - 1 > len(parts) or (node.level > 1 and not parts):
+            return None
+        keep = parts[: len(parts) - (node.level - 1)]
+        if node.module:
+            keep.append(node.module)
+        return ".".join(keep)
+
+    def _declare_variable(self, node: ast.Assign | ast.AnnAssign, scope: _Scope) -> None:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        kind = "variable" if scope.kind == "module" else "attribute"
+        for target in targets:
+            for name_node in _target_names(target):
+                qual = f"{scope.qualname}.{name_node.id}"
+                if qual in self.defined_here:
+                    continue
+                self.defined_here.add(qual)
+                signature = f": {ast.unparse(node.annotation)}" if isinstance(node, ast.AnnAssign) else ""
+                self.definitions.append(Definition(qual, kind, node.lineno, node.end_lineno or node.lineno,
+                                                   signature))
+                scope.bindings[name_node.id] = qual
+
+    def _check_redefinition(self, node: ast.stmt, scope: _Scope, seen: dict[str, int]) -> None:
+        name = node.name  # type: ignore[attr-defined]
+        decorators = [ast.unparse(d) for d in getattr(node, "decorator_list", [])]
+        if any(d.endswith((".setter", ".getter", ".deleter", ".register")) or _is_overload(d) for d in decorators):
+            return
+        if name in seen:
+            self.problems.append(Problem(
+                "redefinition", node.lineno, node.col_offset + 1,
+                f"{name!r} redefines the definition at line {seen[name]}", f"{scope.qualname}.{name}",
+            ))
+        seen[name] = node.lineno
+
+    def _class_infos(self) -> None:
+        members: dict[str, set[str]] = {q: set() for q in self.class_bases}
+        for d in self.definitions:
+            parent, _, name = d.qualname.rpartition(".")
+            if parent in members:
+                members[parent].add(name)
+        # instance attributes assigned through self in methods
+        assigned: list[tuple[str, str, ast.Assign | ast.AnnAssign, _Scope]] = []
+        for scope, body in self.scopes:
+            if scope.kind == "function" and scope.cls and scope.self_name:
+                for node in _walk_body(body):
+                    if isinstance(node, (ast.Assign, ast.AnnAssign)):
+                        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                        for t in targets:
+                            if (isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
+                                    and t.value.id == scope.self_name):
+                                assigned.append((scope.cls, t.attr, node, scope))
+                                self._add_instance_attribute(scope.cls, t.attr, node, members[scope.cls])
+        scopes = {s.qualname: s for s, _ in self.scopes}
+        for qual, bases in self.class_bases.items():
+            parent = scopes[qual].parent
+            resolved = tuple(self._resolve_expr(_generic_origin(b), parent) or "" for b in bases)
+            self.local_classes[qual] = ClassInfo(tuple(r for r in resolved if r), frozenset(members[qual]))
+        self.assigned = assigned
+        # their classes, now that every local class is known
+        for cls, attr, node, scope in assigned:
+            qual = f"{cls}.{attr}"
+            if qual not in self.attribute_types:
+                if isinstance(node, ast.AnnAssign):
+                    kind = self._class_of_annotation(node.annotation, scope)
+                else:
+                    kind = self._constructed_class(node.value, scope)
+                if kind:
+                    self.attribute_types[qual] = kind
+
+    def _add_instance_attribute(self, cls: str, attr: str, node: ast.Assign | ast.AnnAssign,
+                                members: set[str]) -> None:
+        if attr in members:
+            return
+        members.add(attr)
+        qual = f"{cls}.{attr}"
+        signature = f": {ast.unparse(node.annotation)}" if isinstance(node, ast.AnnAssign) else ""
+        self.defined_here.add(qual)
+        self.definitions.append(Definition(qual, "attribute", node.lineno, node.end_lineno or node.lineno,
+                                           signature))
+
+    # --- types of values -----------------------------------------------------------
+
+    def _value_types(self) -> None:
+        """What functions return (``"m.f()"``: their return annotation, or
+        their class when every return is ``return self``) and the classes of
+        class-level annotated attributes (dataclass fields)."""
+        for scope, body in self.scopes:
+            node = scope.node
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                cls = None
+                if node.returns is not None:
+                    cls = self._class_of_annotation(node.returns, scope.parent)
+                    if cls is None and scope.cls and isinstance(node.returns, (ast.Name, ast.Attribute)) and \
+                            self._resolve_expr(node.returns, scope.parent) in ("typing.Self", "typing_extensions.Self"):
+                        cls = scope.cls
+                    item = self._element_of_annotation(node.returns, scope.parent)
+                    if item and not isinstance(node, ast.AsyncFunctionDef):
+                        self.attribute_types[scope.qualname + "()[]"] = item
+                elif scope.cls and scope.self_name:
+                    returns = [r for r in _walk_body(body) if isinstance(r, ast.Return)]
+                    if returns and all(isinstance(r.value, ast.Name) and r.value.id == scope.self_name
+                                       for r in returns):
+                        cls = scope.cls
+                if cls and not isinstance(node, ast.AsyncFunctionDef):
+                    self.attribute_types[scope.qualname + "()"] = cls
+            elif isinstance(node, ast.ClassDef):
+                for stmt in body:
+                    if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                        cls = self._class_of_annotation(stmt.annotation, scope)
+                        if cls:
+                            self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}", cls)
+                        item = self._element_of_annotation(stmt.annotation, scope)
+                        if item:
+                            self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}[]", item)
+
+    def _value_of(self, qualname: str) -> str | None:
+        """The class of an attribute's value, or of a call's result (``"f()"``)."""
+        found = self.attribute_types.get(qualname) or _KNOWN_RESULTS.get(qualname)
+        if found is None and self.external_values is not None and not qualname.startswith("builtins."):
+            found = self.external_values(qualname)
+        return found
+
+    def _value_type(self, node: ast.expr, scope: _Scope) -> str | None:
+        """The class of the value an expression is, when sound to know: a
+        literal, a constructed class, a call with a known return class."""
+        literal = _LITERAL_TYPES.get(type(node))
+        if literal is not None:
+            return literal
+        if isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes, int, float)):
+            return f"builtins.{type(node.value).__name__}"
+        if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
+            target = self._resolve_expr(node.func, scope)
+            if not target or target.startswith(UNRESOLVED):
+                return None
+            if self._class_info(target) is not None:
+                return target
+            return self._value_of(target + "()")
+        if isinstance(node, ast.Name):
+            return _local_type(scope, node.id)
+        if isinstance(node, ast.Attribute):
+            target = self._resolve_expr(node, scope)
+            if target and not target.startswith(UNRESOLVED):
+                return self._value_of(target)
+        if isinstance(node, ast.Subscript):
+            if isinstance(node.slice, ast.Slice):  # a slice of a list is a list
+                return self._value_type(node.value, scope)
+            return self._item_type(node.value, scope)
+        return None
+
+    def _item_type(self, node: ast.expr, scope: _Scope) -> str | None:
+        """The class of the items of a value annotated ``list[X]`` and the like."""
+        if isinstance(node, ast.Name):
+            return _local_type(scope, "[]" + node.id)
+        if isinstance(node, (ast.Attribute, ast.Call)):
+            func = node.func if isinstance(node, ast.Call) else node
+            if isinstance(func, (ast.Name, ast.Attribute)):
+                target = self._resolve_expr(func, scope)
+                if target and not target.startswith(UNRESOLVED):
+                    return self._value_of(target + ("()[]" if isinstance(node, ast.Call) else "[]"))
+        return None
+
+    # --- types of locals -----------------------------------------------------------
+
+    def _prepare_types(self, scope: _Scope, body: list[ast.stmt]) -> None:
+        node = scope.node
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            args = node.args
+            for arg in args.posonlyargs + args.args + args.kwonlyargs:
+                if arg.annotation is not None:
+                    cls = self._class_of_annotation(arg.annotation, scope.parent)
+                    if cls:
+                        scope.types[arg.arg] = cls
+            if args.vararg is not None:
+                scope.types[args.vararg.arg] = "builtins.tuple"
+            if args.kwarg is not None:
+                scope.types[args.kwarg.arg] = "builtins.dict"
+            for arg in args.posonlyargs + args.args + args.kwonlyargs:
+                if arg.annotation is not None:
+                    item = self._element_of_annotation(arg.annotation, scope.parent)
+                    if item:
+                        scope.types["[]" + arg.arg] = item
+        for stmt in _walk_body(body):
+            if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                cls = self._class_of_annotation(stmt.annotation, scope)
+                if cls:
+                    scope.types[stmt.target.id] = cls
+                item = self._element_of_annotation(stmt.annotation, scope)
+                if item:
+                    scope.types["[]" + stmt.target.id] = item
+            elif isinstance(stmt, ast.Assign):
+                cls = self._constructed_class(stmt.value, scope)
+                if cls:
+                    for t in stmt.targets:
+                        if isinstance(t, ast.Name):
+                            scope.types.setdefault(t.id, cls)
+            elif isinstance(stmt, (ast.For, ast.AsyncFor)) and isinstance(stmt.target, ast.Name):
+                item = self._item_type(stmt.iter, scope)
+                if item:
+                    scope.types.setdefault(stmt.target.id, item)
+            elif isinstance(stmt, ast.With):
+                for item_node in stmt.items:
+                    if isinstance(item_node.optional_vars, ast.Name):
+                        cls = self._entered_class(item_node.context_expr, scope)
+                        if cls:
+                            scope.types.setdefault(item_node.optional_vars.id, cls)
+
+    def _entered_class(self, expr: ast.expr, scope: _Scope) -> str | None:
+        """The class of ``v`` in ``with expr as v``: what ``__enter__`` returns."""
+        cls = self._value_type(expr, scope)
+        if cls is None or self._class_info(cls) is None:
+            return None
+        owner = self._member_owner(cls, "__enter__")
+        if owner is None or owner.startswith("builtins."):
+            return None
+        entered = self._value_of(f"{owner}.__enter__()")
+        return cls if entered == owner else entered
+
+    def _element_of_annotation(self, ann: ast.expr, scope: _Scope | None) -> str | None:
+        """The item class of ``list[X]``, ``Sequence[X]``, ``Iterable[X]``,
+        ``tuple[X, ...]`` and the like, for ``for x in xs``."""
+        if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+            try:
+                ann = ast.parse(ann.value, mode="eval").body
+            except SyntaxError:
+                return None
+        if not isinstance(ann, ast.Subscript):
+            return None
+        origin = ast.unparse(ann.value).rpartition(".")[2]
+        item = ann.slice
+        if origin in ("tuple", "Tuple"):
+            if not (isinstance(item, ast.Tuple) and len(item.elts) == 2 and isinstance(item.elts[1], ast.Constant)
+                    and item.elts[1].value is Ellipsis):
+                return None
+            item = item.elts[0]
+        elif origin not in _ITERABLES:
+            return None
+        return self._class_of_annotation(item, scope)
+
+    def _class_of_annotation(self, ann: ast.expr, scope: _Scope | None) -> str | None:
+        if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+            try:
+                ann = ast.parse(ann.value, mode="eval").body
+            except SyntaxError:
+                return None
+        if isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):  # X | None
+            sides = [s for s in (ann.left, ann.right) if not (isinstance(s, ast.Constant) and s.value is None)]
+            return self._class_of_annotation(sides[0], scope) if len(sides) == 1 else None
+        if isinstance(ann, ast.Subscript):
+            origin = self._resolve_expr(ann.value, scope) if isinstance(ann.value, (ast.Name, ast.Attribute)) else None
+            if origin in ("typing.Optional", "typing_extensions.Optional"):
+                return self._class_of_annotation(ann.slice, scope)
+            if origin in ("typing.Union", "typing_extensions.Union") and isinstance(ann.slice, ast.Tuple):
+                sides = [e for e in ann.slice.elts if not (isinstance(e, ast.Constant) and e.value is None)]
+                return self._class_of_annotation(sides[0], scope) if len(sides) == 1 else None
+            if origin in _TYPING_ALIASES:
+                return _TYPING_ALIASES[origin]
+            if origin and self._class_info(origin) is not None:  # list[str], Base[T]
+                return origin
+            return None
+        if isinstance(ann, (ast.Name, ast.Attribute)):
+            target = self._resolve_expr(ann, scope)
+            if target in _TYPING_ALIASES:
+                return _TYPING_ALIASES[target]
+            if target and self._class_info(target) is not None:
+                return target
+        return None
+
+    def _constructed_class(self, call: ast.expr, scope: _Scope) -> str | None:
+        """The class of ``x`` in ``x = <call>`` when that is sound: a call of a
+        known class, or a literal of a built-in type."""
+        if isinstance(call, ast.Name):  # x = y copies y's type only through _local_type, not here
+            return None
+        return self._value_type(call, scope)
+
+    def _class_info(self, qualname: str) -> ClassInfo | None:
+        info = self.local_classes.get(qualname)
+        if info is None and self.external_classes is not None:
+            info = self.external_classes(qualname)
+        if info is None and qualname.startswith("builtins."):
+            info = _builtin_class(qualname[len("builtins."):])
+        return info
+
+    def _mro(self, cls: str) -> tuple[str, ...]:
+        """``cls`` and its bases in Python's C3 order, as far as they are known:
+        a class whose bases cannot be known stands for itself alone. Where C3
+        has no answer (an inconsistent hierarchy) the depth-first order is used."""
+        found = self.mros.get(cls)
+        if found is not None:
+            return found
+        self.mros[cls] = (cls,)  # a cycle of bases ends here
+        info = self._class_info(cls)
+        bases = [b for b in info.bases if b != cls] if info is not None else []
+        seqs = [list(self._mro(b)) for b in bases] + [list(bases)]
+        order = [cls]
+        while True:
+            seqs = [q for q in seqs if q]
+            if not seqs:
+                break
+            head = next((q[0] for q in seqs if not any(q[0] in r[1:] for r in seqs)), None)
+            if head is None:  # not linearizable: keep the rest depth-first, once each
+                for q in seqs:
+                    order.extend(c for c in q if c not in order)
+                break
+            order.append(head)
+            for q in seqs:
+                if q[0] == head:
+                    del q[0]
+        result = tuple(dict.fromkeys(order))
+        self.mros[cls] = result
+        return result
+
+    def _member_owner(self, cls: str, attr: str, after: str | None = None) -> str | None:
+        """The class in ``cls``'s method order (after ``after``, for ``super()``)
+        that defines ``attr``. When no known class does, a single class of
+        unknown members is taken to be it; with several, nothing is guessed."""
+        order = self._mro(cls)
+        if after is not None:
+            order = order[order.index(after) + 1:] if after in order else ()
+        unknown = []
+        for current in order:
+            info = self._class_info(current)
+            if info is None:
+                unknown.append(current)
+            elif attr in info.members:
+                return current
+        if len(unknown) == 1:
+            return unknown[0]
+        return None
+
+    # --- pass 2: uses ----------------------------------------------------------------
+
+    def _visit_body(self, body: list[ast.stmt], scope: _Scope) -> None:
+        for stmt in body:
+            self._visit_stmt(stmt, scope)
+
+    def _visit_stmt(self, stmt: ast.stmt, scope: _Scope) -> None:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            qual = f"{scope.qualname}.{stmt.name}"
+            for d in stmt.decorator_list:
+                self._visit_expr(d, scope, qual)
+            if isinstance(stmt, ast.ClassDef):
+                for b in stmt.bases:
+                    origin = _generic_origin(b)
+                    self._record(qual, self._resolve_expr(origin, scope), INHERITS, origin, scope)
+                    self._visit_expr(origin, scope, qual, skip_self=True)
+                    while isinstance(b, ast.Subscript):  # the type arguments are plain uses
+                        self._visit_expr(b.slice, scope, qual)
+                        b = b.value
+                for k in stmt.keywords:
+                    self._visit_expr(k.value, scope, qual)
+            else:
+                args = stmt.args
+                for a in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]:
+                    if a is not None and a.annotation is not None:
+                        self._visit_annotation(a.annotation, scope, qual)
+                for default in args.defaults + [d for d in args.kw_defaults if d is not None]:
+                    self._visit_expr(default, scope, qual)
+                if stmt.returns is not None:
+                    self._visit_annotation(stmt.returns, scope, qual)
+            return  # the body is visited as its own scope
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            return  # their uses were recorded when they were declared
+        if isinstance(stmt, ast.AnnAssign):
+            self._visit_annotation(stmt.annotation, scope, scope.qualname)
+            for part in (stmt.target, stmt.value):
+                if part is not None:
+                    self._visit_expr(part, scope, scope.qualname)
+            return
+        self._visit_children(stmt, scope)
+
+    def _visit_children(self, node: ast.AST, scope: _Scope) -> None:
+        """Every expression and statement below a statement, through the nodes
+        that are neither (handlers, with-items, match cases and all their
+        patterns: ``case Point(x=Color.RED) if ok(p)`` uses Point, Color.RED and ok)."""
+        for child in _child_nodes(node):
+            if isinstance(child, ast.expr):
+                self._visit_expr(child, scope, scope.qualname)
+            elif isinstance(child, ast.stmt):
+                self._visit_stmt(child, scope)
+            else:
+                self._visit_children(child, scope)
+
+    def _visit_annotation(self, expr: ast.expr, scope: _Scope, source: str) -> None:
+        """Annotations may be strings ("Ledger", "list[Posting]"): read them as
+        the expressions they spell, placed at the string's line."""
+        if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
+            try:
+                parsed = ast.parse(expr.value.strip(), mode="eval").body
+            except SyntaxError:
+                return
+            for node in ast.walk(parsed):
+                node.lineno, node.col_offset = expr.lineno, expr.col_offset  # type: ignore[attr-defined]
+            expr = parsed
+        self._visit_expr(expr, scope, source)
+
+    def _visit_expr(self, expr: ast.expr, scope: _Scope, source: str, skip_self: bool = False) -> None:
+        """Record every call and every non-local name this expression uses."""
+        stack: list[ast.AST] = [expr]
+        callee_ids: set[int] = set()
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ast.Call):
+                func = node.func
+                if isinstance(func, (ast.Name, ast.Attribute)):
+                    callee_ids.add(id(func))
+                    target = self._resolve_expr(func, scope)
+                    self._record(source, target, CALLS, func, scope)
+                    base = _chain_base(func)
+                    if not isinstance(base, ast.Name):
+                        stack.append(base)
+                else:
+                    stack.append(func)
+                stack.extend(node.args)
+                stack.extend(k.value for k in node.keywords)
+                continue
+            if (isinstance(node, (ast.Name, ast.Attribute)) and id(node) not in callee_ids
+                    and isinstance(node.ctx, ast.Load)):
+                if not skip_self:
+                    target = self._resolve_expr(node, scope)
+                    if isinstance(node, ast.Attribute) and target and target.startswith(UNRESOLVED):
+                        target = None  # an attribute of an unknown value: not an edge
+                    self._record(source, target, REFERENCES, node, scope)
+                base = _chain_base(node)
+                if not isinstance(base, ast.Name):
+                    stack.append(base)
+                continue
+            if isinstance(node, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+                inner = _child_scope_for(scope, node)
+                generators = getattr(node, "generators", [])
+                if generators:  # the first iterable is evaluated in the enclosing scope
+                    self._visit_expr(generators[0].iter, scope, source)
+                for child in ast.iter_child_nodes(node):
+                    if isinstance(child, ast.arguments):
+                        continue
+                    self._visit_expr_in(child, inner, source, first=generators[0] if generators else None)
+                continue
+            stack.extend(_child_nodes(node))
+
+    def _visit_expr_in(self, node: ast.AST, scope: _Scope, source: str, first: ast.AST | None = None) -> None:
+        if isinstance(node, ast.comprehension):
+            parts = node.ifs if node is first else [node.iter, *node.ifs]
+            for part in parts:
+                self._visit_expr(part, scope, source)
+        elif isinstance(node, ast.expr):
+            self._visit_expr(node, scope, source)
+
+    def _record(self, source: str, target: str | None, kind: str, expr: ast.expr, scope: _Scope) -> None:
+        if target is None:  # a local variable or parameter: not an edge
+            base = _chain_base(expr)
+            if isinstance(base, ast.Name):
+                self.loaded_names.add((scope.qualname, base.id))
+            return
+        base = _chain_base(expr)
+        if isinstance(base, ast.Name):
+            self._mark_loaded(base.id, scope)
+            if base is not expr and kind != INHERITS:
+                # ``Align.left()`` also refers to the class Align
+                owner = self._resolve_name(base.id, scope)
+                if owner and not owner.startswith((UNRESOLVED, "builtins.")) and self._class_info(owner) is not None:
+                    self.uses.append(Use(source, owner, REFERENCES, base.lineno, base.col_offset))
+        if target.startswith(UNRESOLVED) and isinstance(expr, ast.Name) and not self.star_import:
+            self.problems.append(Problem(
+                "unresolved-name", expr.lineno, expr.col_offset + 1,
+                f"name {expr.id!r} is not defined", source,
+            ))
+        column = expr.end_col_offset - len(expr.attr) if isinstance(expr, ast.Attribute) else expr.col_offset
+        self.uses.append(Use(source, target, kind, expr.lineno, column or 0))
+
+    def _mark_loaded(self, name: str, scope: _Scope) -> None:
+        s: _Scope | None = scope
+        while s is not None:
+            self.loaded_names.add((s.qualname, name))
+            s = s.parent
+
+    # --- resolving names and attribute chains --------------------------------------------
+
+    def _resolve_expr(self, expr: ast.expr, scope: _Scope | None) -> str | None:
+        """Qualified target of a Name or Attribute chain; None for a local
+        variable (no edge); UNRESOLVED + text when it cannot be known."""
+        if scope is None:
+            return None
+        if isinstance(expr, ast.Name):
+            return self._resolve_name(expr.id, scope)
+        if isinstance(expr, ast.Attribute):
+            chain: list[str] = []
+            node: ast.expr = expr
+            while isinstance(node, ast.Attribute):
+                chain.append(node.attr)
+                node = node.value
+            chain.reverse()
+            if _is_bare_super(node):
+                owner_scope = _function_scope(scope)
+                info = self._class_info(owner_scope.cls) if owner_scope and owner_scope.cls else None
+                if info is None:
+                    return UNRESOLVED + ast.unparse(expr)
+                owner = self._member_owner(owner_scope.cls, chain[0], after=owner_scope.cls)
+                if owner is not None and len(chain) == 1:
+                    return f"{owner}.{chain[0]}"
+                return UNRESOLVED + ast.unparse(expr)
+            if not isinstance(node, ast.Name):
+                value = self._value_type(node, scope)
+                if value is None:
+                    return UNRESOLVED + ast.unparse(expr)
+                return self._walk_members(value, chain, expr, True)
+            base_name = node.id
+            owner_scope = _binding_scope(scope, base_name)
+            if owner_scope is not None and owner_scope.self_name == base_name and owner_scope.cls:
+                base: str | None = owner_scope.cls
+                is_instance = True
+            elif _local_type(scope, base_name) is not None:
+                base = _local_type(scope, base_name)
+                is_instance = True
+            else:
+                base = self._resolve_name(base_name, scope)
+                is_instance = False
+                if base is None:
+                    return UNRESOLVED + ast.unparse(expr)
+            if base.startswith(UNRESOLVED):
+                return UNRESOLVED + ast.unparse(expr)
+            return self._walk_members(base, chain, expr, is_instance)
+        return UNRESOLVED + ast.unparse(expr)
+
+    def _walk_members(self, base: str, chain: list[str], expr: ast.expr, is_instance: bool) -> str:
+        """``base`` then each attribute of ``chain`` through the class members;
+        UNRESOLVED + the text of ``expr`` (made only then) when one is unknown."""
+        current = base
+        for i, attr in enumerate(chain):
+            if i > 0 or not is_instance:
+                typed = self._value_of(current)
+                if typed is not None:
+                    current, is_instance = typed, True
+            info = self._class_info(current)
+            if info is not None:
+                owner = self._member_owner(current, attr)
+                if owner is None:
+                    return UNRESOLVED + ast.unparse(expr)
+                current = f"{owner}.{attr}"
+                continue
+            if is_instance:
+                return UNRESOLVED + ast.unparse(expr)
+            if current in self.defined_here:
+                # an attribute of a function or variable defined here: no static type
+                return UNRESOLVED + ast.unparse(expr)
+            current = f"{current}.{attr}"
+        return current
+
+    def _resolve_name(self, name: str, scope: _Scope) -> str | None:
+        s: _Scope | None = scope
+        first = True
+        while s is not None:
+            if s.kind == "class" and not first:
+                s = s.parent  # class scopes are invisible to nested functions
+                continue
+            if s.kind == "function":
+                if s.is_local(name):
+                    return s.bindings.get(name)  # a local def/class/import, or a plain local
+            elif name in s.bindings:
+                return s.bindings[name]
+            elif s.mangled(name) in s.bindings:
+                return s.bindings[s.mangled(name)]
+            elif s.kind == "class" and name in IMPLICIT_CLASS:
+                return None
+            first = False
+            s = s.parent
+        if name in IMPLICIT_MODULE:
+            return None
+        if name in BUILTINS:
+            return f"builtins.{name}"
+        return UNRESOLVED + name
+
+    # --- unused imports ----------------------------------------------------------------
+
+    def _find_unused_imports(self) -> None:
+        if self.path.endswith("__init__.py"):
+            return  # package re-exports
+        exported = self._dunder_all()
+        for imp in self.imports:
+            if imp.local == "*" or imp.local in exported or (imp.scope, imp.local) in self.reexported:
+                continue
+            if _silenced("unused-import", self._noqa(imp.line, self.import_ends.get(imp.line))):
+                continue
+            if (imp.scope, imp.local) not in self.loaded_names:
+                self.problems.append(Problem(
+                    "unused-import", imp.line, 1, f"{imp.target!r} imported as {imp.local!r} is never used",
+                    f"{imp.scope}.{imp.local}",
+                ))
+
+    def _dunder_all(self) -> set[str]:
+        """Names listed in ``__all__``: assigned, ``+=``, or ``__all__.extend``/``.append``."""
+        names: set[str] = set()
+        for stmt in _walk_body(self.tree.body):
+            value: ast.expr | None = None
+            if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+                if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+                    value = stmt.value
+            elif (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)
+                  and isinstance(stmt.value.func, ast.Attribute) and stmt.value.func.attr in ("extend", "append")
+                  and isinstance(stmt.value.func.value, ast.Name) and stmt.value.func.value.id == "__all__"):
+                value = stmt.value
+            if value is not None:
+                for node in ast.walk(value):
+                        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                            names.add(node.value)
+        return names
+
+
+# --- small helpers -------------------------------------------------------------------------
+
+#: What built-in methods and a few standard functions return, for chains such
+#: as ``text.strip().lower()`` and ``_("...").format(...)``: fixed by the language.
+_KNOWN_RESULTS = {
+    **{f"builtins.str.{m}()": "builtins.str" for m in (
+        "capitalize", "casefold", "center", "expandtabs", "format", "format_map", "join", "ljust", "lower",
+        "lstrip", "removeprefix", "removesuffix", "replace", "rjust", "rstrip", "strip", "swapcase", "title",
+        "translate", "upper", "zfill")},
+    **{f"builtins.bytes.{m}()": "builtins.bytes" for m in (
+        "capitalize", "center", "expandtabs", "join", "ljust", "lower", "lstrip", "removeprefix", "removesuffix",
+        "replace", "rjust", "rstrip", "strip", "swapcase", "title", "translate", "upper", "zfill")},
+    "builtins.str.encode()": "builtins.bytes", "builtins.bytes.decode()": "builtins.str",
+    "builtins.str.split()": "builtins.list", "builtins.str.rsplit()": "builtins.list",
+    "builtins.str.splitlines()": "builtins.list", "builtins.str.partition()": "builtins.tuple",
+    "builtins.str.rpartition()": "builtins.tuple", "builtins.str.split()[]": "builtins.str",
+    "builtins.str.rsplit()[]": "builtins.str", "builtins.str.splitlines()[]": "builtins.str",
+    "builtins.dict.copy()": "builtins.dict", "builtins.list.copy()": "builtins.list",
+    "builtins.set.copy()": "builtins.set", "builtins.str()": "builtins.str", "builtins.repr()": "builtins.str",
+    "builtins.sorted()": "builtins.list", "builtins.format()": "builtins.str", "builtins.chr()": "builtins.str",
+    "gettext.gettext()": "builtins.str", "gettext.ngettext()": "builtins.str", "inspect.cleandoc()": "builtins.str",
+    "os.fspath()": "builtins.str", "os.fsdecode()": "builtins.str", "os.fsencode()": "builtins.bytes",
+    "os.read()": "builtins.bytes", "os.getcwd()": "builtins.str", "os.listdir()": "builtins.list",
+    "os.path.join()": "builtins.str", "os.path.basename()": "builtins.str", "os.path.dirname()": "builtins.str",
+    "os.path.abspath()": "builtins.str", "os.path.normpath()": "builtins.str", "os.path.expanduser()": "builtins.str",
+    "textwrap.dedent()": "builtins.str", "json.dumps()": "builtins.str",
+}
+
+#: Annotations that name a built-in class by another name.
+_TYPING_ALIASES = {
+    f"{m}.{a}": f"builtins.{b}" for m in ("typing", "typing_extensions")
+    for a, b in (("List", "list"), ("Dict", "dict"), ("Set", "set"), ("FrozenSet", "frozenset"),
+                 ("Tuple", "tuple"), ("Text", "str"), ("AnyStr", "str"))
+}
+#: Generic containers whose one type argument is the type of their items.
+_ITERABLES = frozenset({"list", "List", "set", "Set", "frozenset", "FrozenSet", "Sequence", "MutableSequence",
+                        "Iterable", "Iterator", "Collection", "AbstractSet", "MutableSet", "Generator",
+                        "KeysView", "ValuesView", "deque", "Deque", "AsyncIterator", "AsyncIterable"})
+
+_LITERAL_TYPES = {
+    ast.List: "builtins.list", ast.ListComp: "builtins.list", ast.Dict: "builtins.dict",
+    ast.DictComp: "builtins.dict", ast.Set: "builtins.set", ast.SetComp: "builtins.set",
+    ast.Tuple: "builtins.tuple", ast.JoinedStr: "builtins.str",
+}
+
+
+@functools.cache  # builtins never change, and dir() of a class is dear: asked once per use
+def _builtin_class(name: str) -> ClassInfo | None:
+    obj = getattr(builtins, name, None)
+    if not isinstance(obj, type):
+        return None
+    return ClassInfo((), frozenset(dir(obj)))
+
+
+#: A bracketed run of literal tokens only: numbers, plain strings, True, False,
+#: None, brackets, commas and colons, spaces and comments. Possessive, so a
+#: megabyte of data is one pass with no backtracking state.
+_LITERAL_TOKENS = re.compile(rb"""(?:[ \t\r\n\f]++|\#[^\r\n]*+|[-+]?+\.?+[0-9][0-9a-zA-Z_.]*+(?:[eE][-+][0-9_]++)?+[jJ]?+
+    |[bBrRuU]{0,2}+'(?:[^'\\\r\n]|\\.)*+'|[bBrRuU]{0,2}+"(?:[^"\\\r\n]|\\.)*+"
+    |[,:()\[\]{}]|True\b|False\b|None\b)++""", re.VERBOSE)
+_BRACKETS = re.compile(rb"""[bBrRuU]{0,2}'(?:[^'\\\r\n]|\\.)*'|[bBrRuU]{0,2}"(?:[^"\\\r\n]|\\.)*"|\#[^\r\n]*|[\[\](){}]""")
+_OPENING = re.compile(rb"=[ \t]*+([\[({])")
+_BLANK = bytes(b if b in b"\r\n" else ord(" ") for b in range(256))
+#: Below this, a literal is parsed as it is.
+FOLD_AT = 64 * 1024
+
+
+def fold_data_literals(source: bytes) -> bytes:
+    """The source with every data literal of FOLD_AT bytes or more (``DATA =
+    [...]`` of numbers and strings) emptied to ``[...]``, every other byte kept
+    in place (newlines stay, the rest become spaces): such a literal uses no
+    name and defines nothing, but as ast nodes a 7 MB one costs a gigabyte."""
+    if len(source) < FOLD_AT:
+        return source
+    out = None
+    at = 0
+    while True:
+        found = _OPENING.search(source, at)
+        if found is None:
+            break
+        start = found.start(1)
+        run = _LITERAL_TOKENS.match(source, start)
+        end = _balanced_end(source, start, run.end()) if run else None
+        if end is None or end - start < FOLD_AT:
+            at = found.end()
+            continue
+        inner = source[start + 1:end - 1].translate(_BLANK)
+        marker = {ord("["): b"...", ord("("): b"...,", ord("{"): b"...:..."}[source[start]]
+        if source[start] == ord("{") and not _is_dict(source, start, end):
+            marker = b"..."
+        room = inner.find(b" " * len(marker))  # on a line of its own, if need be: no newline is lost
+        if room >= 0:
+            if out is None:
+                out = bytearray(source)
+            out[start + 1:end - 1] = inner[:room] + marker + inner[room + len(marker):]
+        at = end
+    return bytes(out) if out is not None else source
+
+
+def _balanced_end(source: bytes, start: int, stop: int) -> int | None:
+    """Where the bracket opened at ``start`` closes, if it does before ``stop``."""
+    depth = 0
+    for token in _BRACKETS.finditer(source, start, stop):
+        char = token.group()
+        if char in (b"[", b"(", b"{"):
+            depth += 1
+        elif char in (b"]", b")", b"}"):
+            depth -= 1
+            if depth == 0:
+                return token.end()
+    return None
+
+
+def _is_dict(source: bytes, start: int, end: int) -> bool:
+    depth = 0
+    for token in re.finditer(rb"""'(?:[^'\\\r\n]|\\.)*'|"(?:[^"\\\r\n]|\\.)*"|\#[^\r\n]*|[\[\](){}:]""",
+                             source[start:end]):
+        char = token.group()
+        if char in (b"[", b"(", b"{"):
+            depth += 1
+        elif char in (b"]", b")", b"}"):
+            depth -= 1
+        elif char == b":" and depth == 1:
+            return True
+    return False
+
+
+#: A noqa comment, bare or with codes (``F401, E501``), as flake8 and ruff read it.
+_NOQA = re.compile(r"#\s*noqa(?::[\s]?(?P<codes>[A-Za-z]+[0-9]+(?:[,\s]+[A-Za-z]+[0-9]+)*))?", re.IGNORECASE)
+#: The pyflakes codes of our problem kinds, so a noqa for F401 silences an unused import.
+_FLAKE_CODES = {"unused-import": "F401", "redefinition": "F811", "unresolved-name": "F821",
+                "syntax-error": "E999", "unresolved-import": "F401"}
+
+
+def _silenced(kind: str, codes: frozenset[str] | None) -> bool:
+    if codes is None or kind == "syntax-error":
+        return False
+    return not codes or _FLAKE_CODES.get(kind, "") in codes
+
+
+def _newer_syntax(line: str, msg: str) -> str:
+    """Name the Python version when a syntax error is syntax that version added
+    (this runs on an older one), so "invalid syntax" is not read as a typo."""
+    if sys.version_info >= (3, 12):
+        return ""
+    here = f"; this analysis runs Python {sys.version_info.major}.{sys.version_info.minor}"
+    if re.match(r"\s*type\s+[A-Za-z_]\w*\s*[\[=]", line):
+        return f" (a 'type' alias statement is Python 3.12 syntax{here})"
+    if re.match(r"\s*(async\s+)?(def|class)\s+[A-Za-z_]\w*\s*\[", line):
+        return f" (type parameters in brackets are Python 3.12 syntax{here})"
+    if msg.startswith("f-string"):
+        return f" (Python 3.12 allows reused quotes, backslashes and comments inside f-string braces{here})"
+    return ""
+
+
+def _is_overload(decorator: str) -> bool:
+    """``@overload``, ``@typing.overload``, ``@t.overload``, ``@typing_extensions.overload``."""
+    return decorator == "overload" or decorator.endswith(".overload")
+
+
+def _generic_origin(base: ast.expr) -> ast.expr:
+    """``Base[T]`` inherits from ``Base``: the subscript is its type arguments."""
+    while isinstance(base, ast.Subscript):
+        base = base.value
+    return base
+
+
+def _is_bare_super(node: ast.expr) -> bool:
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
+            and not node.args and not node.keywords)
+
+
+
+def _is_main_guard(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__"
+            and len(test.comparators) == 1 and isinstance(test.comparators[0], ast.Constant)
+            and test.comparators[0].value == "__main__")
+
+
+_NESTING_FIELDS = frozenset(("body", "orelse", "finalbody", "handlers", "cases"))
+_NESTS: dict[type, bool] = {}  # node type -> has a field that holds statements
+
+
+def _nested_statements(stmt: ast.stmt) -> Iterable[ast.stmt]:
+    """Statements inside compound statements that still belong to the same scope."""
+    kind = type(stmt)
+    nests = _NESTS.get(kind)
+    if nests is None:
+        nests = _NESTS[kind] = not _NESTING_FIELDS.isdisjoint(getattr(kind, "_fields", ()))
+    if not nests or isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return ()
+    out: list[ast.stmt] = []
+    for name in ("body", "orelse", "finalbody"):
+        out.extend(getattr(stmt, name, None) or [])
+    for handler in getattr(stmt, "handlers", None) or []:
+        out.extend(handler.body)
+    for case in getattr(stmt, "cases", None) or []:
+        out.extend(case.body)
+    return out
+
+
+def _child_nodes(node: ast.AST) -> list[ast.AST]:
+    """``ast.iter_child_nodes`` in the same order, as one list and without the
+    ``Load``/``Store`` context nodes (they hold nothing and use nothing): the
+    visitors call it once per node, so its generators were a tenth of the time."""
+    out: list[ast.AST] = []
+    for name in node._fields:
+        field = getattr(node, name, None)
+        if isinstance(field, ast.AST):
+            if not isinstance(field, ast.expr_context):
+                out.append(field)
+        elif isinstance(field, list):
+            out.extend(item for item in field if isinstance(item, ast.AST))
+    return out
+
+
+def _walk_body(body: list[ast.stmt]) -> Iterable[ast.stmt]:
+    """Every statement of one scope, in source order (each before the ones it
+    holds), with an explicit stack: no generator per level of nesting."""
+    stack = [iter(body)]
+    while stack:
+        for stmt in stack[-1]:
+            yield stmt
+            nested = _nested_statements(stmt)
+            if nested:
+                stack.append(iter(nested))
+                break
+        else:
+            stack.pop()
+
+
+def _target_names(target: ast.expr) -> Iterable[ast.Name]:
+    if isinstance(target, ast.Name):
+        yield target
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        for elt in target.elts:
+            yield from _target_names(elt)
+    elif isinstance(target, ast.Starred):
+        yield from _target_names(target.value)
+
+
+def _chain_base(expr: ast.expr) -> ast.expr:
+    while isinstance(expr, ast.Attribute):
+        expr = expr.value
+    return expr
+
+
+def _symbol(table: symtable.SymbolTable, name: str) -> symtable.Symbol | None:
+    """``table.lookup(name)`` without its scan of every child table for the
+    name (CPython's ``lookup`` does one per symbol, so a scope of n definitions
+    cost n squared): we never ask a symbol for its namespaces."""
+    raw = getattr(table, "_table", None)
+    flags = getattr(raw, "symbols", None)
+    if flags is None:  # another implementation of symtable: the public, slower way
+        try:
+            return table.lookup(name)
+        except KeyError:
+            return None
+    value = flags.get(name)
+    if value is None:
+        return None
+    return symtable.Symbol(name, value, None, module_scope=table.get_type() == "module")
+
+
+def _child_table(scope: _Scope, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+                 ) -> symtable.SymbolTable | None:
+    # decorated definitions may report another line: then any child of that name
+    found = scope.children(node.name, node.lineno)
+    return found[0] if found else None
+
+
+def _child_scope_for(scope: _Scope, node: ast.AST) -> _Scope:
+    """Comprehensions and lambdas: their own locals (from symtable), the rest
+    resolved through the enclosing scope."""
+    names = {ast.Lambda: "lambda", ast.ListComp: "listcomp", ast.SetComp: "setcomp",
+             ast.DictComp: "dictcomp", ast.GeneratorExp: "genexpr"}
+    table = None
+    if scope.table is not None:
+        candidates = [c for c in scope.children(names[type(node)], node.lineno) if c.get_lineno() == node.lineno]
+        if len(candidates) > 1:  # several on one line: match by the names they bind
+            if isinstance(node, ast.Lambda):
+                bound = {a.arg for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs}
+            else:
+                bound = {n.id for g in node.generators for n in ast.walk(g.target) if isinstance(n, ast.Name)}
+            candidates = [c for c in candidates if bound <= set(c.get_identifiers())] or candidates
+        table = candidates[0] if candidates else None
+    inner = _Scope("function", scope.qualname, scope, table, None)
+    if table is None:
+        inner.table = None
+    inner.cls = None
+    return inner
+
+
+def _function_scope(scope: _Scope) -> _Scope | None:
+    s: _Scope | None = scope
+    while s is not None and s.kind == "function" and s.node is None:
+        s = s.parent  # comprehension or lambda: look at the enclosing function
+    return s if s is not None and s.kind == "function" else None
+
+
+def _binding_scope(scope: _Scope, name: str) -> _Scope | None:
+    """The function whose local ``name`` is, seen from ``scope`` (``self`` in a
+    function nested in a method is the method's)."""
+    s: _Scope | None = scope
+    while s is not None:
+        if s.kind == "function" and s.node is not None and s.is_local(name):
+            return s
+        if s.kind == "module":
+            return None
+        s = s.parent
+    return None
+
+
+def _local_type(scope: _Scope, name: str) -> str | None:
+    """The class of local ``name`` (``"[]name"``: of its items), looked up
+    through comprehensions and lambdas to the function that binds it."""
+    real = name.removeprefix("[]")
+    s: _Scope | None = scope
+    while s is not None:
+        if name in s.types:
+            return s.types[name]
+        if s.kind != "function" or s.node is not None and s.is_local(real):
+            return None
+        s = s.parent
+    return None

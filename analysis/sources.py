@@ -1,0 +1,221 @@
+"""The workspace folder: which Python files it holds, what modules they are, and
+a reader that remembers every file a producer read, so ``source_revision`` always
+covers exactly those files (spec section 8)."""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import io
+import logging
+import os
+import posixpath
+import re
+import tokenize
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+REVISION_TAG = b"semaprax/source-revision/v1\x00"
+_log = logging.getLogger("semaprax.workspace")
+
+#: Folders never searched for sources: tools' own files. Hidden folders (a
+#: leading dot) are skipped too, and so is a virtual environment, known by its
+#: pyvenv.cfg, whatever its name: a folder called ``venv`` or ``build`` may be
+#: a package (the standard library's ``venv`` is).
+SKIP_DIRS = frozenset({"__pycache__", "node_modules", "site-packages"})
+
+
+class IndexStore(Protocol):
+    """Where a long-running server keeps workspace analyses (analysis/warm.py's
+    IndexCache). Named here as a shape only, so this module, below the index and
+    the cache, imports neither."""
+
+    def index(self, ws: Workspace, files: list[str], build: Any) -> Any: ...
+
+
+class WorkspaceError(Exception):
+    """A request the workspace cannot answer: a root that does not exist, a symbol
+    that cannot be found. The message names it and suggests close matches."""
+
+
+def suggest(word: str, candidates: list[str], what: str) -> str:
+    close = difflib.get_close_matches(word, candidates, n=3, cutoff=0.6)
+    if not close:
+        return ""
+    return f"; did you mean {' or '.join(repr(c) for c in close)}?"
+
+
+def source_revision(files: dict[str, bytes]) -> str:
+    """``sha256:`` + hex over the tag and, per file in bytewise order of its
+    path, the path, NUL, its 8-byte big-endian length and its bytes."""
+    h = hashlib.sha256(REVISION_TAG)
+    for path in sorted(files, key=lambda p: p.encode("utf-8")):
+        data = files[path]
+        h.update(path.encode("utf-8"))
+        h.update(b"\x00")
+        h.update(len(data).to_bytes(8, "big"))
+        h.update(data)
+    return "sha256:" + h.hexdigest()
+
+
+def decode_source(data: bytes) -> str:
+    """Source text the way Python reads it: the encoding its BOM or coding
+    declaration names (PEP 263), UTF-8 otherwise; undecodable bytes become
+    U+FFFD rather than an error, since a view of a broken file is still useful."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError:  # an unknown or contradictory declaration
+        encoding = "utf-8"
+    try:
+        return data.decode(encoding, errors="replace")
+    except LookupError:
+        return data.decode("utf-8", errors="replace")
+
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def source_lines(text: str) -> list[str]:
+    """Lines as Python numbers them: split at \\n, \\r\\n and \\r only (a form
+    feed or a vertical tab is not a line break to the tokenizer, though
+    ``str.splitlines`` treats it as one)."""
+    lines = _LINE_BREAK.split(text.removeprefix("\ufeff"))
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+@dataclass(frozen=True)
+class ModuleFile:
+    path: str  # workspace-relative, '/' separators
+    module: str
+    is_package: bool
+
+
+class Workspace:
+    """A folder of Python sources. Paths in and out are workspace-relative with
+    '/' separators, so views carry no absolute path."""
+
+    def __init__(self, folder: str | os.PathLike[str] = ".", index_cache: IndexStore | None = None) -> None:
+        self.folder = Path(folder)
+        self.index_cache = index_cache
+        if not self.folder.is_dir():
+            raise WorkspaceError(f"workspace {str(folder)!r} is not a folder")
+        self.read_files: dict[str, bytes] = {}
+        self._listing: list[str] | None = None
+        self._files: dict[str, bool] = {}
+        self._root = self.folder.resolve()
+        #: Why files were left out of the listing (a dangling symlink, one that
+        #: leaves the workspace), one sentence each, in path order.
+        self.notes: list[str] = []
+
+    # --- paths --------------------------------------------------------------------
+
+    def relative(self, root: str) -> str:
+        """Normalize a user-given root path to workspace-relative form."""
+        path = Path(root)
+        if path.is_absolute():
+            try:
+                path = path.resolve().relative_to(self.folder.resolve())
+            except ValueError:
+                raise WorkspaceError(f"{root!r} is outside the workspace {str(self.folder)!r}") from None
+        normal = posixpath.normpath(path.as_posix())
+        if normal == ".":
+            return ""
+        if normal == ".." or normal.startswith("../"):
+            raise WorkspaceError(f"{root!r} leaves the workspace")
+        return normal
+
+    def exists(self, rel: str) -> bool:
+        return (self.folder / rel).exists()
+
+    def is_dir(self, rel: str) -> bool:
+        return (self.folder / rel).is_dir()
+
+    def inside(self, rel: str) -> bool:
+        """Whether the file, its symlinks followed, is in the workspace folder."""
+        try:
+            return (self.folder / rel).resolve().is_relative_to(self._root)
+        except (OSError, RuntimeError):  # a symlink loop
+            return False
+
+    def read(self, rel: str) -> bytes:
+        """The bytes of a workspace file, remembered for the revision. A symlink
+        is followed only while it stays inside the workspace."""
+        if rel not in self.read_files:
+            if not self.inside(rel):
+                raise WorkspaceError(f"{rel!r} is a symlink that leaves the workspace; it is not read")
+            try:
+                self.read_files[rel] = (self.folder / rel).read_bytes()
+            except OSError as exc:
+                raise WorkspaceError(f"cannot read {rel!r}: {exc.strerror or exc}") from None
+        return self.read_files[rel]
+
+    def revision(self) -> str:
+        return source_revision(self.read_files)
+
+    # --- discovery ------------------------------------------------------------------
+
+    def python_files(self, under: str = "") -> list[str]:
+        """Every .py file below ``under`` (the whole workspace by default), in
+        bytewise path order, skipping environment and tool folders."""
+        if self._listing is None:
+            found = []
+            notes = []
+            for dirpath, dirnames, filenames in os.walk(self.folder):  # symlinked folders are not entered
+                dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith(".")
+                                     and not os.path.isfile(os.path.join(dirpath, d, "pyvenv.cfg")))
+                rel_dir = Path(dirpath).relative_to(self.folder).as_posix()
+                for name in filenames:
+                    if not name.endswith(".py") or name.startswith("."):
+                        continue
+                    rel = name if rel_dir == "." else f"{rel_dir}/{name}"
+                    full = os.path.join(dirpath, name)
+                    if os.path.islink(full):
+                        if not os.path.exists(full):
+                            notes.append(f"skipped {rel}: a symlink to nothing")
+                            continue
+                        if not self.inside(rel):
+                            notes.append(f"skipped {rel}: a symlink that leaves the workspace")
+                            continue
+                    found.append(rel)
+            self._listing = sorted(found, key=lambda p: p.encode("utf-8"))
+            self.notes = sorted(notes, key=lambda n: n.encode("utf-8"))
+            for note in self.notes:  # on stderr for a person at the command line (logging's last resort)
+                _log.warning("semaprax: %s", note)
+        if not under:
+            return list(self._listing)
+        prefix = under.rstrip("/") + "/"
+        return [p for p in self._listing if p.startswith(prefix) or p == under]
+
+    def module_of(self, rel: str) -> ModuleFile:
+        """The module a file is, named by its path from its source root: the
+        folder above the outermost folder holding an __init__.py. Folders
+        between without one are namespace packages, as Python finds them
+        (``flask/sansio/app.py`` is ``flask.sansio.app``, not ``app``)."""
+        parts = rel.split("/")
+        stem = parts[-1][:-3]
+        is_package = stem == "__init__"
+        folders = parts[:-1]
+        outermost = None
+        for depth in range(len(folders), 0, -1):
+            init = "/".join(folders[:depth]) + "/__init__.py"
+            if self._is_file(init):
+                # The module's name depends on this file: it is read, so the
+                # revision changes when it goes away.
+                self.read(init)
+                outermost = depth
+        # with no package above, the file's own folder is its root (as for a
+        # script, or a test module that pytest imports by its base name)
+        start = outermost - 1 if outermost is not None else len(folders)
+        names = folders[start:] + ([] if is_package else [stem])
+        if not names:  # an __init__.py with no package above it: named for its folder
+            names = [folders[-1] if folders else stem]
+        return ModuleFile(rel, ".".join(names), is_package)
+
+    def _is_file(self, rel: str) -> bool:
+        found = self._files.get(rel)
+        if found is None:
+            found = self._files[rel] = (self.folder / rel).is_file() and self.inside(rel)
+        return found

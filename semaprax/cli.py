@@ -1,0 +1,370 @@
+"""The ``semaprax`` command line: a thin layer over codec (and, later, the
+workspace producers). Failures print ``compact.CODE at byte N: message`` on stderr
+and exit 1; usage errors exit 2."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from typing import BinaryIO
+
+import codec
+from analysis.sources import WorkspaceError
+from codec import CompactError, CompactProjection
+from codec import errors as E
+from codec.projection import excerpt, first_difference
+from codec.visible import visible as _visible  # metadata never move the cursor or forge lines
+
+EXIT_FAILURE = 1
+EXIT_USAGE = 2
+
+
+def _read(path: str) -> bytes:
+    """At most one byte past the wire limit: a larger input is rejected by the
+    decoder's own size check instead of filling memory."""
+    limit = codec.limits.MAX_WIRE_BYTES + 1
+    if path == "-":
+        return sys.stdin.buffer.read(limit)
+    with open(path, "rb") as f:
+        return f.read(limit)
+
+
+def _write(data: bytes, path: str | None, *, binary: bool) -> None:
+    if path is None or path == "-":
+        out: BinaryIO = sys.stdout.buffer
+        if out.isatty():
+            if binary:
+                raise _Usage("refusing to write a binary wire to a terminal; use -o FILE")
+            data = _for_terminal(data)
+        out.write(data)
+        out.flush()
+        return
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def _for_terminal(data: bytes) -> bytes:
+    """A text wire as a terminal may show it: metadata are opaque bytes, and an
+    ESC or other control character in a root would move the cursor, recolour or
+    retitle the terminal. Each line is shown with such characters escaped (as
+    ``_visible`` spells them) and a note says so; a pipe or ``-o FILE`` gets the
+    exact bytes."""
+    text = data.decode("utf-8", "backslashreplace")
+    shown = "\n".join(_visible(line) for line in text.split("\n"))
+    if shown == text:
+        return data
+    print(
+        "semaprax: the wire holds control characters or invalid UTF-8, shown escaped here; "
+        "use -o FILE or a pipe for the exact bytes",
+        file=sys.stderr,
+    )
+    return shown.encode("utf-8")
+
+
+def _shown_path(name: object) -> str:
+    """A file name for an error message: relative to the working folder when it is
+    inside it, else its last component, so no message spells an absolute path."""
+    text = os.fsdecode(name) if isinstance(name, (str, bytes, os.PathLike)) else str(name)
+    if os.path.isabs(text):
+        relative = os.path.relpath(text)
+        text = relative if not relative.startswith("..") else "…/" + os.path.basename(text.rstrip("/"))
+    return _visible(text)
+
+
+class _Usage(Exception):
+    pass
+
+
+def _decode_any(args: argparse.Namespace) -> CompactProjection:
+    data = _read(args.wire)
+    found = codec.decode_wire(data)
+    if found.projection is not None:
+        return found.projection
+    missing = [n for n in ("profile", "root", "source_revision") if getattr(args, n, None) is None]
+    if missing:
+        raise _Usage(
+            "a full JSON wire has no metadata: give "
+            + ", ".join("--" + n.replace("_", "-") for n in missing)
+        )
+    return CompactProjection(args.profile, args.root, args.source_revision, found.selected)
+
+
+def cmd_decode(args: argparse.Namespace) -> int:
+    p = _decode_any(args)
+    _write(codec.ENCODERS[args.to](p), args.output, binary=args.to == "binary")
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    data = _read(args.wire)
+    found = codec.decode_wire(data)
+    expected = (args.profile, args.root, args.source_revision)
+    if found.projection is None:
+        if any(v is not None for v in expected):
+            raise CompactError(E.BINDING, "a full JSON wire carries no profile, root or source_revision to bind", None)
+        print(f"ok: full JSON, {len(found.selected):,} canonical bytes (no metadata to bind)")
+        return 0
+    p = found.projection
+    codec.check_binding(p, profile=args.profile, root=args.root, source_revision=args.source_revision)
+    print(
+        f"ok: {found.form} v{found.format_version}, {len(data):,} wire bytes, "
+        f"{len(p.selected):,} selected bytes\n"
+        f"profile {p.profile}\nroot {_visible(p.root)}\nsource_revision {_visible(p.source_revision)}\n"
+        f"source_digest {p.source_digest}"
+    )
+    return 0
+
+
+def _progress(done: int, total: int) -> None:
+    """A progress line on stderr for long analyses, when a person is watching."""
+    if sys.stderr.isatty():
+        end = "\n" if done >= total else ""
+        print(f"\ranalysing the workspace: {done * 100 // max(total, 1)}% ({done:,} of {total:,} files)",
+              end=end, file=sys.stderr, flush=True)
+
+
+def cmd_project(args: argparse.Namespace) -> int:
+    from analysis import index
+    from servers.route import make_projection
+
+    index.progress_hook = _progress
+
+    p = make_projection(args.profile, args.root, args.workspace)
+    _write(codec.ENCODERS[args.encoding](p), args.output, binary=args.encoding == "binary")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from analysis import index
+    from servers.route import make_projection
+
+    index.progress_hook = _progress
+
+    found = codec.decode_wire(_read(args.wire))
+    if found.projection is None:
+        raise _Usage("a full JSON wire has no profile or root to replay; replay a wire with metadata")
+    p = found.projection
+    again = make_projection(p.profile, p.root, args.workspace)
+    if again.selected != p.selected:
+        at = first_difference(p.selected, again.selected)
+        raise CompactError(  # the offset is in the selected document, not the wire: it is in the message
+            E.REPLAY,
+            f"regenerated {p.profile} view of {p.root!r} differs from the wire's at byte {at} of the "
+            f"selected document: wire has {excerpt(p.selected, at)}, "
+            f"the workspace now gives {excerpt(again.selected, at)}",
+            None,
+        )
+    print(f"ok: replayed {p.profile} view of {_visible(p.root)}: {len(p.selected):,} selected bytes match")
+    if again.source_revision != p.source_revision:
+        print(
+            f"note: source_revision differs ({p.source_revision} in the wire, {again.source_revision} now) "
+            "but the content is equal"
+        )
+    return 0
+
+
+def cmd_tokens(args: argparse.Namespace) -> int:
+    from views import tokens
+
+    data = _read(args.file)
+    counts = tokens.count_tokens(data)
+    print(f"bytes {len(data):,}")
+    for name, n in counts.items():
+        print(f"{name} {n:,}")
+    for info in tokens.tokenizer_info():
+        print(f"# {info.name}: tiktoken {info.tiktoken_version}, vocabulary sha256:{info.vocabulary_sha256}")
+    return 0
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}")
+    return value
+
+
+def _server_workspace(args: argparse.Namespace) -> str | None:
+    """A --workspace that is not a folder stops a server before it starts (exit 2)."""
+    import os
+
+    if args.workspace is not None and not os.path.isdir(args.workspace):
+        what = "does not exist" if not os.path.exists(args.workspace) else "is not a folder"
+        raise _Usage(f"--workspace {args.workspace!r} {what}")
+    return args.workspace
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from servers.lsp import serve
+
+    return serve(_server_workspace(args), workers=args.jobs)
+
+
+def mcp_config(workspace: str | None) -> str:
+    """The ``mcpServers`` entry that starts this install's ``semaprax mcp``."""
+    import json
+    import shutil
+    from pathlib import Path
+
+    beside = Path(sys.executable).parent / "semaprax"  # this install's, not another on PATH
+    exe = beside if beside.is_file() else Path(shutil.which("semaprax") or "semaprax")
+    args = ["mcp"]
+    if workspace is not None:
+        args += ["--workspace", str(Path(workspace).resolve())]
+    return json.dumps({"mcpServers": {"semaprax": {"command": str(exe.absolute()), "args": args}}}, indent=2)
+
+
+def cmd_mcp(args: argparse.Namespace) -> int:
+    workspace = _server_workspace(args)
+    if args.print_config:
+        print(mcp_config(workspace))
+        return 0
+    from servers.mcp import run
+
+    return run(workspace)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="semaprax",
+        description="Compact semantic projections of Python code: make views, and decode, "
+        "verify, replay and weigh their wires.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def metadata_options(p: argparse.ArgumentParser, what: str) -> None:
+        p.add_argument("--profile", choices=codec.PROFILES, help=f"{what} profile")
+        p.add_argument("--root", help=f"{what} root")
+        p.add_argument("--source-revision", dest="source_revision", help=f"{what} source revision")
+
+    d = sub.add_parser(
+        "decode",
+        help="decode a wire of any form and write it in another",
+        description="Decode WIRE (v2 model-text, v1 text, v1 binary or full JSON) and write it "
+        "in the encoding given by --to. Full JSON has no metadata: give --profile, --root "
+        "and --source-revision with it.",
+    )
+    d.add_argument("wire", metavar="WIRE", help="wire file, or - for standard input")
+    d.add_argument("--to", choices=codec.FORMS, default="json", help="output encoding (default: json)")
+    d.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
+    metadata_options(d, "metadata for a full JSON input:")
+    d.set_defaults(run=cmd_decode)
+
+    v = sub.add_parser(
+        "verify",
+        help="decode and verify a wire, optionally against expected metadata",
+        description="Decode WIRE with every check of the format; with --profile, --root or "
+        "--source-revision, also require those values (compact.binding otherwise).",
+    )
+    v.add_argument("wire", metavar="WIRE", help="wire file, or - for standard input")
+    metadata_options(v, "expected")
+    v.set_defaults(run=cmd_verify)
+
+    pr = sub.add_parser(
+        "project",
+        help="make a view of Python code and write its wire",
+        description="Make the PROFILE view of ROOT (a .py file, package folder, manifest, or "
+        "qualified symbol, depending on the profile) in the workspace, and write its wire.",
+    )
+    pr.add_argument("root", metavar="ROOT", help="workspace-relative path or qualified symbol")
+    pr.add_argument("--profile", required=True, choices=codec.PROFILES, help="which view to make")
+    pr.add_argument("--encoding", choices=codec.FORMS, default="json", help="wire form (default: json)")
+    pr.add_argument("--workspace", default=".", metavar="DIR", help="workspace folder (default: .)")
+    pr.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
+    pr.set_defaults(run=cmd_project)
+
+    r = sub.add_parser(
+        "replay",
+        help="regenerate a wire's view from the workspace and require the same content",
+        description="Decode and verify WIRE, regenerate its profile's view of its root from the "
+        "workspace's current sources, and require exactly the same selected bytes "
+        "(compact.replay naming the first differing byte otherwise). A different "
+        "source_revision with equal content is reported, not failed.",
+    )
+    r.add_argument("wire", metavar="WIRE", help="wire file, or - for standard input")
+    r.add_argument("--workspace", default=".", metavar="DIR", help="workspace folder (default: .)")
+    r.set_defaults(run=cmd_replay)
+
+    t = sub.add_parser(
+        "tokens",
+        help="count bytes and cl100k_base/o200k_base tokens of a file",
+        description="Count the bytes of FILE (any wire or JSON) and its tokens with the real "
+        "cl100k_base and o200k_base encodings, loaded offline. Special-token text counts as "
+        "ordinary text.",
+    )
+    t.add_argument("file", metavar="WIRE_OR_JSON", help="file, or - for standard input")
+    t.set_defaults(run=cmd_tokens)
+
+    server_workspace = ("workspace folder (default: the client's workspace, else the folder the server "
+                        "starts in; the filesystem root is refused)")
+    sv = sub.add_parser(
+        "serve",
+        help="a language server on stdio answering workspace/compact-projection",
+        description="Run a language server (LSP framing, JSON-RPC 2.0) on standard input/output. After "
+        "initialize, method workspace/compact-projection takes profile, root, either encoding (with "
+        "optional format_version) or accept offers, and optionally max_tokens. The workspace is "
+        "--workspace, else the client's rootUri or first workspaceFolders entry. Requests run on a "
+        "thread pool and can be cancelled with $/cancelRequest while queued.",
+    )
+    sv.add_argument("--workspace", metavar="DIR", help=server_workspace)
+    sv.add_argument("--jobs", type=_positive, default=4, metavar="N",
+                    help="requests answered at once (default: 4)")
+    sv.set_defaults(run=cmd_serve)
+
+    m = sub.add_parser(
+        "mcp",
+        help="an MCP server on stdio with the compact_projection and find_roots tools",
+        description="Run a Model Context Protocol server on standard input/output. compact_projection "
+        "returns the wire itself as its text (encoding auto by default: the fewest o200k_base tokens) "
+        "and refuses a view over max_tokens (default: MAX_MCP_OUTPUT_TOKENS, else 25000); find_roots "
+        "lists what a profile can view. The workspace is --workspace, else the client's first root.",
+    )
+    m.add_argument("--workspace", metavar="DIR", help=server_workspace)
+    m.add_argument("--print-config", action="store_true",
+                   help="print the mcpServers JSON that registers this install with an MCP client, and exit")
+    m.set_defaults(run=cmd_mcp)
+
+    i = sub.add_parser(
+        "inspect",
+        help="open the Textual inspector (same as semaprax-inspect)",
+        description="Open the inspector; every argument is passed to semaprax-inspect "
+        "(see semaprax-inspect --help).",
+        add_help=False,
+    )
+    i.add_argument("rest", nargs=argparse.REMAINDER)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["inspect"]:  # every option belongs to semaprax-inspect
+        from semaprax.inspect import main as inspect_main
+
+        return inspect_main(argv[1:])
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except CompactError as exc:
+        print(_visible(str(exc)), file=sys.stderr)
+        return EXIT_FAILURE
+    except _Usage as exc:
+        parser.error(str(exc))
+    except WorkspaceError as exc:
+        print(f"semaprax: {_visible(str(exc))}", file=sys.stderr)
+        return EXIT_FAILURE
+    except BrokenPipeError:  # pragma: no cover - e.g. `| head`
+        return 0
+    except OSError as exc:
+        where = _shown_path(exc.filename) + ": " if exc.filename else ""
+        print(f"semaprax: {where}{exc.strerror or 'cannot read or write'}", file=sys.stderr)
+        return EXIT_FAILURE
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

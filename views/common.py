@@ -1,0 +1,73 @@
+"""Shapes shared by the views, chosen for a reader who pays per token: uniform
+records as columns and rows, edges grouped under their source, nothing a reader
+can derive (a definition's parent is its qualified name minus the last part)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from analysis.manifest import MANIFEST_NAMES, Project, load_project
+from analysis.model import EDGE_KINDS, IMPORTS, Definition, ModuleAnalysis, Use
+from analysis.sources import Workspace, WorkspaceError, suggest
+
+
+def table(columns: list[str], rows: Iterable[list[Any]]) -> dict[str, Any]:
+    return {"columns": columns, "rows": [list(r) for r in rows]}
+
+
+def definition_row(d: Definition) -> list[Any]:
+    return [d.qualname, d.kind, [d.start, d.end], d.signature, d.doc_line]
+
+
+def grouped_edges(uses: Iterable[Use], order: list[str]) -> dict[str, dict[str, list[str]]]:
+    """``{source: {kind: [targets, sorted, unique]}}``, sources in ``order``
+    (definition order) first, kinds in EDGE_KINDS order, imports left out."""
+    found: dict[str, dict[str, set[str]]] = {}
+    for u in uses:
+        if u.kind == IMPORTS:
+            continue
+        found.setdefault(u.source, {}).setdefault(u.kind, set()).add(u.target)
+    rank = {q: i for i, q in enumerate(order)}
+    out: dict[str, dict[str, list[str]]] = {}
+    for source in sorted(found, key=lambda s: (rank.get(s, len(rank)), s)):
+        kinds = found[source]
+        out[source] = {k: sorted(kinds[k]) for k in EDGE_KINDS if k in kinds}
+    return out
+
+
+def python_file(ws: Workspace, root: str) -> str:
+    """A root that must name an existing .py file."""
+    rel = ws.relative(root)
+    if rel.endswith(".py") and ws.exists(rel) and not ws.is_dir(rel):
+        return rel
+    what = "is not a .py file" if ws.exists(rel) else "does not exist"
+    raise WorkspaceError(f"root {root!r} {what} in the workspace{suggest(rel, ws.python_files(), 'file')}")
+
+
+def workspace_sources(ws: Workspace) -> list[str]:
+    """The files a symbol lookup reads: a top-level manifest's sources, or else
+    every Python file of the workspace."""
+    for name in MANIFEST_NAMES:
+        if ws.exists(name):
+            return list(load_project(ws, name).sources)
+    return ws.python_files()
+
+
+def manifest_root(ws: Workspace, root: str) -> Project:
+    rel = ws.relative(root)
+    if ws.is_dir(rel):
+        for name in MANIFEST_NAMES:
+            candidate = f"{rel}/{name}" if rel else name
+            if ws.exists(candidate):
+                return load_project(ws, candidate)
+        raise WorkspaceError(f"no semaprax.toml or pyproject.toml in {root!r}")
+    return load_project(ws, rel)
+
+
+def problem_rows(analyses: Iterable[ModuleAnalysis]) -> list[list[Any]]:
+    rows = []
+    for a in analyses:
+        for p in a.problems:
+            rows.append([a.path, p.line, p.column, p.kind, p.message])
+    return rows

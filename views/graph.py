@@ -1,0 +1,28 @@
+"""``graph``: one module's semantic graph. Reads: the root .py file only, so the
+view is a function of that file (classes of other modules are not consulted)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from analysis.resolver import analyse_module
+from analysis.sources import Workspace
+from views.common import definition_row, grouped_edges, python_file, table
+
+
+def produce(ws: Workspace, root: str) -> tuple[str, Any]:
+    rel = python_file(ws, root)
+    mf = ws.module_of(rel)
+    a = analyse_module(ws.read(rel), rel, mf.module, is_package=mf.is_package)
+    defs = [d for d in a.definitions if d.kind != "module"]
+    module_doc = a.definitions[0].doc_line if a.definitions else ""
+    value: dict[str, Any] = {"module": a.module, "path": rel, "lines": a.lines}
+    if module_doc:
+        value["doc"] = module_doc
+    value["imports"] = {i.local: i.target for i in a.imports if i.scope == a.module}
+    value["definitions"] = table(["name", "kind", "lines", "signature", "doc"], map(definition_row, defs))
+    value["edges"] = grouped_edges(a.uses, [a.module] + [d.qualname for d in defs])
+    error = a.syntax_error
+    if error is not None:
+        value["errors"] = [[error.line, error.column, error.message]]
+    return rel, value

@@ -1,0 +1,225 @@
+"""The compact shapes of the views, each an exact rewrite of the long form the
+producers build (fully qualified names, edges apart from the definitions), and
+each undone by ``expand.py``: no fact is dropped, only what the reader can
+derive from the view itself (docs/profiles.md, "Why the shapes are what they are").
+
+The rules shared by the shapes live here, once:
+
+- a name inside the view's module is written relative to it: a definition
+  without its module (``Ledger.apply``), an edge target with a leading dot
+  (``.Ledger.apply``), the module itself as ``.``;
+- ``builtins.X`` is written ``X`` when ``X`` is a built-in name and no other
+  target of the view starts with it;
+- a row drops its trailing empty fields, and a one-line span ``[a, a]`` is ``a``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from analysis.model import CALLS, EDGE_KINDS, INHERITS, REFERENCES, UNRESOLVED
+
+#: The edge kinds a graph row carries as columns, in column order.
+ROW_EDGE_KINDS = (CALLS, REFERENCES, INHERITS)
+GRAPH_COLUMNS = ["name", "kind", "lines", "signature", "doc", *ROW_EDGE_KINDS]
+BUILTINS = "builtins."
+
+#: Every public name of the ``builtins`` module in CPython 3.8 to 3.14, frozen
+#: here so a view means the same on every Python (a name added later stays long).
+BUILTIN_NAMES = frozenset({
+    "ArithmeticError", "AssertionError", "AttributeError", "BaseException", "BaseExceptionGroup",
+    "BlockingIOError", "BrokenPipeError", "BufferError", "BytesWarning", "ChildProcessError",
+    "ConnectionAbortedError", "ConnectionError", "ConnectionRefusedError", "ConnectionResetError",
+    "DeprecationWarning", "EOFError", "Ellipsis", "EncodingWarning", "EnvironmentError",
+    "Exception", "ExceptionGroup", "False", "FileExistsError", "FileNotFoundError",
+    "FloatingPointError", "FutureWarning", "GeneratorExit", "IOError", "ImportError",
+    "ImportWarning", "IndentationError", "IndexError", "InterruptedError", "IsADirectoryError",
+    "KeyError", "KeyboardInterrupt", "LookupError", "MemoryError", "ModuleNotFoundError",
+    "NameError", "None", "NotADirectoryError", "NotImplemented", "NotImplementedError", "OSError",
+    "OverflowError", "PendingDeprecationWarning", "PermissionError", "ProcessLookupError",
+    "PythonFinalizationError", "RecursionError", "ReferenceError", "ResourceWarning",
+    "RuntimeError", "RuntimeWarning", "StopAsyncIteration", "StopIteration", "SyntaxError",
+    "SyntaxWarning", "SystemError", "SystemExit", "TabError", "TimeoutError", "True", "TypeError",
+    "UnboundLocalError", "UnicodeDecodeError", "UnicodeEncodeError", "UnicodeError",
+    "UnicodeTranslateError", "UnicodeWarning", "UserWarning", "ValueError", "Warning",
+    "ZeroDivisionError", "abs", "aiter", "all", "anext", "any", "ascii", "bin", "bool",
+    "breakpoint", "bytearray", "bytes", "callable", "chr", "classmethod", "compile", "complex",
+    "copyright", "credits", "delattr", "dict", "dir", "divmod", "enumerate", "eval", "exec", "exit",
+    "filter", "float", "format", "frozenset", "getattr", "globals", "hasattr", "hash", "help",
+    "hex", "id", "input", "int", "isinstance", "issubclass", "iter", "len", "license", "list",
+    "locals", "map", "max", "memoryview", "min", "next", "object", "oct", "open", "ord", "pow",
+    "print", "property", "quit", "range", "repr", "reversed", "round", "set", "setattr", "slice",
+    "sorted", "staticmethod", "str", "sum", "super", "tuple", "type", "vars", "zip",
+})
+
+
+# --- names ------------------------------------------------------------------------------
+
+
+def local_name(qualname: str, module: str) -> str:
+    """A definition of ``module`` named without it: ``pkg.mod.A.f`` -> ``A.f``."""
+    if not qualname.startswith(module + "."):
+        raise ValueError(f"definition {qualname!r} lies outside its module {module!r}")
+    return qualname[len(module) + 1 :]
+
+
+def relative_name(name: str, module: str) -> str:
+    """A name inside ``module`` with a leading dot (the module itself is ``.``);
+    any other name as it is."""
+    if name == module:
+        return "."
+    if name.startswith(module + "."):
+        return name[len(module) :]
+    return name
+
+
+def path_module(path: str) -> str:
+    """The dotted name a path reads as (``pkg/__init__.py`` -> ``pkg``): the
+    module a file is whenever each folder above it is a package."""
+    stem = path.removesuffix(".py")
+    stem = stem.removesuffix("/__init__")
+    return stem.replace("/", ".")
+
+
+def _head(name: str) -> str:
+    return name.split(".", 1)[0]
+
+
+def not_builtins(targets: Iterable[str]) -> list[str]:
+    """Built-in names that some non-built-in target of the view starts with: a
+    short ``X`` would be ambiguous there, so ``builtins.X`` stays long."""
+    return sorted({
+        _head(t) for t in targets
+        if not t.startswith((".", UNRESOLVED, BUILTINS)) and _head(t) in BUILTIN_NAMES
+    })
+
+
+def short_target(target: str, module: str, taken: frozenset[str] | set[str]) -> str:
+    name = relative_name(target, module)
+    if name.startswith(BUILTINS):
+        rest = name[len(BUILTINS) :]
+        if _head(rest) in BUILTIN_NAMES and _head(rest) not in taken:
+            return rest
+    return name
+
+
+def trimmed(row: list[Any]) -> list[Any]:
+    """A row without its trailing empty fields ("" and [])."""
+    end = len(row)
+    while end and row[end - 1] in ("", []):
+        end -= 1
+    return row[:end]
+
+
+def span(start: int, end: int) -> int | list[int]:
+    return start if start == end else [start, end]
+
+
+# --- the views --------------------------------------------------------------------------
+
+
+def graph(value: dict[str, Any]) -> dict[str, Any]:
+    """Edges become columns of their source's row (the module's own under
+    ``module_edges``), names relative to the module, built-ins short."""
+    module = value["module"]
+    edges: dict[str, dict[str, list[str]]] = value["edges"]
+    taken = set(not_builtins(t for kinds in edges.values() for ts in kinds.values() for t in ts))
+
+    def short(kinds: dict[str, list[str]]) -> dict[str, list[str]]:
+        return {k: [short_target(t, module, taken) for t in ts] for k, ts in kinds.items()}
+
+    rows = []
+    definitions = value["definitions"]["rows"]
+    # A name defined twice carries its edges on its last definition, the one in effect.
+    last = {r[0]: i for i, r in enumerate(definitions)}
+    for i, (name, kind, (start, end), signature, doc) in enumerate(definitions):
+        own = short(edges.get(name, {})) if last[name] == i else {}
+        row = [local_name(name, module), kind, span(start, end), signature, doc]
+        rows.append(trimmed(row + [own.get(k, []) for k in ROW_EDGE_KINDS]))
+    out = {k: v for k, v in value.items() if k not in ("definitions", "edges", "errors")}
+    out["definitions"] = {"columns": GRAPH_COLUMNS, "rows": rows}
+    if module in edges:
+        out["module_edges"] = short(edges[module])
+    named = set(last) | {module}
+    strays = {s: short(k) for s, k in edges.items() if s not in named}
+    if strays:  # edges whose source has no row: kept as they were, names relative
+        out["edges"] = strays
+    if taken:
+        out["not_builtins"] = sorted(taken)
+    if "errors" in value:
+        out["errors"] = value["errors"]
+    return out
+
+
+def symbols(value: dict[str, Any]) -> dict[str, Any]:
+    """Names relative to their module, empty signatures dropped; a module named
+    by its path alone, unless the path does not give it."""
+    modules = []
+    for m in value["modules"]:
+        entry: dict[str, Any] = {"path": m["path"]}
+        if m["module"] != path_module(m["path"]):
+            entry["module"] = m["module"]
+        entry["symbols"] = [trimmed([local_name(r[0], m["module"]), *r[1:]]) for r in m["symbols"]]
+        modules.append(entry)
+    return {**value, "modules": modules}
+
+
+def _kind_order(kinds: Iterable[str]) -> list[str]:
+    rank = {k: i for i, k in enumerate(EDGE_KINDS)}
+    return sorted(set(kinds), key=lambda k: (rank.get(k, len(rank)), k))
+
+
+def references(value: dict[str, Any]) -> dict[str, Any]:
+    """Each file's uses grouped by kind, then by enclosing definition (relative
+    to the module the file's path reads as), each with its lines; the count,
+    which the lines give, left out."""
+    files: dict[str, dict[str, dict[str, list[int]]]] = {}
+    for path, rows in value["files"].items():
+        module = path_module(path)
+        by_kind: dict[str, dict[str, list[int]]] = {}
+        for line, kind, source in rows:
+            by_kind.setdefault(kind, {}).setdefault(relative_name(source, module), []).append(line)
+        files[path] = {k: by_kind[k] for k in _kind_order(by_kind)}
+    out = {k: v for k, v in value.items() if k not in ("count", "columns", "files")}
+    out["files"] = files
+    return out
+
+
+def diagnostics(value: dict[str, Any]) -> dict[str, Any]:
+    """Rows grouped by path, then by kind; the per-kind counts, which the rows
+    give, left out."""
+    files: dict[str, dict[str, list[list[Any]]]] = {}
+    for path, line, column, kind, message in value["rows"]:
+        files.setdefault(path, {}).setdefault(kind, []).append([line, column, message])
+    return {"root": value["root"], "columns": ["line", "column", "message"],
+            "files": {path: dict(sorted(kinds.items())) for path, kinds in files.items()}}
+
+
+def project_graph(value: dict[str, Any]) -> dict[str, Any]:
+    """Modules named by their paths; a module whose name its path does not give
+    (a source folder that is not a package) is listed under ``module_names``."""
+    rows, names = [], {}
+    for module, path, lines, doc in value["modules"]["rows"]:
+        rows.append(trimmed([path, lines, doc]))
+        if module != path_module(path):
+            names[path] = module
+    out: dict[str, Any] = {}
+    for key, item in value.items():
+        if key == "modules":
+            out["modules"] = {"columns": ["path", "lines", "doc"], "rows": rows}
+            if names:
+                out["module_names"] = names
+        else:
+            out[key] = item
+    return out
+
+
+#: profile -> the rewrite of its long form; task-context is written as produced.
+COMPACT = {
+    "graph": graph,
+    "symbols": symbols,
+    "references": references,
+    "diagnostics": diagnostics,
+    "project-graph": project_graph,
+}

@@ -1,0 +1,29 @@
+"""``symbols``: a flat index of every definition. Reads: the root .py file, or
+every .py file below the root package folder."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from analysis.resolver import analyse_module
+from analysis.sources import Workspace, WorkspaceError
+from views.common import python_file
+
+
+def produce(ws: Workspace, root: str) -> tuple[str, Any]:
+    rel = ws.relative(root)
+    if ws.is_dir(rel):
+        files = ws.python_files(rel)
+        if not files:
+            raise WorkspaceError(f"folder {root!r} holds no .py files")
+    else:
+        rel = python_file(ws, root)
+        files = [rel]
+    modules = []
+    for path in files:
+        mf = ws.module_of(path)
+        a = analyse_module(ws.read(path), path, mf.module, is_package=mf.is_package)
+        rows = [[d.qualname, d.kind, d.start, d.signature] for d in a.definitions if d.kind != "module"]
+        modules.append({"module": a.module, "path": path, "symbols": rows})
+    rel = rel or "."  # the workspace folder itself
+    return rel, {"root": rel, "columns": ["name", "kind", "line", "signature"], "modules": modules}
