@@ -228,6 +228,15 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     return run(workspace)
 
 
+def cmd_tap(args: argparse.Namespace) -> int:
+    from servers.tap import run_tap
+
+    command = args.server[1:] if args.server[:1] == ["--"] else args.server
+    if not command:
+        raise _Usage("tap needs the server's command after --, e.g. semaprax tap --session s.jsonl -- semaprax mcp")
+    return run_tap(args.session, command)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="semaprax",
@@ -327,6 +336,22 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--print-config", action="store_true",
                    help="print the mcpServers JSON that registers this install with an MCP client, and exit")
     m.set_defaults(run=cmd_mcp)
+
+    tp = sub.add_parser(
+        "tap",
+        help="run an MCP server behind a recording proxy (what an agent's tools send)",
+        description="Start the MCP server COMMAND on stdio and forward every byte between it and "
+        "the client on this process's stdin and stdout, unchanged, while appending each JSON-RPC "
+        "message to FILE as one JSON line (direction, monotonic time, size, the message). Configure "
+        "an agent's client with this as the server's command; open FILE with semaprax-inspect. "
+        "Exits with the server's status; SIGINT, SIGTERM and SIGHUP are passed on to it.",
+        epilog="example: semaprax tap --session calls.jsonl -- semaprax mcp --workspace .",
+    )
+    tp.add_argument("--session", required=True, metavar="FILE",
+                    help="the session file; records are appended, so one file can hold several runs")
+    tp.add_argument("server", nargs=argparse.REMAINDER, metavar="-- COMMAND [ARGS...]",
+                    help="the server to start, after --")
+    tp.set_defaults(run=cmd_tap)
 
     i = sub.add_parser(
         "inspect",

@@ -1,0 +1,188 @@
+"""``semaprax tap``: a stdio MCP proxy that forwards every byte unchanged and
+records each message; ``servers.session`` reads the record back into calls.
+
+The proxy is tested the way a client uses it: the MCP SDK's own stdio client
+talks through the tap to ``semaprax mcp`` and to a server that is not ours
+(tests/fixtures/foreign_mcp), and sees exactly what a direct connection gives."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from servers.session import is_session, model_reads, parse_session, read_session
+from servers.tap import Recorder, _Splitter
+from views.tokens import count_tokens
+
+ROOT = Path(__file__).resolve().parents[2]
+DEMO = ROOT / "tests" / "fixtures" / "demo"
+FOREIGN = [sys.executable, str(ROOT / "tests" / "fixtures" / "foreign_mcp" / "server.py")]
+OURS = [sys.executable, "-m", "semaprax", "mcp", "--workspace", str(DEMO)]
+TAP = [sys.executable, "-m", "semaprax", "tap"]
+
+
+def tapped(session: Path, server: list[str]) -> list[str]:
+    return [*TAP, "--session", str(session), "--", *server]
+
+
+async def _calls(command: list[str], calls: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+
+    params = StdioServerParameters(command=command[0], args=command[1:], cwd=str(ROOT), env=dict(os.environ))
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
+        init = await client.initialize()
+        tools = await client.list_tools()
+        results = [await client.call_tool(name, args) for name, args in calls]
+    dump = {"by_alias": True, "exclude_none": True, "mode": "json"}
+    return {"server": init.server_info.name, "tools": tools.model_dump(**dump),
+            "results": [r.model_dump(**dump) for r in results]}
+
+
+def through(command: list[str], calls: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
+    return asyncio.run(asyncio.wait_for(_calls(command, calls), 120))
+
+
+FOREIGN_CALLS = [("shout", {"text": "héllo"}), ("measure", {"text": "a b c"}), ("fail", {"reason": "no way"})]
+OUR_CALLS = [("compact_projection", {"profile": "graph", "root": "app.py"}),
+             ("compact_projection", {"profile": "graph", "root": "app.py", "encoding": "model-text"}),
+             ("compact_projection", {"profile": "graph", "root": "no_such.py"})]
+
+
+@pytest.mark.parametrize("server, calls", [(FOREIGN, FOREIGN_CALLS), (OURS, OUR_CALLS)], ids=["foreign", "ours"])
+def test_a_client_sees_through_the_tap_what_it_sees_directly(tmp_path: Path, server: list[str],
+                                                            calls: list[tuple[str, dict[str, Any]]]) -> None:
+    session = tmp_path / "s.jsonl"
+    direct = through(server, calls)
+    proxied = through(tapped(session, server), calls)
+    assert proxied == direct
+    recorded = read_session(str(session))
+    assert [c.tool for c in recorded.calls] == [name for name, _ in calls]
+    for call, result in zip(recorded.calls, proxied["results"], strict=True):
+        # what the session says the model reads is what the client was handed
+        assert call.response is not None
+        raw = call.response["result"]
+        assert {key: result[key] for key in raw} == raw  # the client's model adds defaults only
+        texts = "\n".join(b["text"] for b in result["content"] if b["type"] == "text")
+        assert call.readings["text"].text == texts
+        structured = result.get("structuredContent")
+        expected = json.dumps(structured, ensure_ascii=False, separators=(",", ":")) if structured is not None \
+            else texts
+        assert call.readings["structured"].text == expected
+        assert call.readings["text"].tokens == count_tokens(texts)
+        assert call.is_error == result.get("isError", False)
+        assert call.latency is not None and call.latency >= 0
+
+
+def test_every_byte_passes_unchanged_both_ways_and_each_message_is_recorded(tmp_path: Path) -> None:
+    session = tmp_path / "s.jsonl"
+    sent = (b'{"jsonrpc":"2.0","id":1,"method":"ping"}\n' b"not json at all\r\n" b'{"id":"\xc3\xa9"}\n'
+            b"\x00\xff binary\n" + b'{"big":"' + b"x" * 300_000 + b'"}\n' + b'{"no":"newline at the end"}')
+    done = subprocess.run([*TAP, "--session", str(session), "--", "cat"], input=sent, capture_output=True,
+                          timeout=60, check=False)
+    assert done.returncode == 0
+    assert done.stdout == sent
+    records = [json.loads(line) for line in session.read_text(encoding="utf-8").splitlines()]
+    assert records[0]["semaprax_session"] == 1 and records[0]["command"] == ["cat"]
+    for direction in ("c2s", "s2c"):
+        mine = [r for r in records[1:] if r["dir"] == direction]
+        assert [r["bytes"] for r in mine] == [len(m) for m in sent.split(b"\n")]
+        assert mine[0]["message"] == {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+        assert mine[1]["raw"] == "not json at all"
+        assert mine[2]["message"] == {"id": "é"}
+        assert mine[-1]["message"] == {"no": "newline at the end"}
+        times = [r["t"] for r in mine]
+        assert times == sorted(times)
+
+
+def test_an_over_long_message_is_recorded_by_its_size_and_head() -> None:
+    written: list[str] = []
+
+    class Out:
+        def write(self, text: str) -> None:
+            written.append(text)
+
+        def flush(self) -> None:
+            pass
+
+    splitter = _Splitter(Recorder(Out(), time.monotonic()), "s2c", limit=100)  # type: ignore[arg-type]
+    for piece in (b'{"a":"' + b"y" * 60, b"y" * 60, b'"}\n{"b":1}\n'):
+        splitter.feed(piece)
+    first, second = (json.loads(w) for w in written)
+    assert first["bytes"] == 128 and first["truncated"] is True and first["raw"].startswith('{"a":"yyy')
+    assert second == {"dir": "s2c", "t": second["t"], "bytes": 7, "message": {"b": 1}}
+
+
+def test_the_tap_exits_with_the_servers_status(tmp_path: Path) -> None:
+    session = tmp_path / "s.jsonl"
+    for status in (0, 3):
+        done = subprocess.run([*TAP, "--session", str(session), "--", "sh", "-c", f"exit {status}"],
+                              stdin=subprocess.DEVNULL, capture_output=True, timeout=60, check=False)
+        assert done.returncode == status
+    missing = subprocess.run([*TAP, "--session", str(session), "--", "no-such-server-command"],
+                             stdin=subprocess.DEVNULL, capture_output=True, timeout=60, check=False)
+    assert missing.returncode == 127
+    assert b"cannot start 'no-such-server-command'" in missing.stderr
+    usage = subprocess.run([*TAP, "--session", str(session)], capture_output=True, timeout=60, check=False)
+    assert usage.returncode == 2 and b"needs the server's command after --" in usage.stderr
+
+
+def test_signals_are_passed_on_to_the_server(tmp_path: Path) -> None:
+    marker = tmp_path / "got"
+    script = f"trap 'echo TERM > {marker}; exit 7' TERM; echo ready; while true; do sleep 0.05; done"
+    proc = subprocess.Popen([*TAP, "--session", str(tmp_path / "s.jsonl"), "--", "sh", "-c", script],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert proc.stdout is not None
+    assert proc.stdout.readline() == b"ready\n"
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(30) == 7
+    assert marker.read_text() == "TERM\n"
+
+
+def test_what_passed_before_a_crash_is_in_the_session(tmp_path: Path) -> None:
+    session = tmp_path / "s.jsonl"
+    script = 'read line; echo "{\\"id\\":1,\\"result\\":{}}"; kill -9 $$'
+    done = subprocess.run([*TAP, "--session", str(session), "--", "sh", "-c", script],
+                          input=b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t"}}\n',
+                          capture_output=True, timeout=60, check=False)
+    assert done.returncode == 128 + signal.SIGKILL
+    calls = read_session(str(session)).calls
+    assert len(calls) == 1 and calls[0].response == {"id": 1, "result": {}}
+
+
+def test_a_session_is_recognised_and_read_tolerantly() -> None:
+    header = b'{"semaprax_session":1,"command":["x"],"started":"2026-12-04T00:00:00Z"}\n'
+    assert is_session(header + b"...")
+    assert not is_session(b"SEMAPRAX-MODEL-TEXT 2\n") and not is_session(b'{"a":1}\n')
+    lines = [header, b"garbage\n", b"[1]\n",
+             b'{"dir":"c2s","t":1.0,"bytes":10,"message":{"jsonrpc":"2.0","id":"a","method":"tools/call",'
+             b'"params":{"name":"q","arguments":{"k":"' + b"v" * 200 + b'"}}}}\n',
+             b'{"dir":"s2c","t":1.5,"bytes":20,"message":{"jsonrpc":"2.0","id":"zz","result":{}}}\n',
+             (b'{"dir":"c2s","t":2.0,"bytes":10,"message":{"jsonrpc":"2.0","id":2,"method":"tools/call",'
+              b'"params":{"name":"q"}}}\n'),
+             (b'{"dir":"s2c","t":2.25,"bytes":30,"message":{"jsonrpc":"2.0","id":2,"error":{"code":-32602,'
+              b'"message":"bad root"}}}\n')]
+    session = parse_session(lines)
+    assert session.header["command"] == ["x"] and session.unreadable_lines == 2
+    waiting, failed = session.calls
+    assert waiting.response is None and waiting.latency is None and not waiting.is_error
+    assert len(waiting.short_arguments) == 80 and waiting.short_arguments.endswith("…")
+    assert failed.latency == 0.25 and failed.is_error and failed.readings["text"].text == "bad root"
+    total = session.total()
+    assert (total.calls, total.errors, total.result_bytes) == (2, 1, 30)
+
+
+def test_what_the_model_reads_under_each_convention() -> None:
+    both = {"result": {"content": [{"type": "text", "text": "a"}, {"type": "image", "data": "x"},
+                                   {"type": "text", "text": "b"}], "structuredContent": {"k": "é"}}}
+    assert model_reads(both) == {"structured": '{"k":"é"}', "text": "a\nb"}
+    plain = {"result": {"content": [{"type": "text", "text": "SEMAPRAX-MODEL-TEXT"}]}}
+    assert model_reads(plain) == {"structured": "SEMAPRAX-MODEL-TEXT", "text": "SEMAPRAX-MODEL-TEXT"}
