@@ -66,6 +66,8 @@ COMMANDS: tuple[Command, ...] = (
             footer=False),
     Command("R", "repair", "Repair…", "Write a repaired copy of a rejected wire to a new file (never the "
             "original), show what changed, and open it; only a repair that verifies is written", footer=False),
+    Command("A", "calls", "Agent calls", "Show the tool calls of the tap session this inspector opened "
+            "(semaprax tap): what each result cost and what the model read", footer=False),
     # pane commands
     Command("slash", "search", "Search…", "Search the bytes of this pane", panes=("body", "bytes")),
     Command("slash", "filter", "Filter entries", "Filter the dictionary by text", panes=("dictionary",)),

@@ -83,8 +83,9 @@ class InspectorApp(App[None]):
 
     def __init__(self, loaded: Loaded | None = None, *, path: str | None = None, profile: str | None = None,
                  workspace: str | None = None, watch: bool = False, count_tokens: bool = True,
-                 compare: Target | None = None) -> None:
+                 compare: Target | None = None, session: str | None = None) -> None:
         super().__init__()
+        self.session_path = session  # a tap session (semaprax tap): opened on its Calls view
         self._compare_on_load = compare  # `semaprax-inspect A B`: opened once A is loaded
         self._initial = loaded
         self._path = path
@@ -111,6 +112,8 @@ class InspectorApp(App[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        if self.session_path is not None:
+            self.action_calls()
         if self._initial is not None:
             self.loaded = self._initial
         elif self._path is not None:
@@ -466,6 +469,15 @@ class InspectorApp(App[None]):
     def action_verify(self) -> None:
         self.action_tab("verify")
         self.query_one("#verify-pane", VerifyPane).verify()
+
+    def action_calls(self) -> None:
+        """The Calls view of the tap session given on the command line."""
+        if self.session_path is None:
+            self.notify("no tap session is open (semaprax-inspect SESSION.jsonl opens one)", severity="warning")
+            return
+        from .session_screen import SessionScreen
+
+        self.push_screen(SessionScreen(self.session_path, follow=True))
 
     # --- compare and repair (inspector/compare_screen.py, inspector/repair_screen.py) -----
 

@@ -20,7 +20,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("path", nargs="?", metavar="PATH",
                         help="a wire (v2 model-text, v1 text, v1 binary), full JSON, or with --profile a "
-                        ".py file, package folder or manifest; - reads standard input")
+                        ".py file, package folder or manifest; a tap session (semaprax tap --session FILE) "
+                        "opens on its calls; - reads standard input")
     parser.add_argument("other", nargs="?", metavar="OTHER",
                         help="a second wire: open the compare view of PATH and OTHER")
     parser.add_argument("--profile", choices=codec.PROFILES, help="produce this view of PATH live")
@@ -73,6 +74,17 @@ def compare_target(args: argparse.Namespace, parser: argparse.ArgumentParser):  
     return None
 
 
+def _is_session(path: str) -> bool:
+    """Whether ``path`` is a tap session (``semaprax tap``), by its first line."""
+    from servers.session import is_session
+
+    try:
+        with open(path, "rb") as f:
+            return is_session(f.readline(1 << 16))
+    except OSError:
+        return False
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -98,6 +110,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif profile is None and not Path(path).is_file():
         what = "is a folder (give --profile to produce a view of it)" if Path(path).is_dir() else "does not exist"
         parser.error(f"{path} {what}")
+    elif profile is None and target is None and _is_session(path):
+        app = InspectorApp(None, count_tokens=not args.no_tokens, session=path)
+        app.run()
+        return 0
     app = InspectorApp(loaded, path=None if loaded else path, profile=profile, workspace=workspace,
                        watch=args.watch, count_tokens=not args.no_tokens, compare=target)
     app.run()
