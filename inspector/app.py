@@ -477,7 +477,7 @@ class InspectorApp(App[None]):
             return
         from .session_screen import SessionScreen
 
-        self.push_screen(SessionScreen(self.session_path, follow=True))
+        self.push_screen(SessionScreen(self.session_path, follow=True, workspace=self._workspace or "."))
 
     # --- compare and repair (inspector/compare_screen.py, inspector/repair_screen.py) -----
 

@@ -27,7 +27,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from codec.visible import visible
-from servers.session import CONTEXT_TOKENS, CONVENTIONS, Call, Session, read_session
+from servers.session import CONTEXT_TOKENS, CONVENTIONS, Call, Replayed, Session, read_session, replay_session
 from views.tokens import ENCODING_NAMES
 
 #: How much of each reading the detail shows.
@@ -36,6 +36,12 @@ SHORT = {"cl100k_base": "cl100k", "o200k_base": "o200k"}
 #: What each convention is, in the words of the column headings and the detail.
 CONVENTION_TITLES = {"structured": "structured-first clients (Claude Code, Codex, VS Code…)",
                      "text": "text-block clients"}
+
+
+@dataclass
+class SessionReplayed(Message):
+    serial: int
+    results: list[Replayed]
 
 
 @dataclass
@@ -69,6 +75,7 @@ class SessionScreen(Screen[None]):
 
     BINDINGS = [Binding("escape,q", "close", "Close calls"),
                 Binding("enter", "open_call", "Open result"),
+                Binding("r", "replay", "Replay against the sources"),
                 Binding("ctrl+r", "reload", "Read again", show=False)]
     DEFAULT_CSS = """
     SessionScreen { layout: vertical; }
@@ -79,9 +86,11 @@ class SessionScreen(Screen[None]):
     #session-totals { width: 2fr; height: 1fr; padding: 0 1; overflow-y: auto; }
     """
 
-    def __init__(self, path: str, *, follow: bool = True) -> None:
+    def __init__(self, path: str, *, follow: bool = True, workspace: str = ".") -> None:
         super().__init__()
         self.path = path
+        self.workspace = workspace
+        self.replayed: dict[int, Replayed] = {}
         self.follow = follow
         self.session: Session | None = None
         self.serial = 0
@@ -99,7 +108,7 @@ class SessionScreen(Screen[None]):
     def on_mount(self) -> None:
         table = self.query_one("#session-calls", DataTable)
         table.add_columns("#", "time s", "tool", "arguments", "ms", "bytes", "structured c100k/o200k",
-                          "text c100k/o200k", "error")
+                          "text c100k/o200k", "error", "replay")
         self.action_reload()
         if self.follow:
             self.set_interval(1.0, self._check_file)
@@ -154,7 +163,7 @@ class SessionScreen(Screen[None]):
             error = Text("error", style="bold red") if call.is_error else ""
             table.add_row(str(call.number), f"{call.t:,.3f}", visible(call.tool), visible(_cut(call.short_arguments, ARGUMENTS_SHOWN)),
                           latency, size, _tokens(call, "structured"), _tokens(call, "text"), error,
-                          key=str(call.number))
+                          self._replay_cell(call.number), key=str(call.number))
         if session.calls:
             table.move_cursor(row=min(max(row, 0), len(session.calls) - 1))
         command = " ".join(session.header.get("command", [])) or "?"
@@ -202,6 +211,9 @@ class SessionScreen(Screen[None]):
             return
         text = Text()
         text.append(f"Call {call.number}: {visible(call.tool)} {visible(call.short_arguments)}", style="bold")
+        done = self.replayed.get(call.number)
+        if done is not None and done.detail:
+            text.append(f"\nreplay: {done.status}: {visible(done.detail)}", style="red")
         wire = call.wire()
         text.append("  (a semaprax wire: Enter opens it)\n" if wire else "  (Enter opens it as JSON)\n"
                     if call.response is not None else "  (no answer yet)\n")
@@ -220,7 +232,36 @@ class SessionScreen(Screen[None]):
             text.append(visible(shown, newline="⏎") + "\n")
         detail.update(text)
 
+    def _replay_cell(self, number: int) -> str | Text:
+        done = self.replayed.get(number)
+        if done is None:
+            return ""
+        styles = {"same": "green", "stale": "bold red", "failed": "yellow", "not a view": "dim"}
+        return Text(done.status, style=styles[done.status])
+
     # --- actions ------------------------------------------------------------------
+
+    def action_replay(self) -> None:
+        """Produce every view of the session again from the workspace's sources
+        and mark each call same, stale or failed (servers.session.replay_session)."""
+        if self.session is None:
+            return
+        self.notify(f"replaying {len(self.session.calls)} calls against {visible(self.workspace)}…")
+        self._replay(self.serial, self.session)
+
+    @work(thread=True, exclusive=True, group="session-replay", exit_on_error=False, description="replay")
+    def _replay(self, serial: int, session: Session) -> None:
+        self.post_message(SessionReplayed(serial, replay_session(session, self.workspace)))
+
+    def on_session_replayed(self, message: SessionReplayed) -> None:
+        if message.serial != self.serial or self.session is None:
+            return
+        self.replayed = {r.number: r for r in message.results}
+        self._fill(self.session)
+        stale = [r for r in message.results if r.status == "stale"]
+        self.notify(f"{len(stale)} stale of {sum(r.status != 'not a view' for r in message.results)} views"
+                    + (f"; call {stale[0].number} {stale[0].detail}" if stale else ""),
+                    severity="warning" if stale else "information")
 
     def action_open_call(self) -> None:
         call = self.current_call()

@@ -142,7 +142,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
     index.progress_hook = _progress
 
-    found = codec.decode_wire(_read(args.wire))
+    data = _read(args.wire)
+    from servers.session import is_session
+
+    if is_session(data[: 1 << 16]):
+        return _replay_session(data, args.workspace)
+    found = codec.decode_wire(data)
     if found.projection is None:
         raise _Usage("a full JSON wire has no profile or root to replay; replay a wire with metadata")
     p = found.projection
@@ -163,6 +168,22 @@ def cmd_replay(args: argparse.Namespace) -> int:
             "but the content is equal"
         )
     return 0
+
+
+def _replay_session(data: bytes, workspace: str) -> int:
+    """Every semaprax result of a tap session replayed; 1 when any is stale."""
+    from servers.session import parse_session, replay_session
+
+    session = parse_session(data.splitlines(), count=False)
+    results = replay_session(session, workspace)
+    for call, done in zip(session.calls, results, strict=True):
+        detail = f": {_visible(done.detail)}" if done.detail else ""
+        print(f"call {call.number} {_visible(call.tool)} {_visible(call.short_arguments)}: {done.status}{detail}")
+    stale = sum(r.status == "stale" for r in results)
+    views = sum(r.status != "not a view" for r in results)
+    print(f"{views} of {len(results)} calls are views; {stale} stale, "
+          f"{sum(r.status == 'failed' for r in results)} cannot be produced now")
+    return EXIT_FAILURE if stale else 0
 
 
 def cmd_tokens(args: argparse.Namespace) -> int:
@@ -292,9 +313,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Decode and verify WIRE, regenerate its profile's view of its root from the "
         "workspace's current sources, and require exactly the same selected bytes "
         "(compact.replay naming the first differing byte otherwise). A different "
-        "source_revision with equal content is reported, not failed.",
+        "source_revision with equal content is reported, not failed. Given a tap session "
+        "(semaprax tap), replays every view its calls returned and marks the stale ones.",
     )
-    r.add_argument("wire", metavar="WIRE", help="wire file, or - for standard input")
+    r.add_argument("wire", metavar="WIRE", help="wire file or tap session, or - for standard input")
     r.add_argument("--workspace", default=".", metavar="DIR", help="workspace folder (default: .)")
     r.set_defaults(run=cmd_replay)
 

@@ -8,6 +8,7 @@ talks through the tap to ``semaprax mcp`` and to a server that is not ours
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import os
 import signal
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sessionkit import session_lines
 
 from servers.session import is_session, model_reads, parse_session, read_session
 from servers.tap import Recorder, _Splitter
@@ -186,3 +188,46 @@ def test_what_the_model_reads_under_each_convention() -> None:
     assert model_reads(both) == {"structured": '{"k":"é"}', "text": "a\nb"}
     plain = {"result": {"content": [{"type": "text", "text": "SEMAPRAX-MODEL-TEXT"}]}}
     assert model_reads(plain) == {"structured": "SEMAPRAX-MODEL-TEXT", "text": "SEMAPRAX-MODEL-TEXT"}
+
+
+def test_a_sessions_views_replay_against_the_current_sources(tmp_path: Path) -> None:
+    import shutil
+
+    import codec
+    from servers.route import make_projection
+    from servers.session import replay_session
+
+    ws = tmp_path / "ws"
+    shutil.copytree(DEMO, ws)
+    p = make_projection("graph", "app.py", ws)
+    wire = codec.ENCODERS["model-text"](p).decode()
+    binary = base64.b64encode(codec.ENCODERS["binary"](p)).decode()
+    described = {"profile": "graph", "root": "app.py"}
+    lines = session_lines([
+        ({"profile": "graph", "root": "app.py", "encoding": "model-text"}, {"content": [{"type": "text", "text": wire}]}),
+        ({"profile": "graph", "root": "app.py", "encoding": "binary"}, {"content": [{"type": "text", "text": binary}]}),
+        ({"profile": "graph", "root": "app.py"}, {"content": [{"type": "text", "text": p.selected.decode()}],
+                                                  "_meta": {"semaprax/projection": described}}),
+        ({"profile": "graph", "root": "gone.py"}, {"content": [{"type": "text", "text": "no such root"}],
+                                                   "isError": True}),
+    ])
+    session = parse_session(lines, count=False)
+    assert [r.status for r in replay_session(session, str(ws))] == ["same", "same", "same", "not a view"]
+    (ws / "app.py").write_text((ws / "app.py").read_text() + "\n\ndef added():\n    return 1\n")
+    again = replay_session(session, str(ws))
+    assert [r.status for r in again] == ["stale", "stale", "stale", "not a view"]
+    assert again[0].detail.startswith("differs at byte ")
+    (ws / "app.py").unlink()
+    assert [r.status for r in replay_session(session, str(ws))][:3] == ["failed"] * 3
+    # the command line: one line per call, exit 1 when any is stale
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    shutil.copy(DEMO / "app.py", ws / "app.py")
+    ok = subprocess.run([sys.executable, "-m", "semaprax", "replay", str(path), "--workspace", str(ws)],
+                        capture_output=True, text=True, timeout=60, check=False)
+    assert ok.returncode == 0, ok.stderr
+    assert "3 of 4 calls are views; 0 stale" in ok.stdout
+    (ws / "app.py").write_text((ws / "app.py").read_text() + "\nx = 1\n")
+    stale = subprocess.run([sys.executable, "-m", "semaprax", "replay", str(path), "--workspace", str(ws)],
+                           capture_output=True, text=True, timeout=60, check=False)
+    assert stale.returncode == 1 and "call 1 compact_projection" in stale.stdout and ": stale: differs" in stale.stdout
