@@ -279,7 +279,8 @@ def replay_session(session: Session, workspace: str) -> list[Replayed]:
     (the existing replay: the same producer, compared on the selected bytes)."""
     from analysis.sources import WorkspaceError
     from codec import CompactError
-    from codec.projection import excerpt, first_difference
+    from codec.errors import excerpt
+    from codec.projection import first_difference
     from servers.route import make_projection
 
     out = []
