@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sessionkit import recorder, records
 
 from servers.session import read_session
-from servers.tap import Recorder
 from servers.tap_http import SseSplitter, parse_listen
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -125,21 +125,13 @@ def test_the_tap_says_what_is_wrong_with_its_arguments(tmp_path: Path) -> None:
 
 
 def test_event_streams_are_cut_into_messages_across_chunks() -> None:
-    written: list[str] = []
-
-    class Out:
-        def write(self, text: str) -> None:
-            written.append(text)
-
-        def flush(self) -> None:
-            pass
-
-    events = SseSplitter(Recorder(Out(), time.monotonic()))  # type: ignore[arg-type]
+    rec, out = recorder()
+    events = SseSplitter(rec)
     stream = (b'event: message\r\nid: 1\r\ndata: {"jsonrpc":"2.0","id":1,\r\n'
               b'data: "result":{}}\r\n\r\n: keep-alive\n\ndata:{"b":2}\n\n')
     for i in range(0, len(stream), 7):
         events.feed(stream[i:i + 7])
     events.finish()
-    first, second = (json.loads(w) for w in written)
+    first, second = records(out)
     assert first["message"] == {"jsonrpc": "2.0", "id": 1, "result": {}} and first["bytes"] == 37
     assert second["message"] == {"b": 2} and second["dir"] == "s2c"
