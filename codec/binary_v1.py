@@ -22,8 +22,10 @@ import math
 import re
 import struct
 from array import array
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from json.encoder import encode_basestring as _json_string
+from typing import Any, NoReturn
 
 from . import errors as E
 from . import limits, stages
@@ -149,6 +151,7 @@ class Reader(stages.Reader):
         try:
             self.floats = check_cbor(body, self.items)
         except CompactError as exc:
+            assert self.body_start is not None  # the envelope stage ran
             raise exc.shifted(self.body_start) from None
 
     def build(self) -> None:
@@ -159,6 +162,7 @@ class Reader(stages.Reader):
         import cbor2
 
         self.value = with_stack(cbor2.loads, self.wire[self.body_start :], max_depth=limits.MAX_DEPTH + 1)
+        assert self.floats is not None  # None only after read_fast, which built the document
         selected = canonical_json(self.value, floats=self.floats)
         if len(selected) > limits.MAX_SELECTED_BYTES:
             raise over_limit(
@@ -174,6 +178,7 @@ class Reader(stages.Reader):
 
         again = with_stack(cbor2.dumps, self.value)
         if again != body:  # check_cbor should have caught it; this is §7's own test
+            assert self.body_start is not None  # the envelope stage ran
             at = first_difference(body, again)
             raise CompactError(E.NONCANONICAL, "CBOR body is not the deterministic encoding", self.body_start + at)
 
@@ -189,17 +194,17 @@ def decode_binary(wire: bytes) -> CompactProjection:
 # --- the fast path: cbor2 first, under bounds checked in bulk ------------------------
 
 
-class _OnlyBignumTags(dict):
+class _OnlyBignumTags(dict[int, Callable[[Any, bool], Any]]):
     """cbor2's ``semantic_decoders``: tags 2 and 3 (bignums) fall through to
     cbor2's own decoders; any other tag stops decoding at its head, before its
     content is read (shared and string references never build anything)."""
 
-    def __getitem__(self, tag: int) -> object:
+    def __getitem__(self, tag: int) -> NoReturn:
         if tag in (2, 3):
             raise KeyError(tag)
         raise _NotTheProfile(tag)
 
-    def get(self, tag: int, default: object = None) -> object:  # pragma: no cover - cbor2 calls __getitem__
+    def get(self, tag: int, default: object = None) -> Callable[[Any, bool], Any]:  # pragma: no cover - cbor2 calls __getitem__
         return self[tag]
 
 
@@ -292,7 +297,7 @@ def read_fast(body: bytes) -> tuple[object, bytes] | None:
 
 _WIDTH = {24: 1, 25: 2, 26: 4, 27: 8}
 _MINIMUM = {24: 24, 25: 0x100, 26: 0x10000, 27: 0x100000000}
-_UNPACK = {1: None, 2: struct.Struct(">H").unpack_from, 4: struct.Struct(">I").unpack_from, 8: struct.Struct(">Q").unpack_from}
+_UNPACK = {2: struct.Struct(">H").unpack_from, 4: struct.Struct(">I").unpack_from, 8: struct.Struct(">Q").unpack_from}
 _FLOAT64 = struct.Struct(">d").unpack_from
 
 
@@ -304,11 +309,11 @@ class CborItems:
     the item ends (children included; -1 when reading stopped inside it), its
     major type, and the index of the item that holds it (-1 for the top)."""
 
-    start: array = field(default_factory=lambda: array("q"))
-    head_end: array = field(default_factory=lambda: array("q"))
-    end: array = field(default_factory=lambda: array("q"))
-    major: array = field(default_factory=lambda: array("b"))
-    parent: array = field(default_factory=lambda: array("q"))
+    start: array[int] = field(default_factory=lambda: array("q"))
+    head_end: array[int] = field(default_factory=lambda: array("q"))
+    end: array[int] = field(default_factory=lambda: array("q"))
+    major: array[int] = field(default_factory=lambda: array("b"))
+    parent: array[int] = field(default_factory=lambda: array("q"))
 
     def __len__(self) -> int:
         return len(self.start)
@@ -336,7 +341,7 @@ def check_cbor(body: bytes, items: CborItems | None = None) -> bool:
     if n == 0:
         raise CompactError(E.ENVELOPE, "wire ends before the CBOR body", 0)
     # frames: [items left, is_map, keys seen (for maps), position in pair, item index]
-    stack: list[list] = []
+    stack: list[list[Any]] = []
     pos = 0
     floats = False
     size = 0  # the canonical JSON length of what was read, checked before cbor2 builds it

@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from functools import cached_property
 from itertools import accumulate
+from typing import Any
 
 from . import binary_v1, limits, model_text, text_v1
 from .binary_v1 import CborItems
@@ -30,6 +31,7 @@ from .scan import (
     v2_references,
     wire_bytes,
 )
+from .stages import Reader
 from .wire import BINARY_FORM, JSON_FORM, MODEL_TEXT_FORM, TEXT_FORM, JsonReader, detect_form
 
 #: The stages that run after the digest was verified, in any form.
@@ -63,10 +65,10 @@ class JsonValues:
     holding it (-1 at the top). ``end`` is -1 for a container left open where
     the document stopped making sense."""
 
-    start: array
-    end: array
+    start: array[int]
+    end: array[int]
     kind: bytes
-    parent: array
+    parent: array[int]
 
     def __len__(self) -> int:
         return len(self.start)
@@ -106,9 +108,9 @@ class WireLayout:
     body_marker: Span | None
     body: Span | None
     marker: bytes
-    ref_wire: array
-    ref_index: array
-    ref_doc: array
+    ref_wire: array[int]
+    ref_index: array[int]
+    ref_doc: array[int]
     reference_counts: tuple[int, ...]
     cbor: CborItems | None
     document: bytes | None
@@ -203,9 +205,9 @@ def _run(wire: bytes, form: str, through: str | None = None) -> WireLayout:
     if through is not None:
         last = stages.index(through) if through in stages else 0
         stages = stages[: last + 1]
-    if form == BINARY_FORM:
+    if isinstance(reader, binary_v1.Reader):
         reader.items = CborItems()
-    elif form == TEXT_FORM:
+    elif isinstance(reader, text_v1.Reader):
         reader.keep_parts = True
     failed = error = None
     for stage in stages:
@@ -232,8 +234,10 @@ _READERS = {
 ModelTextLayout = WireLayout
 
 
-def _layout(wire: bytes, form: str, reader, stage: str | None, error: CompactError | None) -> WireLayout:
-    parts = {
+def _layout(
+    wire: bytes, form: str, reader: Reader | None, stage: str | None, error: CompactError | None
+) -> WireLayout:
+    parts: dict[str, Any] = {  # WireLayout's fields by name
         "form": form,
         "wire_size": len(wire),
         "header": None,
@@ -261,18 +265,18 @@ def _layout(wire: bytes, form: str, reader, stage: str | None, error: CompactErr
         parts["fields"] = reader.fields
         parts["metadata"] = reader.metadata
     parts["document"] = reader.document
-    if form == MODEL_TEXT_FORM:
+    if isinstance(reader, model_text.Reader):
         _model_text_parts(reader, parts)
-    elif form == TEXT_FORM:
+    elif isinstance(reader, text_v1.Reader):
         _text_parts(reader, parts)
-    elif form == BINARY_FORM:
+    elif isinstance(reader, binary_v1.Reader):
         _binary_parts(reader, parts)
     else:
         parts["body"] = Span(0, len(wire))
     return WireLayout(**parts)
 
 
-def _model_text_parts(reader: model_text.Reader, parts: dict) -> None:
+def _model_text_parts(reader: model_text.Reader, parts: dict[str, Any]) -> None:
     entries = reader.entries
     parts.update(
         dict_line=reader.dict_line,
@@ -293,9 +297,9 @@ def _model_text_parts(reader: model_text.Reader, parts: dict) -> None:
 def _collect_v2_references(
     reader: model_text.Reader,
     error: CompactError | None,
-    ref_wire: array,
-    ref_index: array,
-    ref_doc: array,
+    ref_wire: array[int],
+    ref_index: array[int],
+    ref_doc: array[int],
     counts: list[int],
 ) -> None:
     """Every reference's wire offset, entry index and document offset. When no
@@ -304,6 +308,7 @@ def _collect_v2_references(
     the references are found one by one, stopping where the decoder stopped (a
     bad reference, or the append that crossed 16 MiB)."""
     n = len(reader.entries)
+    assert reader.body is not None and reader.body_start is not None  # the caller checked: expand ran
     if reader.document is not None and not reader.at_in_strings:
         pieces = split_references(reader.body)
         ends = list(accumulate(map(len, pieces), initial=reader.body_start))
@@ -337,7 +342,7 @@ def _collect_v2_references(
         done = at + len(token)
 
 
-def _text_parts(reader: text_v1.Reader, parts: dict) -> None:
+def _text_parts(reader: text_v1.Reader, parts: dict[str, Any]) -> None:
     """v1 text: the table and every ``~k``, from the decoder's tokens before and
     after its expansion (``parts`` keeps each reference it could not expand, so
     the walk stops where the decoder stopped)."""
@@ -373,13 +378,14 @@ def _text_parts(reader: text_v1.Reader, parts: dict) -> None:
     parts["reference_counts"] = tuple(counts)
 
 
-def _binary_parts(reader: binary_v1.Reader, parts: dict) -> None:
+def _binary_parts(reader: binary_v1.Reader, parts: dict[str, Any]) -> None:
     """Binary: the CBOR items the profile walker read, moved to wire offsets."""
     if reader.body_start is None:
         return
     base = reader.body_start
     parts["body"] = Span(base, len(reader.wire))
     items = reader.items
+    assert items is not None  # _run gives a binary reader its CborItems
     shifted = CborItems(
         array("q", [s + base for s in items.start]),
         array("q", [s + base for s in items.head_end]),

@@ -47,7 +47,7 @@ FORMAT_VERSION = 2
 # --- encoding ---------------------------------------------------------------------
 
 
-def select_entries(content_counts: Counter, size: int) -> list[bytes]:
+def select_entries(content_counts: Counter[bytes], size: int) -> list[bytes]:
     """The fixed heuristic of docs/wire-format.md §5.1, from the occurrence count of each
     string's content (its spelling between the quotes): below the threshold
     nothing; else every literal of 16 bytes or more, quotes included, that occurs
@@ -120,8 +120,8 @@ class Reader(stages.Reader):
         self.body_marker: Span | None = None
         self.body: bytes | None = None
         self._tokens: list[bytes] | None = None
-        self.string_counts: Counter = Counter()
-        self.ref_counts: Counter = Counter()
+        self.string_counts: Counter[bytes] = Counter()
+        self.ref_counts: Counter[bytes] = Counter()
         #: Some string token holds '@' (then not every '@' run is a reference).
         self.at_in_strings = False
 
@@ -241,6 +241,7 @@ class Reader(stages.Reader):
         """The body split into raw bytes, string tokens and references; built on
         first use, since the common path never needs it."""
         if self._tokens is None:
+            assert self.body is not None  # the expand stage set it
             self._tokens = split_body(self.body, b"@")
         return self._tokens
 
@@ -257,6 +258,7 @@ class Reader(stages.Reader):
         if stop + body.count(b"@", 0, stop) * max(growth, 0) > limits.MAX_SELECTED_BYTES:
             self._check_size(body, stop)
         if bad is not None:
+            assert self.body_start is not None  # the envelope stage ran
             token = V2_MARKER + digit_run(body, bad + 1)
             reference_index(token, n, self.body_start + bad, max_digits=limits.MAX_REFERENCE_DIGITS)
             raise AssertionError("a bad reference passed the index check")  # pragma: no cover
@@ -288,6 +290,7 @@ class Reader(stages.Reader):
             done += len(token)
 
     def _over_limit(self, at: int) -> None:
+        assert self.body_start is not None  # the envelope stage ran
         raise CompactError(
             E.LIMIT,
             f"reconstructed document would exceed {limits.MAX_SELECTED_BYTES:,} bytes",
@@ -298,6 +301,7 @@ class Reader(stages.Reader):
 
     # step 5
     def normalize(self) -> None:
+        assert self.document is not None  # the expand stage built it
         normalize(self.document, skeleton=self._skeleton, locate=self.wire_offset)
 
     # step 6
@@ -306,6 +310,7 @@ class Reader(stages.Reader):
         check: entries sorted and unique, each selected by the heuristic and used
         at least twice, no qualifying literal left inline."""
         entries = self.entries
+        assert self.document is not None and self.dict_line is not None  # the earlier stages passed
         if entries and len(self.document) < limits.DICTIONARY_THRESHOLD:
             raise CompactError(
                 E.NONCANONICAL,
@@ -344,6 +349,7 @@ class Reader(stages.Reader):
 
     def _fail_inline(self, known: set[bytes], repeated: set[bytes]) -> None:
         at = self.body_start
+        assert at is not None  # the envelope stage ran
         index = {e: i for i, e in enumerate(self.entries)}
         for k, token in enumerate(self.tokens):
             if k % 2:
@@ -369,6 +375,7 @@ class Reader(stages.Reader):
     def wire_offset(self, doc_offset: int) -> int:
         """Where byte ``doc_offset`` of the reconstructed document came from: the
         body byte, or the dictionary entry byte that a reference expanded to."""
+        assert self.body_start is not None  # the envelope stage ran
         wire, delta, reference = trace_document_offset(
             self.tokens, self.table.__getitem__, self.body_start, doc_offset
         )

@@ -17,15 +17,18 @@ from array import array
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import accumulate
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from . import errors as E
 from . import limits, scan
 
-_FAST_ENCODE: Any = False  # not looked up yet: msgspec is imported on first use, not with codec
+#: False until looked up: msgspec is imported on first use, not with codec.
+_FAST_ENCODE: Callable[[Any], bytes] | bool | None = False
+
+_T = TypeVar("_T")
 
 
-def _fast_encode() -> Any:
+def _fast_encode() -> Callable[[Any], bytes] | None:
     """msgspec's JSON encoder (optional: the canonical encoder's fast path for
     values without floats), imported when first needed so that importing codec
     stays cheap for tools that only read a wire's envelope."""
@@ -37,6 +40,7 @@ def _fast_encode() -> Any:
             _FAST_ENCODE = None
         else:
             _FAST_ENCODE = Encoder().encode
+    assert not isinstance(_FAST_ENCODE, bool)  # looked up just above
     return _FAST_ENCODE
 from .errors import CompactError, excerpt, over_limit
 from .scan import FIELD_NAMES, Field, join_parts, quote_split, split_strings, stand_in_integers
@@ -122,7 +126,7 @@ def canonicalize(document: bytes) -> bytes:
     return canonical_json(value)
 
 
-def with_stack(call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+def with_stack(call: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
     """``call(*args, **kwargs)``, run again on a fresh thread if it ran out of
     Python recursion depth.
 
@@ -135,7 +139,7 @@ def with_stack(call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         return call(*args, **kwargs)
     except RecursionError:
         pass
-    outcome: list[tuple[bool, Any]] = []
+    outcome: list[tuple[bool, _T | BaseException]] = []
 
     def run() -> None:
         try:
@@ -148,8 +152,8 @@ def with_stack(call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     worker.join()
     ok, result = outcome[0]
     if ok:
-        return result
-    raise result
+        return cast(_T, result)  # ok: the value call returned
+    raise cast(BaseException, result)
 
 
 def has_long_digit_run(skeleton: bytes) -> bool:
@@ -484,7 +488,9 @@ def _json_fault(text: str) -> CompactError | None:
     n = len(text)
     while pos < n:
         if not stack or not stack[-1][0]:  # among array items: skip the plain ones in C
-            pos = _PLAIN_ITEMS(text, pos).end()
+            plain = _PLAIN_ITEMS(text, pos)
+            assert plain is not None  # a `*` pattern matches everywhere, if only empty
+            pos = plain.end()
             if pos >= n:
                 break
         m = _TOKEN.match(text, pos)

@@ -281,7 +281,9 @@ def string_lines(data: bytes, pos: int, count: int) -> list[bytes] | None:
     """The fast path for a v2 dictionary: ``count`` lines from ``pos``, each
     exactly one valid string literal and LF, read in bulk; None if any line is
     not (the caller then reads them one by one to say which and where)."""
-    end = _STRICT_LINES(data, pos).end()
+    lines_match = _STRICT_LINES(data, pos)
+    assert lines_match is not None  # a `*+` pattern matches everywhere, if only empty
+    end = lines_match.end()
     lines = data[pos:end].split(b"\n", count)
     if len(lines) <= count:
         return None
@@ -295,7 +297,9 @@ def string_lines(data: bytes, pos: int, count: int) -> list[bytes] | None:
 
 def digit_run(data: bytes, pos: int) -> bytes:
     """The digits of ``data`` from ``pos`` on (possibly none)."""
-    return _DIGITS.match(data, pos).group()
+    m = _DIGITS.match(data, pos)
+    assert m is not None  # `*+`: matches everywhere
+    return m.group()
 
 
 def find_references(data: bytes) -> list[bytes]:
@@ -304,7 +308,7 @@ def find_references(data: bytes) -> list[bytes]:
 
 
 @functools.lru_cache(maxsize=4)
-def _standalone_integers(shortest: int) -> re.Pattern:
+def _standalone_integers(shortest: int) -> re.Pattern[bytes]:
     # The digits alone are replaced (a literal replacement stays in C): after a
     # number start, or after a minus sign that stands at one.
     return re.compile(
@@ -399,7 +403,7 @@ def index_below(n: int) -> bytes:
 
 
 @functools.lru_cache(maxsize=8)
-def _v2_valid_run(n: int) -> Callable[[bytes], re.Match]:
+def _v2_valid_run(n: int) -> Callable[[bytes], re.Match[bytes] | None]:
     return re.compile(
         b"(?:" + V2_RAW + b"|" + STRING + b"|" + V2_MARKER + index_below(n) + b"(?!" + DIGIT + b"))*+"
     ).match
@@ -413,7 +417,9 @@ def first_bad_reference(body: bytes, entries: int) -> int | None:
     16 MiB flood of bad references is found at its first one instead of after
     counting and splitting the whole body. Possessive repetition throughout, so
     no backtracking frame is kept."""
-    end = _v2_valid_run(entries)(body).end()
+    run = _v2_valid_run(entries)(body)
+    assert run is not None  # a `*+` pattern matches everywhere, if only empty
+    end = run.end()
     return None if end == len(body) else end
 
 
@@ -457,6 +463,7 @@ def read_decimal(
     Returns (value, end). A leading zero is compact.envelope; too many digits or a
     value over ``maximum`` is compact.limit."""
     m = _DIGITS.match(wire, pos, pos + max_digits + 1)
+    assert m is not None  # `*+`: matches everywhere
     digits = m.group()
     if not digits:
         if pos >= len(wire):
@@ -543,7 +550,7 @@ def frame_fields(values: tuple[bytes, ...]) -> bytes:
     return b"".join(b"%s %d %s\n" % (name.encode(), len(v), v) for name, v in zip(FIELD_NAMES, values))
 
 
-def check_wire_size(wire: bytes) -> None:
+def check_wire_size(wire: bytes | bytearray | memoryview) -> None:
     """The first check of every decoder (docs/wire-format.md §9)."""
     size = wire.nbytes if isinstance(wire, memoryview) else len(wire)
     if size > limits.MAX_WIRE_BYTES:

@@ -53,11 +53,13 @@ class Reader:
         self.metadata = metadata_values(self.fields)
 
     def verify_digest(self) -> None:
+        assert self.document is not None and self.metadata is not None  # set by the stages before this one
         check_digest(self.document, self.metadata[3], self.fields[3].value.start)
 
     def projection(self) -> CompactProjection:
         """For a reader whose stages all passed: the digest was verified and the
         document normalized, so the value is built without doing that again."""
+        assert self.document is not None and self.metadata is not None  # every stage passed
         profile, root, revision, digest = self.metadata
         return CompactProjection._checked(profile, root, revision, self.document, digest)
 

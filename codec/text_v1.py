@@ -169,12 +169,13 @@ class Reader(stages.Reader):
         if self._walked:
             return
         self._walked = True
+        assert self.body_start is not None  # the envelope stage ran
         body = self.wire[self.body_start :]
         # Dense '~' (a flood of back-references): read lazily, so the first bad one
         # stops the reading before the rest of the body is split.
         dense = body.count(b"~") > len(body) >> 3
         tokens = iter_v1_body(body) if dense else split_body(body, b"~")
-        self._tokens = None if dense else tokens
+        self._tokens = tokens if isinstance(tokens, list) else None  # None when dense
         _, self.table, self.problem = _expand(tokens, self.body_start, self.parts)
         self.document = join_parts(self.parts)
         self._skeleton = join_parts(self.parts[0::2])
@@ -194,10 +195,12 @@ class Reader(stages.Reader):
         def locate(doc_offset: int) -> int:
             self.walk()
             table = self.table
+            assert self.body_start is not None  # the envelope stage ran
             return trace_document_offset(
                 self.tokens, lambda ref: table[int(ref[1:])], self.body_start, doc_offset
             )[0]
 
+        assert self.document is not None  # the expand stage built it
         normalize(self.document, skeleton=self._skeleton, locate=locate)
 
     def check_canonical(self) -> None:
