@@ -204,7 +204,7 @@ class _Analyser:
         try:
             code = fold_data_literals(self.source)
             tree = ast.parse(code, filename=self.path)
-            table = symtable.symtable(code, self.path, "exec")  # bytes: a BOM is fine
+            table = symtable.symtable(code, self.path, "exec")  # type: ignore[arg-type]  # bytes (typeshed: str): a BOM is fine
         except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
             line = getattr(exc, "lineno", None) or 1
             col = getattr(exc, "offset", None) or 1
@@ -322,9 +322,9 @@ class _Analyser:
             child = _Scope("function", qual, scope, table, node)
             if scope.kind == "class":
                 child.cls = scope.qualname
-                decorators = {ast.unparse(d) for d in node.decorator_list}
+                decorator_names = {ast.unparse(d) for d in node.decorator_list}
                 positional = node.args.posonlyargs + node.args.args
-                if "staticmethod" not in decorators and positional:
+                if "staticmethod" not in decorator_names and positional:
                     child.self_name = positional[0].arg
         decorators = tuple(ast.unparse(d) for d in node.decorator_list)
         definition = Definition(qual, kind, node.lineno, node.end_lineno or node.lineno, signature,
@@ -434,8 +434,8 @@ class _Analyser:
                                 self._add_instance_attribute(scope.cls, t.attr, node, members[scope.cls])
         scopes = {s.qualname: s for s, _ in self.scopes}
         for qual, bases in self.class_bases.items():
-            parent = scopes[qual].parent
-            resolved = tuple(self._resolve_expr(_generic_origin(b), parent) or "" for b in bases)
+            parent_scope = scopes[qual].parent
+            resolved = tuple(self._resolve_expr(_generic_origin(b), parent_scope) or "" for b in bases)
             self.local_classes[qual] = ClassInfo(tuple(r for r in resolved if r), frozenset(members[qual]))
         self.assigned = assigned
         # their classes, now that every local class is known
@@ -845,7 +845,7 @@ class _Analyser:
                 "unresolved-name", expr.lineno, expr.col_offset + 1,
                 f"name {expr.id!r} is not defined", source,
             ))
-        column = expr.end_col_offset - len(expr.attr) if isinstance(expr, ast.Attribute) else expr.col_offset
+        column = (expr.end_col_offset or 0) - len(expr.attr) if isinstance(expr, ast.Attribute) else expr.col_offset
         self.uses.append(Use(source, target, kind, expr.lineno, column or 0))
 
     def _mark_loaded(self, name: str, scope: _Scope) -> None:
@@ -873,7 +873,7 @@ class _Analyser:
             if _is_bare_super(node):
                 owner_scope = _function_scope(scope)
                 info = self._class_info(owner_scope.cls) if owner_scope and owner_scope.cls else None
-                if info is None:
+                if info is None or owner_scope is None or owner_scope.cls is None:  # (info implies both)
                     return UNRESOLVED + ast.unparse(expr)
                 owner = self._member_owner(owner_scope.cls, chain[0], after=owner_scope.cls)
                 if owner is not None and len(chain) == 1:
@@ -897,7 +897,7 @@ class _Analyser:
                 is_instance = False
                 if base is None:
                     return UNRESOLVED + ast.unparse(expr)
-            if base.startswith(UNRESOLVED):
+            if base is None or base.startswith(UNRESOLVED):  # (None: not after the elif above)
                 return UNRESOLVED + ast.unparse(expr)
             return self._walk_members(base, chain, expr, is_instance)
         return UNRESOLVED + ast.unparse(expr)
@@ -1258,7 +1258,9 @@ def _child_table(scope: _Scope, node: ast.FunctionDef | ast.AsyncFunctionDef | a
     return found[0] if found else None
 
 
-def _child_scope_for(scope: _Scope, node: ast.AST) -> _Scope:
+def _child_scope_for(
+    scope: _Scope, node: ast.Lambda | ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp
+) -> _Scope:
     """Comprehensions and lambdas: their own locals (from symtable), the rest
     resolved through the enclosing scope."""
     names = {ast.Lambda: "lambda", ast.ListComp: "listcomp", ast.SetComp: "setcomp",
