@@ -88,7 +88,7 @@ def references(value: dict[str, Any]) -> dict[str, Any]:
 
 
 def diagnostics(value: dict[str, Any]) -> dict[str, Any]:
-    rows = []
+    rows: list[list[Any]] = []
     for path, kinds in value["files"].items():
         found = [[line, column, kind, message] for kind, items in kinds.items() for line, column, message in items]
         rows.extend([path, *r] for r in sorted(found))

@@ -120,7 +120,7 @@ def produce(ws: Workspace, root: str) -> tuple[str, Any]:
         else:
             callees[u.target] = _signature_of(index, u.target) or ""
     value["callees"] = dict(sorted(callees.items()))
-    constructs = {t: c for t in callees if _is_class(index, t) and (c := _constructor(index, t)) is not None}
+    constructs = {t: ctor for t in callees if _is_class(index, t) and (ctor := _constructor(index, t)) is not None}
     if constructs:
         value["constructs"] = dict(sorted(constructs.items()))
     if unresolved:
@@ -140,9 +140,9 @@ def produce(ws: Workspace, root: str) -> tuple[str, Any]:
     for u in own_uses:
         if u.kind == CALLS or not u.resolved:
             continue
-        found = index.definitions.get(u.target)
-        if found is not None and found.definition.kind == "class":
-            types[u.target] = found.definition.signature or "class"
+        known = index.definitions.get(u.target)
+        if known is not None and known.definition.kind == "class":
+            types[u.target] = known.definition.signature or "class"
         elif u.target.startswith("builtins.") and isinstance(getattr(builtins, u.target[9:], None), type):
             types[u.target] = "builtin"
     value["types"] = dict(sorted(types.items()))
