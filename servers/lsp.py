@@ -174,6 +174,7 @@ class CompactProjectionServer(LanguageServer):
         def run(fn: Callable[..., bytes], *args: Any) -> Any:
             return loop.run_in_executor(reading, fn, *args)
 
+        assert self._stop_event is not None  # serve_stdio set it
         while not self._stop_event.is_set():
             length: int | None = None
             while True:
