@@ -14,7 +14,8 @@ import codec
 from analysis.sources import WorkspaceError
 from codec import CompactError, CompactProjection
 from codec import errors as E
-from codec.projection import excerpt, first_difference
+from codec.errors import excerpt
+from codec.projection import first_difference
 from codec.visible import visible as _visible  # metadata never move the cursor or forge lines
 
 EXIT_FAILURE = 1
