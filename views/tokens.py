@@ -53,7 +53,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import tiktoken
-import tiktoken_ext.openai_public as _openai_public
+import tiktoken_ext.openai_public as _openai_public  # type: ignore[import-untyped]  # tiktoken ships no types for it
 
 __all__ = [
     "ENCODING_NAMES",
