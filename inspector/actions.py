@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rich.text import Text
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
@@ -115,11 +115,11 @@ VIEW_KEYS = (
 )
 
 
-def app_bindings() -> list[Binding]:
+def app_bindings() -> list[BindingType]:
     return [Binding(c.key, c.action, c.title, show=c.footer) for c in COMMANDS if not c.panes]
 
 
-def pane_bindings(pane: str) -> list[Binding]:
+def pane_bindings(pane: str) -> list[BindingType]:
     return [Binding(c.key, c.action, c.title, show=c.footer) for c in COMMANDS if pane in c.panes]
 
 

@@ -334,7 +334,7 @@ class InspectorApp(App[None]):
         self.body.compact.go_to_offset(place.compact_offset)
         self.body.expanded.go_to_offset(place.expanded_offset)
 
-    def action_back(self) -> None:
+    def action_back(self) -> None:  # type: ignore[override]  # replaces App's async one; Textual runs either kind
         if not self.history:
             self.notify("nothing to go back to")
             return

@@ -528,8 +528,8 @@ def compare(left: Loaded, right: Loaded, *, left_label: str = "", right_label: s
         from .counting import count_bytes
 
         # v1 binary is stored and replayed, never shown to a model: bytes only ({})
-        result = replace(result, tokens=tuple({} if side.form == "binary" else count_bytes(side.wire)
-                                              for side in (left, right)))
+        left_tokens, right_tokens = ({} if side.form == "binary" else count_bytes(side.wire) for side in (left, right))
+        result = replace(result, tokens=(left_tokens, right_tokens))
     yield replace(result, done=True)
 
 

@@ -253,7 +253,7 @@ class CompareScreen(Screen[None]):
         left, right = c.tokens
         for name, encoding in TOKEN_ROWS.items():
             if left == {} or right == {}:
-                cells = ("bytes only", "bytes only", "v1 binary is never shown to a model")
+                cells: tuple[str | Text, ...] = ("bytes only", "bytes only", "v1 binary is never shown to a model")
             elif left is None or right is None:
                 cells = ("counting…" if not c.done else "not counted", "", "" if not c.done else "ctrl+t counts")
             else:

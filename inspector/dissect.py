@@ -178,6 +178,7 @@ class Dissection:
     def build_structure(self) -> None:
         """Read the document's JSON values (a second for 16 MiB: call it in a worker)."""
         if self._json is None and self.has_structure:
+            assert self.loaded.document is not None  # has_structure
             values = self.loaded.json_values()
             if values is not None:
                 self._kind = values.kind  # before _json: the interface thread reads _json as "ready"
@@ -197,6 +198,7 @@ class Dissection:
     def wire_to_doc(self, wire: int) -> int:
         """The document byte a body byte stands for (a reference: its literal's first)."""
         k = bisect.bisect_right(self.ref_wire, wire) - 1
+        assert self.body is not None  # only a wire with a body has body offsets
         if k < 0:
             return wire - self.body.start
         if wire < self._token_end(k):
@@ -207,6 +209,7 @@ class Dissection:
         """The wire bytes a document byte comes from: the whole reference for a
         byte of a substituted literal, else the one body byte."""
         k = bisect.bisect_right(self.ref_doc, doc) - 1
+        assert self.body is not None  # only a wire with a body has a document
         if k < 0:
             w = self.body.start + doc
         elif doc < self._literal_end(k):
@@ -262,12 +265,13 @@ class Dissection:
             return None
         if self.error_at is None:
             return ("wire",)
-        if self._in_body(self.error_at) and not self.structure_ready and len(self.loaded.document) > BUILD_IN_WORKER:
+        if self._in_body(self.error_at) and not self.structure_ready and len(self.loaded.document or b"") > BUILD_IN_WORKER:
             return ("body",)
         return self._structural(self.error_at)[-1]
 
     def _malformed(self) -> Node:
         error = self.loaded.error
+        assert error is not None  # malformed_parent: only a rejected wire has the node
         at = self.error_at
         where = "" if at is None else f" at byte {at:,}"
         text = f"malformed{where}: {error.code}: {display_value(error.message.encode())}"
@@ -303,6 +307,7 @@ class Dissection:
 
     def _body_node(self) -> Node:
         b = self.body
+        assert b is not None  # _tops adds the node only then
         size = b.end - b.start
         if self.form == "binary":
             text = f"body: CBOR, {size:,} bytes"
@@ -319,12 +324,14 @@ class Dissection:
         return Node(("body",), text, b.start, b.end, expandable=True)
 
     def _body_children(self) -> list[Node]:
+        assert self.body is not None  # _tops adds the body node only then
         out: list[Node] = []
         if self.form == "binary":
             if self._cbor is not None:
                 out = self._units(("c", -1), 0, self._size(("c", -1)))
         elif self.has_structure:
             if self._json is None:
+                assert self.loaded.document is not None  # has_structure
                 if len(self.loaded.document) > BUILD_IN_WORKER:
                     return [Node(("pending",), "reading the JSON structure…", self.body.start, self.body.end,
                                  kind="pending")]
@@ -358,6 +365,7 @@ class Dissection:
             return False
         if key[0] == "v":
             return self._kind[j] == ord("o")
+        assert self.layout is not None and self.layout.cbor is not None  # a "c" key: a binary wire's items
         return self.layout.cbor.major[j] == 5
 
     def _size(self, key: Key) -> int:
@@ -394,6 +402,7 @@ class Dissection:
     def _span(self, kind: str, first: int, last: int) -> tuple[int, int, tuple[int, int] | None]:
         """Wire span (and document span, for JSON) from item ``first``'s start to ``last``'s end."""
         items = self._json if kind == "v" else self._cbor
+        assert items is not None  # a unit of a structure that was built
         s, e = items.start[first], items.end_of(last)
         if kind == "c":
             return s, e, None
@@ -416,7 +425,7 @@ class Dissection:
         node = self._item(key[0], v)
         s, _e, doc = self._span(key[0], k, v)
         return Node(node.key, f"{self._leaf(key[0], k)}: {node.text}", s, node.end,
-                    None if doc is None else (doc[0], node.doc[1]), node.expandable, node.kind)
+                    None if doc is None or node.doc is None else (doc[0], node.doc[1]), node.expandable, node.kind)
 
     def _entry(self, i: int) -> Node:
         span = self.loaded.entry_spans[i]
@@ -429,6 +438,7 @@ class Dissection:
         if kind == "v":
             container = self._kind[j] in b"oa"
         else:
+            assert self.layout is not None and self.layout.cbor is not None  # a binary wire's items
             container = self.layout.cbor.major[j] in (4, 5)
         if container:
             n = self._size((kind, j))
@@ -442,6 +452,7 @@ class Dissection:
         if kind == "c":
             return self._diagnostic(j)
         items = self._json
+        assert items is not None and self.loaded.document is not None  # the structure was built
         s, e = items.start[j], items.end_of(j)
         raw = self.loaded.document[s:e]
         k = self._reference_at(s, e - s) if self.text_form else None
@@ -449,17 +460,20 @@ class Dissection:
             return cut(raw)
         if self.form == "model-text":
             return f"@{self.ref_index[k]} {cut(raw)}"
+        assert self.layout is not None  # a reference was read
         first = self.layout.entry_spans[self.ref_index[k]].start
         return f"~{self.ref_index[k]} {cut(raw)} (as at byte {first:,})"
 
     # --- CBOR in diagnostic notation (RFC 8949 §8) -------------------------------------------
 
     def _argument(self, j: int) -> int:
+        assert self.layout is not None and self.layout.cbor is not None  # a binary wire's items
         c, wire = self.layout.cbor, self.loaded.wire
         head = wire[c.start[j]:c.head_end[j]]
         return head[0] & 31 if len(head) == 1 else int.from_bytes(head[1:], "big")
 
     def _diagnostic(self, j: int) -> str:
+        assert self.layout is not None and self.layout.cbor is not None and self._cbor is not None  # binary
         c, wire = self.layout.cbor, self.loaded.wire
         major, s, h, e = c.major[j], c.start[j], c.head_end[j], self._cbor.end_of(j)
         arg = self._argument(j)
@@ -529,7 +543,7 @@ class Dissection:
                 out += self._item_path("c", self._cbor, self._cbor.deepest(offset))
             return out
         if self._json is None:
-            if self.has_structure and len(loaded.document) <= BUILD_IN_WORKER:
+            if self.has_structure and len(loaded.document or b"") <= BUILD_IN_WORKER:
                 self.build_structure()
             if self._json is None:
                 return out

@@ -186,12 +186,12 @@ class Loaded:
         doc = None
         region = self.region_at(offset)
         reference = region is not None and region.kind == "reference"
-        if reference:
+        if reference and region is not None:
             start, end = region.start, region.end
         if self.document is not None and self.body_start is not None and offset >= self.body_start \
                 and self.form != "binary":
             d = self.body_to_doc(start - self.body_start)
-            doc = (d, d + (len(self.entries[region.index]) if reference else 1))
+            doc = (d, d + (len(self.entries[region.index]) if reference and region is not None else 1))
         return start, end, doc
 
     def doc_span_at(self, doc_offset: int) -> tuple[int, int, tuple[int, int] | None]:
@@ -391,7 +391,7 @@ def field_rows(loaded: Loaded) -> list[FieldRow]:
     whose declared length does not end at an LF (that one included)."""
     if loaded.fields:
         return [FieldRow(f.name, len(f.raw), f.raw, f.value.start, True, None) for f in loaded.fields]
-    wire, rows = loaded.wire, []
+    wire, rows = loaded.wire, list[FieldRow]()
     if loaded.form not in ("model-text", "text") or loaded.header is None or not wire.startswith(b"SEMAPRAX"):
         return rows
     pos = loaded.header.end

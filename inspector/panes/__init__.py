@@ -4,6 +4,8 @@ and its token counts through reactives bound from the app (``data_bind``)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual.containers import Vertical
 from textual.reactive import reactive
@@ -29,7 +31,7 @@ class Pane(Vertical):
         super().__init__(*args, **kwargs)
         self._rows: dict[str | None, int] = {}  # rows each status line took when last laid out
 
-    def __init_subclass__(cls, **kwargs: object) -> None:
+    def __init_subclass__(cls, **kwargs: Any) -> None:
         if cls.__dict__.get("NAME"):  # before Textual merges the class's bindings
             cls.BINDINGS = pane_bindings(cls.NAME)
         super().__init_subclass__(**kwargs)

@@ -178,6 +178,7 @@ class BodyPane(Pane):
             self.use_entry, self.use_position = index, -1
         self.use_position = position % len(uses)
         k = uses[self.use_position]
+        assert loaded.body_start is not None  # a wire with references has a body
         rel = loaded.ref_wire[k] - loaded.body_start
         token = len(loaded.entry_token(index))
         self.compact.set_focus_marks([Mark(rel, rel + token, "current")])
@@ -297,7 +298,9 @@ class BodyPane(Pane):
         if len(loaded.document) > BIG:
             self._values_worker(loaded)
         else:
-            self.structure = Structure(loaded.document, loaded.json_values())
+            values = loaded.json_values()
+            assert values is not None  # there is a document
+            self.structure = Structure(loaded.document, values)
 
     @work(thread=True, exclusive=True, group="values", exit_on_error=False, description="document structure")
     def _values_worker(self, source: Loaded) -> None:
@@ -309,7 +312,9 @@ class BodyPane(Pane):
         loaded = self.loaded
         if message.source is not loaded or loaded is None or loaded.document is None:
             return
-        self.structure = Structure(loaded.document, loaded.json_values())
+        values = loaded.json_values()
+        assert values is not None  # there is a document
+        self.structure = Structure(loaded.document, values)
         self.update_status()
 
     def on_descendant_focus(self) -> None:
@@ -334,7 +339,7 @@ class BodyPane(Pane):
 
     def _search_view(self) -> LineView:
         focused = self.app.focused
-        return focused if focused in (self.compact, self.expanded) else self.compact  # type: ignore[return-value]
+        return focused if focused in (self.compact, self.expanded) else self.compact
 
     def action_search(self) -> None:
         view = self._search_view()

@@ -50,7 +50,7 @@ def savings_table(counts: Counts | None, loaded: Loaded, counting: bool = True) 
     else:
         sizes, tokens = counts.sizes, counts.tokens
     cheapest_bytes = min(sizes, key=sizes.__getitem__) if len(sizes) > 1 else None
-    cheapest = {e: min((f for f in tokens if e in tokens[f]), key=lambda f, e=e: tokens[f][e], default=None)
+    cheapest = {e: min((f for f in tokens if e in tokens[f]), key=lambda f: tokens[f][e], default=None)
                 for e in ENCODINGS} if counts is not None and counts.done and len(tokens) > 1 else {}
     for form in (*FORM_NAMES,):
         if form not in sizes:
@@ -174,7 +174,7 @@ class OverviewPane(Pane):
         if loaded.form != "json" and loaded.form != "unknown":
             parts.append("digest: " + {True: "matches", False: "does not match", None: "not checked"}[loaded.digest_ok])
         parts.append("status: " + ("not yet known (decoding and verifying)" if loaded.pending
-                                   else "valid" if loaded.ok else f"rejected: {loaded.error.code}"))
+                                   else "valid" if loaded.error is None else f"rejected: {loaded.error.code}"))
         text = Text(" · ".join(parts))
         if loaded.produced_from:
             text.append(f"\nproduced live: profile {loaded.produced_from[0]} of "

@@ -103,7 +103,7 @@ class TreePane(Pane):
         yield Static("", id="tree-status")
 
     @property
-    def tree(self) -> DissectionTree:
+    def tree(self) -> DissectionTree:  # type: ignore[override]  # shadows Textual's DOMNode.tree (a debug rendering)
         return self.query_one("#dissection", DissectionTree)
 
     @property

@@ -3,7 +3,7 @@ without building a widget per row (the stock DataTable froze for ~10 s here)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from rich.segment import Segment
 from rich.style import Style
@@ -100,7 +100,7 @@ class DictionaryView(RowCursorView):
         self._reorder()
         self.cursor_row = 0
 
-    def _key(self) -> Callable[[int], object]:
+    def _key(self) -> Callable[[int], bytes | int]:
         loaded = self.loaded
         assert loaded is not None
         column = self.sort_column
@@ -122,7 +122,7 @@ class DictionaryView(RowCursorView):
         if self.loaded is None:
             self.order = []
         else:
-            indices = range(len(self.loaded.entries))
+            indices: Sequence[int] = range(len(self.loaded.entries))
             if self.filter_text:
                 needle = self.filter_text.encode("utf-8", "replace").lower()
                 indices = [i for i in indices if needle in self.loaded.entries[i].lower()]

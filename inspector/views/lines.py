@@ -414,7 +414,7 @@ class LineView(ScrollView, can_focus=True):
         return start + max(0, min(self._column, end - start - 1 if end > start else 0))
 
     @property
-    def anchor(self) -> int:
+    def anchor(self) -> int:  # type: ignore[override]  # shadows Textual's Widget.anchor(), never called on this view
         """The exact offset the cursor was last sent to, while it is still on
         that line; re-wrapping keeps it in view rather than the line's start."""
         line = min(self.cursor_line, len(self.lines) - 1)
