@@ -488,9 +488,7 @@ def _json_fault(text: str) -> CompactError | None:
     n = len(text)
     while pos < n:
         if not stack or not stack[-1][0]:  # among array items: skip the plain ones in C
-            plain = _PLAIN_ITEMS(text, pos)
-            assert plain is not None  # a `*` pattern matches everywhere, if only empty
-            pos = plain.end()
+            pos = _PLAIN_ITEMS(text, pos).end()
             if pos >= n:
                 break
         m = _TOKEN.match(text, pos)

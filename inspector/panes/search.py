@@ -33,7 +33,7 @@ class Search:
     @staticmethod
     def find(pane: str, data: bytes, query: str) -> Search:
         needle = query.encode("utf-8")
-        matches: list[int] = []
+        matches = []
         start = data.find(needle)
         while start >= 0 and len(matches) < MAX_MATCHES:
             matches.append(start)
