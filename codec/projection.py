@@ -17,15 +17,13 @@ from array import array
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import accumulate
-from typing import Any, TypeVar, cast
+from typing import Any
 
 from . import errors as E
 from . import limits, scan
 
 #: False until looked up: msgspec is imported on first use, not with codec.
 _FAST_ENCODE: Callable[[Any], bytes] | bool | None = False
-
-_T = TypeVar("_T")
 
 
 def _fast_encode() -> Callable[[Any], bytes] | None:
@@ -91,7 +89,8 @@ def _encode(value: Any, *, floats: bool = True) -> bytes:
             return encode(value)
         except Exception:  # noqa: BLE001, S110 - whatever it cannot write, json.dumps reports below
             pass
-    return with_stack(json.dumps, value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+    text: str = with_stack(json.dumps, value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return text.encode("utf-8")
 
 
 def canonical_json(value: Any, *, floats: bool = True) -> bytes:
@@ -126,7 +125,7 @@ def canonicalize(document: bytes) -> bytes:
     return canonical_json(value)
 
 
-def with_stack(call: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
+def with_stack(call: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """``call(*args, **kwargs)``, run again on a fresh thread if it ran out of
     Python recursion depth.
 
@@ -139,7 +138,7 @@ def with_stack(call: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
         return call(*args, **kwargs)
     except RecursionError:
         pass
-    outcome: list[tuple[bool, _T | BaseException]] = []
+    outcome: list[tuple[bool, Any]] = []
 
     def run() -> None:
         try:
@@ -152,8 +151,8 @@ def with_stack(call: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
     worker.join()
     ok, result = outcome[0]
     if ok:
-        return cast(_T, result)  # ok: the value call returned
-    raise cast(BaseException, result)
+        return result
+    raise result
 
 
 def has_long_digit_run(skeleton: bytes) -> bool:
