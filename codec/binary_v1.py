@@ -141,6 +141,7 @@ class Reader(stages.Reader):
         self.body_start = self.fields[-1].value.end
 
     def walk(self) -> None:
+        assert self.body_start is not None  # the envelope stage ran
         body = self.wire[self.body_start :]
         if self.items is None:
             fast = read_fast(body)
@@ -151,7 +152,6 @@ class Reader(stages.Reader):
         try:
             self.floats = check_cbor(body, self.items)
         except CompactError as exc:
-            assert self.body_start is not None  # the envelope stage ran
             raise exc.shifted(self.body_start) from None
 
     def build(self) -> None:
