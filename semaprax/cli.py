@@ -383,6 +383,11 @@ def build_parser() -> argparse.ArgumentParser:
         add_help=False,
     )
     i.add_argument("rest", nargs=argparse.REMAINDER)
+
+    # `semaprax bench NAME --help` and `semaprax report --help` are semaprax.bench's (see main)
+    for name, what in (("bench", "run a measurement: semaprax bench NAME [options] (semaprax bench --help lists them)"),
+                       ("report", "measure every example view in every form and write docs/measurements.md")):
+        sub.add_parser(name, help=what, add_help=False).add_argument("rest", nargs=argparse.REMAINDER)
     return parser
 
 
@@ -392,6 +397,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from semaprax.inspect import main as inspect_main
 
         return inspect_main(argv[1:])
+    if argv[:1] in (["bench"], ["report"]):  # each measurement has its own options
+        from semaprax.bench import main as bench_main
+
+        return bench_main(argv)
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -1,4 +1,4 @@
-"""Body pane responsiveness on the 16 MiB document (the wire scripts/bench_inspector.py
+"""Body pane responsiveness on the 16 MiB document (the wire semaprax bench inspector
 builds): folding and unfolding a container near the top of the expanded document,
 in the exact and the reading layout, and moving the document cursor with its path
 (the breadcrumb) in the status. A benchmark, not a test; it prints figures.
@@ -18,7 +18,7 @@ before and after each operation: on a shared machine that is steadier than the
 wall time. Screen polling (``tmux capture-pane``) costs a few milliseconds, so
 wall latencies have that resolution. Medians over every repetition, with the range.
 
-    python scripts/bench_body.py [--size-mib 16] [--repeat 15] [--wire model-text|json]
+    semaprax bench body [--size-mib 16] [--repeat 15] [--wire model-text|json]
         [--moves-only] [--command 'env PYTHONPATH=/other/checkout semaprax-inspect']
 """
 
@@ -34,14 +34,11 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
-
-import bench_inspector as bi
-from bench_codec import graph_document
+ROOT = Path(__file__).resolve().parents[2]  # the checkout (examples/, docs/)
 
 import codec
+from semaprax.bench import inspector as bi
+from semaprax.bench.codec import graph_document
 
 _TICK = os.sysconf("SC_CLK_TCK")
 _DOC_BYTE = re.compile(r"document byte ([0-9,]+)( · path \S+)?")
@@ -112,8 +109,9 @@ def run(path: Path, repeat: int, command: str, moves_only: bool) -> dict[str, li
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--size-mib", type=float, default=16.0)
-    ap.add_argument("--repeat", type=int, default=15)
+    ap.add_argument("--size-mib", type=float, default=2.0,
+                    help="document size (default 2; the figures in docs/performance.md: 16)")
+    ap.add_argument("--repeat", type=int, default=5, help="repetitions (default 5; docs: 15)")
     ap.add_argument("--wire", choices=("model-text", "json"), default="model-text")
     ap.add_argument("--moves-only", action="store_true",
                     help="time the cursor moves only (for a build without folding, to compare)")

@@ -11,10 +11,10 @@ of the per-round ratios with their range, and the peak memory (tracemalloc) of o
 run of each. A benchmark, not a test: it prints figures and asserts nothing about
 time.
 
-    python scripts/bench_codec.py                       # every shape, 7 rounds
-    python scripts/bench_codec.py --size-mib 4 --rounds 9 --shapes graph,escapes
-    python scripts/bench_codec.py --markdown            # the table for docs/performance.md
-    python scripts/bench_codec.py --stdlib-note         # all stdlib graph views vs the limits
+    semaprax bench codec                       # every shape, 7 rounds
+    semaprax bench codec --size-mib 4 --rounds 9 --shapes graph,escapes
+    semaprax bench codec --markdown            # the table for docs/performance.md
+    semaprax bench codec --stdlib-note         # all stdlib graph views vs the limits
 
 The targets (issue 14): every encode at most 1.5x, every verified decode at most
 3x the JSON round trip. Full JSON's encoder is the selected bytes themselves (no
@@ -37,8 +37,6 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import codec
 from codec import limits
@@ -402,8 +400,9 @@ def stdlib_note(include_tests: bool = False) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--size-mib", type=float, default=16.0, help="synthetic document size (default 16)")
-    ap.add_argument("--rounds", type=int, default=7, help="interleaved rounds per shape (default 7)")
+    ap.add_argument("--size-mib", type=float, default=2.0,
+                    help="synthetic document size (default 2; the full run: --size-mib 16 --rounds 7)")
+    ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds per shape (default 3)")
     ap.add_argument("--shapes", default=",".join(SHAPE_KEYS), help="comma-separated: " + ", ".join(SHAPE_KEYS))
     ap.add_argument("--no-memory", action="store_true", help="skip the peak-memory pass")
     ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu",

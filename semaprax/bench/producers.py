@@ -5,7 +5,8 @@ standard library as a workspace. Each run is a fresh process, so its time
 a Markdown table of medians (with min..max over the repeats) and the growth
 factor per doubling. Run it niced and bounded:
 
-    nice -n 10 python scripts/bench_producers.py --repeats 3 --budget 900
+    nice -n 10 semaprax bench producers                   # up to 2,000 functions, about a minute
+    nice -n 10 semaprax bench producers --max-size 16000 --repeats 3 --budget 900 --stdlib   # the full run
 
 ``--budget`` bounds the whole run in seconds: what does not fit is reported as
 skipped, never silently dropped.
@@ -26,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]  # the checkout (examples/, docs/)
 
 FUNCTION_SIZES = (1000, 2000, 4000, 8000, 16000)
 METHOD_SIZES = (1000, 2000, 4000, 8000)
@@ -103,7 +104,7 @@ def _one(profile: str, root: str, workspace: str) -> None:
 
 def _run(profile: str, root: str, workspace: Path, timeout: float) -> dict | None:
     try:
-        done = subprocess.run([sys.executable, __file__, "--one", profile, root, str(workspace)],
+        done = subprocess.run([sys.executable, "-m", "semaprax.bench.producers", "--one", profile, root, str(workspace)],
                               capture_output=True, text=True, timeout=timeout, check=True)
     except subprocess.TimeoutExpired:
         return None
@@ -112,13 +113,13 @@ def _run(profile: str, root: str, workspace: Path, timeout: float) -> dict | Non
     return json.loads(done.stdout)
 
 
-def _cases(base: Path, stdlib: bool) -> list[tuple[str, str, str, Path, int]]:
+def _cases(base: Path, stdlib: bool, max_size: int = 16000) -> list[tuple[str, str, str, Path, int]]:
     """(series, profile, root, workspace, size)."""
     cases = []
     series = (("functions", FUNCTION_SIZES, functions_module, "gen.Box.get", "gen.f{}"),
               ("methods", METHOD_SIZES, methods_module, "gen.Big.m0", "gen.Big.m{}"))
     for name, sizes, generate, referenced, middle in series:
-        for n in sizes:
+        for n in (n for n in sizes if n <= max_size):
             ws = _workspace(base, f"{name}{n}", generate(n))
             for profile, root in (("graph", "gen.py"), ("symbols", "gen.py"), ("diagnostics", "gen.py"),
                                   ("project-graph", "semaprax.toml"), ("references", referenced),
@@ -133,20 +134,25 @@ def _cases(base: Path, stdlib: bool) -> list[tuple[str, str, str, Path, int]]:
     return cases
 
 
-def main() -> int:
-    if len(sys.argv) == 5 and sys.argv[1] == "--one":
-        _one(*sys.argv[2:])
+def main(argv: list[str] | None = None) -> int:
+    given = sys.argv[1:] if argv is None else argv
+    if len(given) == 4 and given[0] == "--one":
+        _one(*given[1:])
         return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeats", type=int, default=3, help="runs per case; medians are reported (default 3)")
-    parser.add_argument("--budget", type=float, default=900.0, help="seconds for the whole run (default 900)")
+    parser.add_argument("--repeats", type=int, default=1, help="runs per case; medians are reported (default 1)")
+    parser.add_argument("--budget", type=float, default=100.0, help="seconds for the whole run (default 100)")
+    parser.add_argument("--max-size", type=int, default=2000, metavar="N",
+                        help="largest generated module, in functions or methods (default 2000; the full run: "
+                        "--max-size 16000 --repeats 3 --budget 900 --stdlib)")
+    parser.add_argument("--stdlib", action="store_true", help="also the standard library as a workspace")
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds for one run (default 300)")
-    parser.add_argument("--no-stdlib", action="store_true", help="leave out the standard library workspace")
-    args = parser.parse_args()
+    parser.add_argument("--no-stdlib", action="store_true", help="leave out the standard library (the default)")
+    args = parser.parse_args(argv)
     deadline = time.monotonic() + args.budget
     rows = []
     with tempfile.TemporaryDirectory(prefix="bench_producers.") as tmp:
-        for series, profile, root, ws, n in _cases(Path(tmp), not args.no_stdlib):
+        for series, profile, root, ws, n in _cases(Path(tmp), args.stdlib and not args.no_stdlib, args.max_size):
             runs = []
             for _ in range(args.repeats if series != "stdlib" else 1):
                 left = deadline - time.monotonic()

@@ -2,7 +2,7 @@
 jedi on installed packages. jedi is a dev-only dependency (``pip install -e
 '.[dev]'``); nothing at run time imports it or this script.
 
-    python scripts/measure_recall.py click requests rich [--references 60]
+    semaprax bench recall click requests rich [--references 60]
 
 For each package, a copy of its source becomes a workspace. Every call site
 ``f(...)`` / ``a.b.f(...)`` in it is asked of jedi (``goto`` on the called
@@ -32,9 +32,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
 from analysis.index import WorkspaceIndex
 from analysis.model import CALLS
@@ -164,12 +161,12 @@ def measure(package: str, references: int) -> dict:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("packages", nargs="+", help="installed packages to measure on")
     parser.add_argument("--references", type=int, default=60, help="symbols per package whose references are compared")
     parser.add_argument("--show", type=int, default=0, help="print this many misses and disagreements per package")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     try:
         import jedi
     except ImportError:

@@ -9,7 +9,7 @@ it; then the same first/second pair through a real ``semaprax serve`` process ov
 stdio. Medians over ``--repeat`` rounds, with the spread (min-max). A benchmark,
 not a test: it prints figures and asserts nothing about time.
 
-    python scripts/bench_service.py [--repeat 5] [--json]
+    semaprax bench servers [--repeat 5] [--json]
 """
 
 from __future__ import annotations
@@ -26,13 +26,11 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
 from analysis.sources import Workspace
 from analysis.warm import IndexCache
 from servers import roots, route
 
-HERE = Path(__file__).resolve().parent.parent
+HERE = Path(__file__).resolve().parents[2]  # the checkout (examples/)
 STDLIB_PACKAGES = ("email", "asyncio", "json", "http")
 STDLIB_FILES = 70
 
@@ -151,11 +149,11 @@ def summary(values: list[float]) -> dict[str, float]:
     return {"median": statistics.median(values), "min": min(values), "max": max(values)}
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--repeat", type=int, default=2, help="rounds (default 2; docs/performance.md: 5)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     rows = []
     sizes = []
     with tempfile.TemporaryDirectory() as tmp:

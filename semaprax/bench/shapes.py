@@ -14,7 +14,7 @@ Every candidate holds the same facts; only the arrangement differs:
   module, built-ins short (the shape the graph profile writes,
   views/shapes.py).
 
-    python scripts/compare_shapes.py
+    semaprax bench shapes
 """
 
 from __future__ import annotations
@@ -23,8 +23,7 @@ import sys
 import typing
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+ROOT = Path(__file__).resolve().parents[2]  # the checkout (examples/, docs/)
 
 import codec
 from analysis.resolver import analyse_module

@@ -1,5 +1,5 @@
 """The token view and the cost ledger on a 16 MiB document (the graph document
-of scripts/bench_inspector.py, as model-text), measured in the app itself,
+of semaprax bench inspector, as model-text), measured in the app itself,
 headless (Textual's Pilot): a key is timed from its press until the app has
 handled it and repainted (``pilot.press`` then ``pilot.pause``; a key bound
 to nothing is timed too, as the harness's own floor), and the pane's own work
@@ -15,7 +15,7 @@ prints figures. Token counting is off, so nothing else runs.
 
 Medians with the range (min-max), wall and CPU time of the process.
 
-    python scripts/bench_tokens_view.py [--size-mib 16] [--rounds 2]
+    semaprax bench tokens-view [--size-mib 16] [--rounds 2]
 """
 
 from __future__ import annotations
@@ -27,17 +27,14 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
-
-from bench_codec import graph_document
+ROOT = Path(__file__).resolve().parents[2]  # the checkout (examples/, docs/)
 
 import codec
 from inspector.app import InspectorApp
 from inspector.ledger import build
 from inspector.model import load_bytes
 from inspector.panes.tokens import TokensPane
+from semaprax.bench.codec import graph_document
 from views.tokens import ENCODING_NAMES
 
 
@@ -123,8 +120,9 @@ async def measure(wire: bytes, rounds: int) -> dict[str, list[tuple[float, float
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--size-mib", type=float, default=16.0)
-    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--size-mib", type=float, default=2.0,
+                    help="document size (default 2; the figures in docs/performance.md: 16)")
+    ap.add_argument("--rounds", type=int, default=1, help="rounds (default 1; docs: 2)")
     args = ap.parse_args(argv)
     doc = graph_document(int(args.size_mib * 1024 * 1024) - 4096)
     p = codec.CompactProjection("graph", "acme/service.py", "sha256:" + "0" * 64, doc)

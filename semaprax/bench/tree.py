@@ -17,10 +17,10 @@ screen redrawn (the Pilot's own wait, so a figure includes its overhead).
 Wall and CPU time (``time.process_time``: the app runs in this process) per
 key; medians with the range. A benchmark, not a test: it prints figures.
 
-    python scripts/bench_tree.py [--size-mib 16] [--keys 30] [--terminal ROUNDS]
+    semaprax bench tree [--size-mib 16] [--keys 30] [--terminal ROUNDS]
 
 ``--terminal`` also runs the real ``semaprax-inspect`` in tmux (as
-``scripts/bench_inspector.py`` does) and times keys from ``send-keys`` to the
+``semaprax bench inspector`` does) and times keys from ``send-keys`` to the
 screen showing their answer: the figure a person sees, without the Pilot.
 """
 
@@ -33,15 +33,12 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
-
-from bench_codec import graph_document
+ROOT = Path(__file__).resolve().parents[2]  # the checkout (examples/, docs/)
 
 import codec
 from inspector.app import InspectorApp
 from inspector.model import load_bytes
+from semaprax.bench.codec import graph_document
 
 
 async def timed(pilot, key: str, samples: list[tuple[float, float]]) -> None:
@@ -133,7 +130,7 @@ def terminal_round(path: Path, keys: int) -> dict[str, list[float]]:
     key timed from ``send-keys`` until the screen shows its answer."""
     import re
 
-    import bench_inspector as bi
+    from semaprax.bench import inspector as bi
 
     session = bi.SESSION
     send = lambda *k: bi.tmux("send-keys", "-t", session, *k)
@@ -188,8 +185,9 @@ def terminal(wire: bytes, rounds: int, keys: int) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--size-mib", type=float, default=16.0)
-    ap.add_argument("--keys", type=int, default=30)
+    ap.add_argument("--size-mib", type=float, default=2.0,
+                    help="wire size (default 2; the figures in docs/performance.md: 16)")
+    ap.add_argument("--keys", type=int, default=10, help="keys timed per kind (default 10; docs: 20)")
     ap.add_argument("--terminal", type=int, default=0, metavar="ROUNDS",
                     help="also time the real semaprax-inspect in tmux, screen to screen, this many rounds")
     args = ap.parse_args(argv)

@@ -1,0 +1,106 @@
+"""The measurements, run as ``semaprax bench NAME [options]`` and ``semaprax report``.
+
+One module per benchmark; each has ``main(argv) -> int`` with its own ``--help``.
+Every default finishes within about two minutes on a shared 2-core machine and still
+measures something (a smaller document, fewer rounds); the full-size runs the docs
+quote are behind options, named in each ``--help``. Progress goes to standard
+error, figures to standard output. Only the command line (``semaprax.cli``)
+imports this package; it may import every package below it.
+
+Benchmarks that need the checkout's files (``examples/``, ``docs/``, ``fuzz/``)
+find them beside this package, so they are run from an editable install
+(``make test`` makes one).
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import sys
+import time
+from collections.abc import Sequence
+from typing import NamedTuple
+
+
+class Bench(NamedTuple):
+    module: str
+    summary: str
+    #: options put before the caller's for a module whose own defaults are the full run
+    #: (an option the caller gives again wins)
+    preset: tuple[str, ...] = ()
+
+
+BENCHES: dict[str, Bench] = {
+    "codec": Bench("codec", "encoders and verified decoders against json.loads + json.dumps, per shape"),
+    "producers": Bench("producers", "every profile's time and memory as modules and classes grow"),
+    "servers": Bench("servers", "first and second requests through the route, serve and mcp (warm index)"),
+    "inspector": Bench("inspector", "the real inspector in tmux: first paint, verified, keys, tokens, memory",
+                       ("--size-mib", "2", "--rounds", "1", "--keys", "5")),
+    "body": Bench("body", "the Body pane in tmux: fold, unfold, cursor moves on a large document"),
+    "tree": Bench("tree", "the Tree tab headless: open, expand, cursor moves on a large wire"),
+    "tokens-view": Bench("tokens_view", "the token view and cost ledger headless on a large wire"),
+    "compare": Bench("compare", "the compare view's work on a large wire against an edited copy"),
+    "tap": Bench("tap", "the delay semaprax tap adds to each message"),
+    "hostile": Bench("hostile", "time and memory of every decoder on hostile and limit-case wires",
+                     ("--sizes", "1", "--repeat", "1", "--families", "valid", "escapes", "small-items")),
+    "fuzz": Bench("fuzz", "coverage-guided fuzzing campaigns of the decoders (needs the fuzz extra)",
+                  ("--minutes-per-target", "0.25")),
+    "corpus": Bench("corpus", "view shapes against the plain-text listing over the standard library"),
+    "shapes": Bench("shapes", "token cost of candidate graph shapes on the examples"),
+    "recall": Bench("recall", "call targets and references against jedi (needs the dev extra)"),
+    "listing": Bench("listing", "print a view's minimal plain-text listing (the floor the shapes are measured against)"),
+    "long-view": Bench("long_view", "print a view in the long shape (before the compact shapes), or expand a wire"),
+}
+REPORT = Bench("report", "measure every example view in every form and write docs/measurements.md")
+
+
+def usage() -> str:
+    width = max(map(len, BENCHES))
+    lines = ["usage: semaprax bench NAME [options]   (semaprax bench NAME --help for its options)",
+             "       semaprax report [--quick] [--output-dir DIR]", "",
+             "Measurements. Each default finishes within about two minutes; the full-size runs the",
+             "docs quote are behind options, named in each --help. Progress goes to standard error.", ""]
+    for name, bench in BENCHES.items():
+        preset = f" [runs with {' '.join(bench.preset)} unless given]" if bench.preset else ""
+        lines.append(f"  {name:{width}}  {bench.summary}{preset}")
+    lines += ["", f"  {'report':{width}}  (semaprax report) {REPORT.summary}"]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str]) -> int:
+    """``argv`` starts with ``bench`` or ``report``, as typed after ``semaprax``."""
+    command, rest = argv[0], list(argv[1:])
+    if command == "report":
+        return _run("report", REPORT, rest)
+    if not rest or rest[0] in ("-h", "--help"):
+        print(usage(), file=sys.stdout if rest else sys.stderr)
+        return 0 if rest else 2
+    name, rest = rest[0], rest[1:]
+    if name not in BENCHES:
+        close = difflib.get_close_matches(name, BENCHES, n=3)
+        hint = f"; did you mean {' or '.join(close)}?" if close else f"; one of {', '.join(BENCHES)}"
+        print(f"semaprax bench: no benchmark {name!r}{hint}", file=sys.stderr)
+        return 2
+    return _run(f"bench {name}", BENCHES[name], rest)
+
+
+def _run(label: str, bench: Bench, rest: list[str]) -> int:
+    asks_help = any(a in ("-h", "--help") for a in rest)
+    module = importlib.import_module(f"semaprax.bench.{bench.module}")
+    saved = sys.argv[0]
+    sys.argv[0] = f"semaprax {label}"  # argparse's prog: the usage line names the command typed
+    started = time.monotonic()
+    if not asks_help:
+        preset = f" with {' '.join(bench.preset)}" if bench.preset else ""
+        print(f"semaprax {label}: running{preset} (progress on standard error, figures on standard output)",
+              file=sys.stderr, flush=True)
+    try:
+        code = module.main([*bench.preset, *rest])
+    except KeyboardInterrupt:
+        print(f"semaprax {label}: interrupted", file=sys.stderr)
+        return 130
+    finally:
+        sys.argv[0] = saved
+    if not asks_help:
+        print(f"semaprax {label}: done in {time.monotonic() - started:.0f} s (exit {code})", file=sys.stderr)
+    return int(code or 0)
