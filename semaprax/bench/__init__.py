@@ -42,7 +42,7 @@ BENCHES: dict[str, Bench] = {
     "compare": Bench("compare", "the compare view's work on a large wire against an edited copy"),
     "tap": Bench("tap", "the delay semaprax tap adds to each message"),
     "hostile": Bench("hostile", "time and memory of every decoder on hostile and limit-case wires",
-                     ("--sizes", "1", "--repeat", "1", "--families", "valid", "escapes", "small-items")),
+                     ("--sizes", "1", "--repeat", "1")),
     "fuzz": Bench("fuzz", "coverage-guided fuzzing campaigns of the decoders (needs the fuzz extra)",
                   ("--minutes-per-target", "0.25")),
     "corpus": Bench("corpus", "view shapes against the plain-text listing over the standard library"),
