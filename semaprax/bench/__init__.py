@@ -28,6 +28,8 @@ class Bench(NamedTuple):
     #: options put before the caller's for a module whose own defaults are the full run
     #: (an option the caller gives again wins)
     preset: tuple[str, ...] = ()
+    #: a tool that prints a view rather than a measurement: no progress lines
+    tool: bool = False
 
 
 BENCHES: dict[str, Bench] = {
@@ -48,8 +50,10 @@ BENCHES: dict[str, Bench] = {
     "corpus": Bench("corpus", "view shapes against the plain-text listing over the standard library"),
     "shapes": Bench("shapes", "token cost of candidate graph shapes on the examples"),
     "recall": Bench("recall", "call targets and references against jedi (needs the dev extra)"),
-    "listing": Bench("listing", "print a view's minimal plain-text listing (the floor the shapes are measured against)"),
-    "long-view": Bench("long_view", "print a view in the long shape (before the compact shapes), or expand a wire"),
+    "listing": Bench("listing", "print a view's minimal plain-text listing (the floor the shapes are measured "
+                     "against)", tool=True),
+    "long-view": Bench("long_view", "print a view in the long shape (before the compact shapes), or expand a wire",
+                       tool=True),
 }
 REPORT = Bench("report", "measure every example view in every form and write docs/measurements.md")
 
@@ -85,12 +89,12 @@ def main(argv: Sequence[str]) -> int:
 
 
 def _run(label: str, bench: Bench, rest: list[str]) -> int:
-    asks_help = any(a in ("-h", "--help") for a in rest)
+    quiet = bench.tool or any(a in ("-h", "--help") for a in rest)
     module = importlib.import_module(f"semaprax.bench.{bench.module}")
     saved = sys.argv[0]
     sys.argv[0] = f"semaprax {label}"  # argparse's prog: the usage line names the command typed
     started = time.monotonic()
-    if not asks_help:
+    if not quiet:
         preset = f" with {' '.join(bench.preset)}" if bench.preset else ""
         print(f"semaprax {label}: running{preset} (progress on standard error, figures on standard output)",
               file=sys.stderr, flush=True)
@@ -101,6 +105,6 @@ def _run(label: str, bench: Bench, rest: list[str]) -> int:
         return 130
     finally:
         sys.argv[0] = saved
-    if not asks_help:
+    if not quiet:
         print(f"semaprax {label}: done in {time.monotonic() - started:.0f} s (exit {code})", file=sys.stderr)
     return int(code or 0)

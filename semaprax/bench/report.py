@@ -87,7 +87,7 @@ WIRE_FORMS: tuple[str, ...] = tuple(codec.ENCODERS)
 MODEL_FORMS: tuple[str, ...] = ("json", "text", "model-text")
 #: The installed third-party package whose project graph is measured.
 THIRD_PARTY_PACKAGE = "rich"
-#: Size below which model-text's dictionary is empty by rule (docs/wire-format.md 5.1).
+#: Size below which model-text's dictionary is empty by rule (docs/wire-format.md §5.1).
 DICTIONARY_THRESHOLD = limits.DICTIONARY_THRESHOLD
 
 LOCAL_NOTE = (

@@ -19,6 +19,7 @@ Every candidate holds the same facts; only the arrangement differs:
 
 from __future__ import annotations
 
+import argparse
 import sys
 import typing
 from pathlib import Path
@@ -78,10 +79,12 @@ def candidates(folder: Path, root: str) -> dict[str, object]:
     }
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args(argv)
     print("| graph of | shape | bytes | cl100k | o200k | cl100k vs flat |")
     print("|---|---|---:|---:|---:|---:|")
     for folder, root in CASES:
+        print(f"… {root}", file=sys.stderr, flush=True)
         shapes = candidates(folder, root)
         base = None
         for name, value in shapes.items():

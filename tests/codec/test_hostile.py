@@ -4,10 +4,10 @@ Every decoder (v2 model-text, v1 text, v1 binary, full JSON, and ``decode_wire``
 in front of them) is fed truncated, bit-flipped and hand-crafted wires. Whatever
 happens, the only exception allowed out is a ``CompactError`` whose ``code`` is one
 of ``codec.CODES`` and whose ``offset`` is None or a byte position within the wire
-(spec section 11). Where the design of record (docs: shared spec
-``wire-format.md``, sections 1-7 and 11) names the code, the code is asserted too.
+(docs/wire-format.md §10). Where docs/wire-format.md (§1-§9 and §10) names the code,
+the code is asserted too.
 
-Wires that must get past the digest step (spec 4 step 4) are framed by hand
+Wires that must get past the digest step (§5.2 step 4) are framed by hand
 (``tests/wirekit.py``), with the digest of the document they reconstruct to
 computed independently of the codec, so the failure under test is the one reported.
 """
@@ -171,11 +171,11 @@ def _markers_outside_strings(body: bytes, marker: bytes) -> frozenset[int]:
 
 
 def _truncation_codes(form: str, wire: bytes, cut: int) -> set[str]:
-    """The code spec 4/5/6/11 give a wire cut to ``wire[:cut]``."""
+    """The code §5.2, §6, §7 and §10 give a wire cut to ``wire[:cut]``."""
     if form == "json":
         return {JSON}
     if form == "binary":
-        return {ENVELOPE}  # section 11: truncation is compact.envelope
+        return {ENVELOPE}  # §10: truncation is compact.envelope
     start = body_start(wire)
     if cut < start:
         if form == "model-text":
@@ -288,8 +288,8 @@ _JSONISH = [
 @settings(max_examples=200, deadline=None)
 @given(pieces=st.lists(st.sampled_from(_JSONISH), max_size=24))
 def test_random_documents_behave_alike_in_every_text_form(pieces):
-    """A reference-free body with the right digest reaches normalization (spec 4
-    step 5; section 5), which is the same check full JSON gets: same verdict, same
+    """A reference-free body with the right digest reaches normalization (§5.2
+    step 5; §6), which is the same check full JSON gets: same verdict, same
     code, and the offset mapped into wire coordinates."""
     document = b"".join(pieces)
     as_json = outcome(codec.decode_json, document)
@@ -541,7 +541,7 @@ def test_text_noncanonical_back_references(document, body):
     rejected_both("text", text_wire(document, body), NONCANONICAL)
 
 
-# --- the text envelope (spec 3, shared by v1 text and v2 model-text) -------------------------
+# --- the text envelope (§3, shared by v1 text and v2 model-text) -------------------------
 
 GOOD_DOC = b'{"a":[1,2]}'
 
@@ -668,7 +668,7 @@ def test_huge_metadata_length_fails_fast_without_reading_further(form, name, dec
     assert exc.offset is None or digits_at <= exc.offset <= digits_at + 5, exc
 
 
-# --- the v2 dictionary (spec 4 step 2) ---------------------------------------------------------
+# --- the v2 dictionary (§5.2 step 2) --------------------------------------------------------
 
 
 def _dict_wire(dict_part: bytes, body: bytes = b"[]") -> bytes:
@@ -727,7 +727,7 @@ def test_huge_dictionary_count_fails_fast_before_reading_entries(count):
     assert exc.offset is None or dict_at <= exc.offset <= len(wire), exc
 
 
-# --- v2 canonical form (spec 4 step 6) on a wire with a dictionary ----------------------------
+# --- v2 canonical form (§5.2 step 6) on a wire with a dictionary ----------------------------
 
 
 def _v2_parts(wire: bytes):
@@ -869,7 +869,7 @@ def test_binary_envelope_reference_wire_is_valid():
     assert outcome(codec.decode_binary, wire).selected == GOOD_DOC
 
 
-# --- v1 binary: the CBOR profile (spec 6) -------------------------------------------------------
+# --- v1 binary: the CBOR profile (§7) ---------------------------------------------------------
 
 BIG = 10**4300  # 4,301 digits
 
