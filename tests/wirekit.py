@@ -176,7 +176,7 @@ def rejected_both(form: str, wire: bytes, code: str | set | None = None) -> Comp
 def bounded(call, wire: bytes, code: str | set | None = LIMIT, *, extra: int = 8 << 20) -> CompactError:
     """Rejected having allocated at most ``extra`` bytes beyond two copies of the
     wire: work measured as allocation (tracemalloc), not wall-clock time, which
-    belongs in scripts/bench_hostile.py."""
+    belongs in semaprax bench hostile."""
     tracemalloc.start()
     try:
         exc = refused(call, wire, code=code)

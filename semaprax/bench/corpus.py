@@ -257,7 +257,7 @@ def markdown(s: dict[str, Any]) -> str:
     v = s["versions"]
     third = ", ".join(f"{k} {x}" for k, x in v.items() if k != "python")
     lines = ["# View shapes over a corpus", "",
-             ("Written by `nice -n 10 semaprax bench corpus --output-dir docs` from "
+             ("Written by `nice -n 10 semaprax bench corpus --budget 1200 --output-dir docs` from "
              "`view-corpus.json` beside it; do not edit by hand."), "",
              (f"Corpus: every module of the standard library of {v['python']}, every package of it but "
              f"`test` and `idlelib`, and the installed {third}: {s['workspaces']} modules and packages in "

@@ -722,7 +722,7 @@ def render_markdown(report: dict[str, Any]) -> str:
          "definition rows, references and diagnostics grouped by file and kind. *Today's* columns are the same facts "
          "in the shapes the producers wrote before, made with `views.expand` (checked byte for "
          "byte against the long producer, `views.LONG_PRODUCERS`); *listing* is the minimal "
-         "plain-text listing of the same facts (`semaprax/bench/listing.py`, checked to parse back to the view), "
+         "plain-text listing of the same facts (`semaprax bench listing`, checked to parse back to the view), "
          "the floor a JSON shape is measured against. It is not a wire form. Task-context has one shape "
          f"and no listing. Tokens are `{c1}` / `{c2}`."),
         "",

@@ -185,8 +185,9 @@ def terminal(wire: bytes, rounds: int, keys: int) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--size-mib", type=float, default=2.0,
-                    help="wire size (default 2; the figures in docs/performance.md: 16)")
+    ap.add_argument("--size-mib", type=float, default=5.0,
+                    help="document size (default 5, the smallest whose nodes array is shown in ranges of "
+                    "10,000; the figures in docs/performance.md: 16)")
     ap.add_argument("--keys", type=int, default=10, help="keys timed per kind (default 10; docs: 20)")
     ap.add_argument("--terminal", type=int, default=0, metavar="ROUNDS",
                     help="also time the real semaprax-inspect in tmux, screen to screen, this many rounds")
