@@ -32,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]  # the checkout (examples/, docs/)
@@ -50,7 +51,7 @@ def cpu_seconds() -> float:
     return (int(fields[11]) + int(fields[12])) / _TICK
 
 
-def timed(keys: str, done) -> tuple[float, float]:
+def timed(keys: str, done: Callable[[str], bool]) -> tuple[float, float]:
     """Send ``keys``; wall seconds until the screen satisfies ``done``, and CPU seconds."""
     cpu = cpu_seconds()
     t = time.perf_counter()
@@ -66,13 +67,23 @@ def status(screen: str) -> tuple[str, str] | None:
     return (m.group(1), m.group(2) or "") if m else None
 
 
+def moved_from(before: tuple[str, str] | None) -> Callable[[str], bool]:
+    """A screen whose status shows a document byte other than ``before``'s."""
+    return lambda screen: status(screen) not in (None, before)
+
+
 def run(path: Path, repeat: int, command: str, moves_only: bool) -> dict[str, list[tuple[float, float]]]:
     results: dict[str, list[tuple[float, float]]] = {}
     bi.tmux("new-session", "-d", "-s", bi.SESSION, "-x", "140", "-y", "40", f"exec {command} --no-tokens {path}")
     try:
         bi.wait_for(lambda s: "VALID" in s or "REJECTED" in s, timeout=120)
         bi.tmux("send-keys", "-t", bi.SESSION, "b")
-        bi.wait_for(lambda s: status(s) is not None and (moves_only or status(s)[1]), timeout=120)  # the path shows
+
+        def path_shown(screen: str) -> bool:
+            found = status(screen)
+            return found is not None and bool(moves_only or found[1])
+
+        bi.wait_for(path_shown, timeout=120)  # the path shows
         bi.tmux("send-keys", "-t", bi.SESSION, "Tab")  # the document pane
         time.sleep(0.5)
         for layout in ("exact", "reading"):
@@ -91,14 +102,14 @@ def run(path: Path, repeat: int, command: str, moves_only: bool) -> dict[str, li
             moves = results.setdefault(f"cursor move with path, near the top ({layout})", [])
             for _ in range(repeat):
                 before = status(bi.screen())
-                moves.append(timed("Down", lambda s, b=before: status(s) is not None and status(s) != b))
+                moves.append(timed("Down", moved_from(before)))
                 time.sleep(0.1)
             bi.tmux("send-keys", "-t", bi.SESSION, "End")  # the last items of a 900,000-value document
             time.sleep(0.5)
             moves = results.setdefault(f"cursor move with path, at the end ({layout})", [])
             for _ in range(repeat):
                 before = status(bi.screen())
-                moves.append(timed("Up", lambda s, b=before: status(s) is not None and status(s) != b))
+                moves.append(timed("Up", moved_from(before)))
                 time.sleep(0.1)
             bi.tmux("send-keys", "-t", bi.SESSION, "Home")
             time.sleep(0.5)

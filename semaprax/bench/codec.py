@@ -49,10 +49,10 @@ REVISION = "sha256:" + "0" * 64
 # --- the shapes ------------------------------------------------------------------------
 
 
-def _fill(target: int, make: Callable[[int], Any], wrap: Callable[[list], Any] = lambda items: items) -> bytes:
+def _fill(target: int, make: Callable[[int], Any], wrap: Callable[[list[Any]], Any] = lambda items: items) -> bytes:
     """The canonical JSON of ``wrap([make(0), make(1), ...])``, as many items as fit
     under ``target`` bytes."""
-    items: list = []
+    items: list[Any] = []
     size = 64
     i = 0
     while True:
@@ -72,7 +72,7 @@ def graph_document(target: int) -> bytes:
     modules = [f"acme.service.module_{m:03d}" for m in range(180)]
     names = [f"{modules[i % 180]}.Handler{i % 37}.method_{i:05d}" for i in range(40_000)]
 
-    def node(i: int) -> dict:
+    def node(i: int) -> dict[str, Any]:
         return {
             "name": names[i % len(names)],
             "kind": "method" if i % 5 else "function",
@@ -113,7 +113,7 @@ def escapes_and_non_ascii(target: int) -> bytes:
     """Strings full of escapes (quotes, backslashes, newlines, control characters)
     and non-ASCII text (accents, CJK, emoji), repeated and unique."""
 
-    def item(i: int) -> dict:
+    def item(i: int) -> dict[str, Any]:
         return {
             "text": f'line {i}\n\t"quoted" \\path\\to\\{i % 50}\u0001 café 東京 😀',
             "path": f"C:\\Users\\né\\{i % 300}\\file.py",
@@ -179,7 +179,7 @@ def stdlib_largest(target: int) -> bytes:
 def stdlib_many(target: int) -> bytes:
     """As many real stdlib graph views (bytewise path order) as fit in ``target``
     bytes and the dictionary's 65,536 entries: the largest real case."""
-    views: list = []
+    views: list[Any] = []
     size = 2
     for _, value in stdlib_views(stdlib_modules()):
         piece = len(codec.canonical_json(value)) + 1
@@ -220,7 +220,7 @@ def entries_needed(doc: bytes) -> int:
     """How many v2 dictionary entries ``doc`` needs by docs/wire-format.md §5.1
     (every string spelling of 16 bytes or more, quotes included, occurring twice),
     counted from the value's strings and their canonical spellings."""
-    counts: Counter = Counter()
+    counts: Counter[str] = Counter()
 
     def walk(v: Any) -> None:
         if isinstance(v, str):
@@ -324,7 +324,7 @@ def over_target(name: str, ratio: float) -> bool:
     return ratio > (ENCODE_TARGET if name.startswith("encode") else DECODE_TARGET)
 
 
-def print_table(results: dict[str, dict], markdown: bool) -> None:
+def print_table(results: dict[str, dict[str, Any]], markdown: bool) -> None:
     names = list(next(iter(results.values()))["ops"])
     if markdown:
         print("| shape | bytes | " + " | ".join(names) + " |")
@@ -362,7 +362,7 @@ def stdlib_note(include_tests: bool = False) -> dict[str, Any]:
     where it first needs more than 65,536 dictionary entries or more than 16 MiB
     (the limit that bites first), and the totals for all of them. The encoder
     refuses such a document with compact.limit."""
-    counts: Counter = Counter()
+    counts: Counter[str] = Counter()
     entries = 0
     size = 1
     first_over: dict[str, Any] = {}
@@ -419,7 +419,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(stdlib_note(args.with_tests), indent=2))
         return 0
     target = min(int(args.size_mib * 1024 * 1024), limits.MAX_SELECTED_BYTES) - 4096
-    results: dict[str, dict] = {}
+    results: dict[str, dict[str, Any]] = {}
     for key in args.shapes.split(","):
         shape = SHAPE_KEYS[key]
         doc = SHAPES[shape](target)

@@ -73,6 +73,7 @@ def one_round(left_wire: bytes, right_wire: bytes) -> tuple[dict[str, float], di
             mark("diff done")
         last = snapshot
     mark("tokens")
+    assert last is not None
     return marks, cpu, last.total_changes
 
 

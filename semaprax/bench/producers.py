@@ -26,6 +26,7 @@ import tarfile
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]  # the checkout (examples/, docs/)
 
@@ -85,14 +86,14 @@ def _one(profile: str, root: str, workspace: str) -> None:
     from analysis import index
     from servers.route import make_projection
 
-    analyses = []
+    analyses: list[tuple[int, int]] = []
     real = index.WorkspaceIndex.__init__
 
-    def counting(self, ws, files):  # how many analyses a workspace-wide view made
+    def counting(self: index.WorkspaceIndex, ws: Any, files: Any) -> None:  # analyses a workspace-wide view made
         real(self, ws, files)
         analyses.append((len(files), self.analyses))
 
-    index.WorkspaceIndex.__init__ = counting
+    index.WorkspaceIndex.__init__ = counting  # type: ignore[method-assign]  # patched on purpose
     wall, cpu = time.perf_counter(), time.process_time()
     p = make_projection(profile, root, workspace)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
@@ -102,15 +103,16 @@ def _one(profile: str, root: str, workspace: str) -> None:
                       "analyses": analyses[0][1] if analyses else 1}))
 
 
-def _run(profile: str, root: str, workspace: Path, timeout: float) -> dict | None:
+def _run(profile: str, root: str, workspace: Path, timeout: float) -> dict[str, Any] | None:
     try:
-        done = subprocess.run([sys.executable, "-m", "semaprax.bench.producers", "--one", profile, root, str(workspace)],
-                              capture_output=True, text=True, timeout=timeout, check=True)
+        done = subprocess.run([sys.executable, "-m", "semaprax.bench.producers", "--one", profile, root,
+                               str(workspace)], capture_output=True, text=True, timeout=timeout, check=True)
     except subprocess.TimeoutExpired:
         return None
     except subprocess.CalledProcessError as exc:
         raise SystemExit(f"{profile} {root}: {exc.stderr.strip().splitlines()[-1]}") from None
-    return json.loads(done.stdout)
+    found: dict[str, Any] = json.loads(done.stdout)
+    return found
 
 
 def _cases(base: Path, stdlib: bool, max_size: int = 16000) -> list[tuple[str, str, str, Path, int]]:

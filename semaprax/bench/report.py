@@ -220,6 +220,7 @@ def prepared_workspace(case: Case) -> Iterator[Path]:
                 f"{case.id}: the third-party package {case.workspace!r} is not installed ({exc}); "
                 f"install it or run with --quick"
             ) from None
+        assert module.__file__ is not None
         package_folder = Path(os.path.dirname(module.__file__))
         with tempfile.TemporaryDirectory(prefix="semaprax-bench-") as tmp:
             folder = Path(tmp)
@@ -372,6 +373,7 @@ def measure_case(case: Case, toon: Toon) -> dict[str, Any]:
     # Where the tokens of an enveloped wire go: the part before the body (header,
     # metadata and, for model-text, the dictionary) and the body, counted apart.
     for form, found in layouts.items():
+        assert found.body is not None
         wire, body_start = wires[form], found.body.start
         forms[form]["head"] = {"bytes": body_start, "tokens": tokens.count_tokens(wire[:body_start])}
         forms[form]["body"] = {"bytes": len(wire) - body_start,
@@ -587,6 +589,10 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
     out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     out += ["| " + " | ".join(row) + " |" for row in rows]
     return out
+
+
+def _change_span(span: list[int] | None) -> str:
+    return "n/a" if span is None else f"{span[0]:+,} to {span[1]:+,}"
 
 
 def render_markdown(report: dict[str, Any]) -> str:
@@ -872,8 +878,7 @@ def findings(report: dict[str, Any]) -> list[str]:
             "  On these views v1 text's envelope costs "
             + ", ".join(f"{span(head[n])} {n} tokens" for n in names)
             + ", while its body's `~k` back-references change the count by "
-            + ", ".join(f"{'n/a' if body[n] is None else f'{body[n][0]:+,} to {body[n][1]:+,}'} {n} tokens"
-                        for n in names)
+            + ", ".join(f"{_change_span(body[n])} {n} tokens" for n in names)
             + " against full JSON: fewer bytes do not mean fewer tokens.")
     else:
         out.append("- v1 text costs no more tokens than full JSON on any case of this run.")

@@ -23,6 +23,7 @@ import argparse
 import sys
 import typing
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]  # the checkout (examples/, docs/)
 
@@ -42,7 +43,7 @@ CASES = [
 ]
 
 
-def relative(grouped: dict) -> dict:
+def relative(grouped: dict[str, Any]) -> dict[str, Any]:
     """The grouped shape with the compact shape's names: every fact kept."""
     module, edges = grouped["module"], grouped["edges"]
     taken = set(not_builtins(t for kinds in edges.values() for ts in kinds.values() for t in ts))

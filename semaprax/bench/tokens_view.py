@@ -25,7 +25,11 @@ import asyncio
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
 
 ROOT = Path(__file__).resolve().parents[2]  # the checkout (examples/, docs/)
 
@@ -43,7 +47,7 @@ def spread(values: list[float], scale: float = 1000.0) -> str:
     return f"{statistics.median(v):.1f} ({min(v):.1f}-{max(v):.1f})"
 
 
-async def timed(pilot, *keys: str) -> tuple[float, float]:
+async def timed(pilot: Pilot[Any], *keys: str) -> tuple[float, float]:
     wall, cpu = time.perf_counter(), time.process_time()
     await pilot.press(*keys)
     await pilot.pause()
@@ -86,7 +90,7 @@ async def measure(wire: bytes, rounds: int) -> dict[str, list[tuple[float, float
         # the token view rendered afresh and the status redone (no Pilot, no compositor).
         view = pane.view
 
-        def direct(action) -> tuple[float, float]:
+        def direct(action: Callable[[], object]) -> tuple[float, float]:
             wall, cpu = time.perf_counter(), time.process_time()
             action()
             view._cache.clear()

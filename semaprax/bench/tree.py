@@ -29,19 +29,26 @@ from __future__ import annotations
 import argparse
 import asyncio
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets.tree import TreeNode
 
 ROOT = Path(__file__).resolve().parents[2]  # the checkout (examples/, docs/)
 
 import codec
 from inspector.app import InspectorApp
-from inspector.model import load_bytes
+from inspector.dissect import Node
+from inspector.model import Loaded, load_bytes
+from inspector.panes.tree import TreePane
 from semaprax.bench.codec import graph_document
 
 
-async def timed(pilot, key: str, samples: list[tuple[float, float]]) -> None:
+async def timed(pilot: Pilot[Any], key: str, samples: list[tuple[float, float]]) -> None:
     wall, cpu = time.perf_counter(), time.process_time()
     await pilot.press(key)
     await pilot.pause()
@@ -58,21 +65,22 @@ def row(label: str, samples: list[tuple[float, float]]) -> str:
             f"{spread([s[1] for s in samples])} |")
 
 
-async def bench(loaded, keys: int) -> list[str]:
+async def bench(loaded: Loaded, keys: int) -> list[str]:
     app = InspectorApp(loaded, count_tokens=False)
     out = []
     async with app.run_test(size=(140, 40)) as pilot:
         await pilot.pause()
         opening: list[tuple[float, float]] = []
         await timed(pilot, "p", opening)
-        pane = app.pane("tree")
+        pane = app.query_one("#tree-pane", TreePane)
         tree = pane.tree
         out.append(row("open the Tree tab (the top of the tree)", opening))
 
-        def go(node) -> None:
+        def go(node: TreeNode[Node]) -> None:
             tree.show_node(node)
 
         body = tree.child_with(tree.root, ("body",))
+        assert body is not None
         go(body)
         await pilot.pause()
         t = time.perf_counter()
@@ -92,8 +100,10 @@ async def bench(loaded, keys: int) -> list[str]:
         out.append(row("expand a node first opened, down the tree (document, nodes, ranges, item)", first))
 
         fresh: list[tuple[float, float]] = []
-        ranges = [c for c in node.parent.parent.children if c.allow_expand]  # ranges of 100 items
-        items = [c for c in node.parent.children if c.allow_expand]
+        parent = node.parent
+        assert parent is not None and parent.parent is not None
+        ranges = [c for c in parent.parent.children if c.allow_expand]  # ranges of 100 items
+        items = [c for c in parent.children if c.allow_expand]
         for target in (items[1:][: keys // 2] + ranges[1:][: keys // 2]):
             go(target)
             await pilot.pause()
@@ -102,6 +112,7 @@ async def bench(loaded, keys: int) -> list[str]:
 
         moves: dict[str, list[tuple[float, float]]] = {"right": [], "down": []}
         pane.hex.focus()
+        assert loaded.body_start is not None
         middle = loaded.body_start + (len(loaded.wire) - loaded.body_start) // 2
         pane.hex._user_move(middle)  # a byte chosen in the middle of the body
         await pilot.pause()
@@ -111,7 +122,8 @@ async def bench(loaded, keys: int) -> list[str]:
         out.append(row("byte move in the tab's hex view (right): re-selects the deepest node", moves["right"]))
         out.append(row("row move in the tab's hex view (down, 32 bytes): re-selects the deepest node",
                        moves["down"]))
-        assert tree.cursor_node is not None and tree.cursor_node.data.start <= pane.hex.cursor_offset
+        selected = tree.cursor_node.data if tree.cursor_node is not None else None
+        assert selected is not None and selected.start <= pane.hex.cursor_offset
 
         tree.focus()
         idle: list[tuple[float, float]] = []
@@ -133,7 +145,8 @@ def terminal_round(path: Path, keys: int) -> dict[str, list[float]]:
     from semaprax.bench import inspector as bi
 
     session = bi.SESSION
-    send = lambda *k: bi.tmux("send-keys", "-t", session, *k)
+    def send(*keys: str) -> None:
+        bi.tmux("send-keys", "-t", session, *keys)
 
     def answer(key: str, text: str) -> float:
         t = time.perf_counter()
@@ -162,10 +175,12 @@ def terminal_round(path: Path, keys: int) -> dict[str, list[float]]:
         send("Tab")  # to the tab's hex view
         time.sleep(0.3)
         status = bi.screen().splitlines()[-2]
-        start = int(re.search(r"bytes ([0-9,]+)–", status).group(1).replace(",", ""))
+        found = re.search(r"bytes ([0-9,]+)–", status)
+        assert found is not None, status
+        start = int(found.group(1).replace(",", ""))
         moves = [answer("Right", f"byte {start + k:,} in the node") for k in range(1, keys + 1)]
     finally:
-        bi.subprocess.run(["tmux", "kill-session", "-t", session], check=False, capture_output=True)
+        subprocess.run(["tmux", "kill-session", "-t", session], check=False, capture_output=True)
     return {"expand": expand, "move": moves}
 
 
