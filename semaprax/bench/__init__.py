@@ -16,10 +16,15 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import os
 import sys
 import time
 from collections.abc import Sequence
 from typing import NamedTuple
+
+from analysis.sources import WorkspaceError
+from codec import CompactError
+from codec.visible import visible
 
 
 class Bench(NamedTuple):
@@ -72,7 +77,24 @@ def usage() -> str:
 
 
 def main(argv: Sequence[str]) -> int:
-    """``argv`` starts with ``bench`` or ``report``, as typed after ``semaprax``."""
+    """``argv`` starts with ``bench`` or ``report``, as typed after ``semaprax``. A
+    failure the measurement reports (a missing file, a workspace or wire problem) is
+    one line on stderr and exit 1, as for every other command."""
+    try:
+        return _dispatch(argv)
+    except BrokenPipeError:  # `| head`: stop quietly, and let the exit's flush go nowhere
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except (CompactError, WorkspaceError) as exc:
+        print(f"semaprax {argv[0]}: {visible(str(exc))}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        where = f"{visible(os.fsdecode(exc.filename))}: " if isinstance(exc.filename, (str, bytes)) else ""
+        print(f"semaprax {argv[0]}: {where}{exc.strerror or exc}", file=sys.stderr)
+        return 1
+
+
+def _dispatch(argv: Sequence[str]) -> int:
     command, rest = argv[0], list(argv[1:])
     if command == "report":
         return _run("report", REPORT, rest)

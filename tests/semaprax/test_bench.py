@@ -51,3 +51,10 @@ def test_a_run_says_what_it_runs_and_when_it_is_done(capsys: pytest.CaptureFixtu
     captured = capsys.readouterr()
     assert "graph: " in captured.out and "decode model-text" in captured.out
     assert captured.err.startswith("semaprax bench codec: running") and "done in" in captured.err
+
+
+def test_a_failure_is_one_line_and_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "m.py").write_text("x = 1\n")
+    assert main(["bench", "listing", "graph", "nope.py", "--workspace", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "'nope.py' does not exist" in err and "Traceback" not in err
