@@ -87,6 +87,7 @@ def run(path: Path, repeat: int, command: str, moves_only: bool) -> dict[str, li
         bi.tmux("send-keys", "-t", bi.SESSION, "Tab")  # the document pane
         time.sleep(0.5)
         for layout in ("exact", "reading"):
+            print(f"… the {layout} layout", file=sys.stderr, flush=True)
             if layout == "reading":
                 bi.tmux("send-keys", "-t", bi.SESSION, "m")
                 bi.wait_for(lambda s: "reading view" in s, timeout=60)

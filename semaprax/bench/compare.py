@@ -95,7 +95,10 @@ def main(argv: list[str] | None = None) -> int:
     from views import tokens
 
     tokens.count_tokens(b"warm")  # the vocabularies load once per process: not part of a compare
-    rounds = [one_round(left_wire, right_wire) for _ in range(args.rounds)]
+    rounds = []
+    for r in range(args.rounds):
+        print(f"… round {r + 1} of {args.rounds}", file=sys.stderr, flush=True)
+        rounds.append(one_round(left_wire, right_wire))
     print(f"model-text {len(left_wire):,} bytes against {len(right_wire):,} bytes (documents {len(doc):,} and "
           f"{len(other):,}); {rounds[0][2]} structural changes; {args.rounds} rounds")
     print("| step, from the worker's start | wall s | CPU s |")

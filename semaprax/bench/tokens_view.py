@@ -132,7 +132,9 @@ def main(argv: list[str] | None = None) -> int:
     p = codec.CompactProjection("graph", "acme/service.py", "sha256:" + "0" * 64, doc)
     wire = codec.encode_model_text(p)
     print(f"document {len(doc):,} bytes; model-text wire {len(wire):,} bytes")
+    print("… the token view and the ledger, headless", file=sys.stderr, flush=True)
     out = asyncio.run(measure(wire, args.rounds))
+    print("… ledger.build alone", file=sys.stderr, flush=True)
     print("| action | n | wall ms, median (min-max) | CPU ms, median (min-max) |")
     print("|---|---:|---:|---:|")
     for key in ("T", "right", "down", "pagedown", "right (16 MiB JSON, middle)", "baseline: a key bound to nothing",

@@ -190,7 +190,10 @@ def terminal(wire: bytes, rounds: int, keys: int) -> list[str]:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "big.model-text"
         path.write_bytes(wire)
-        results = [terminal_round(path, keys) for _ in range(rounds)]
+        results = []
+        for r in range(rounds):
+            print(f"… in tmux, round {r + 1} of {rounds}", file=sys.stderr, flush=True)
+            results.append(terminal_round(path, keys))
     expand = [statistics.median(r["expand"]) for r in results]
     move = [statistics.median(r["move"]) for r in results]
     return [(f"| expand a node (5 levels: object, nodes, ranges, item), median of each round | {rounds} | "
@@ -217,6 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print("| step | keys | wall ms, median (min-max) | CPU ms, median (min-max) |")
     print("|---|---:|---:|---:|")
+    print("… the Tree tab, headless", file=sys.stderr, flush=True)
     for line in asyncio.run(bench(loaded, args.keys)):
         print(line)
     if args.terminal:
