@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import importlib.util
 import os
 import sys
 import time
@@ -35,6 +36,8 @@ class Bench(NamedTuple):
     preset: tuple[str, ...] = ()
     #: a tool that prints a view rather than a measurement: no progress lines
     tool: bool = False
+    #: (module, how to install it) that a run needs; checked first, so a missing extra is said at once
+    needs: tuple[str, str] | None = None
 
 
 BENCHES: dict[str, Bench] = {
@@ -51,7 +54,7 @@ BENCHES: dict[str, Bench] = {
     "hostile": Bench("hostile", "time and memory of every decoder on hostile and limit-case wires",
                      ("--sizes", "1", "--repeat", "1")),
     "fuzz": Bench("fuzz", "coverage-guided fuzzing campaigns of the decoders (needs the fuzz extra)",
-                  ("--minutes-per-target", "0.25")),
+                  ("--minutes-per-target", "0.2"), needs=("atheris", "pip install -e '.[fuzz]'")),
     "corpus": Bench("corpus", "view shapes against the plain-text listing over the standard library"),
     "shapes": Bench("shapes", "token cost of candidate graph shapes on the examples"),
     "recall": Bench("recall", "call targets and references against jedi (needs the dev extra)"),
@@ -112,6 +115,9 @@ def _dispatch(argv: Sequence[str]) -> int:
 
 def _run(label: str, bench: Bench, rest: list[str]) -> int:
     quiet = bench.tool or any(a in ("-h", "--help") for a in rest)
+    if bench.needs and not quiet and "--replay" not in rest and importlib.util.find_spec(bench.needs[0]) is None:
+        print(f"semaprax {label}: needs {bench.needs[0]}, which is not installed: {bench.needs[1]}", file=sys.stderr)
+        return 1
     module = importlib.import_module(f"semaprax.bench.{bench.module}")
     saved = sys.argv[0]
     sys.argv[0] = f"semaprax {label}"  # argparse's prog: the usage line names the command typed

@@ -58,3 +58,13 @@ def test_a_failure_is_one_line_and_exit_1(tmp_path: Path, capsys: pytest.Capture
     assert main(["bench", "listing", "graph", "nope.py", "--workspace", str(tmp_path)]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "'nope.py' does not exist" in err and "Traceback" not in err
+
+
+def test_a_missing_extra_is_said_before_anything_runs(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import importlib.util
+
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None)
+    assert main(["bench", "fuzz"]) == 1
+    assert "needs atheris, which is not installed: pip install -e '.[fuzz]'" in capsys.readouterr().err
