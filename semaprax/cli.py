@@ -385,7 +385,8 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("rest", nargs=argparse.REMAINDER)
 
     # `semaprax bench NAME --help` and `semaprax report --help` are semaprax.bench's (see main)
-    for name, what in (("bench", "run a measurement: semaprax bench NAME [options] (semaprax bench --help lists them)"),
+    for name, what in (("bench", "run a measurement: semaprax bench NAME [options] (semaprax bench --help "
+                                 "lists them)"),
                        ("report", "measure every example view in every form and write docs/measurements.md")):
         sub.add_parser(name, help=what, add_help=False).add_argument("rest", nargs=argparse.REMAINDER)
     return parser
