@@ -385,10 +385,10 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("rest", nargs=argparse.REMAINDER)
 
     # `semaprax bench NAME --help` and `semaprax report --help` are semaprax.bench's (see main)
-    for name, what in (("bench", "run a measurement: semaprax bench NAME [options] (semaprax bench --help "
-                                 "lists them)"),
-                       ("report", "measure every example view in every form and write docs/measurements.md")):
-        sub.add_parser(name, help=what, add_help=False).add_argument("rest", nargs=argparse.REMAINDER)
+    sub.add_parser("bench", add_help=False, help="run a measurement: semaprax bench NAME [options] "
+                   "(semaprax bench --help lists them)").add_argument("rest", nargs=argparse.REMAINDER)
+    sub.add_parser("report", add_help=False, help="every wire form of the measured views, in bytes and "
+                   "tokens: writes docs/measurements.md").add_argument("rest", nargs=argparse.REMAINDER)
     return parser
 
 

@@ -63,7 +63,8 @@ BENCHES: dict[str, Bench] = {
     "long-view": Bench("long_view", "print a view in the long shape (before the compact shapes), or expand a wire",
                        tool=True),
 }
-REPORT = Bench("report", "measure every example view in every form and write docs/measurements.md")
+REPORT = Bench("report", "every wire form of the measured views, in bytes and tokens: writes "
+               "docs/measurements.md")
 
 
 def usage() -> str:
