@@ -11,7 +11,8 @@ of the per-round ratios with their range, and the peak memory (tracemalloc) of o
 run of each. A benchmark, not a test: it prints figures and asserts nothing about
 time.
 
-    semaprax bench codec                       # every shape, 7 rounds
+    semaprax bench codec                       # every shape, 1 MiB, 3 rounds (about 40 s of CPU)
+    semaprax bench codec --size-mib 16 --rounds 7   # the full run
     semaprax bench codec --size-mib 4 --rounds 9 --shapes graph,escapes
     semaprax bench codec --markdown            # the table for docs/performance.md
     semaprax bench codec --stdlib-note         # all stdlib graph views vs the limits
@@ -400,8 +401,8 @@ def stdlib_note(include_tests: bool = False) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--size-mib", type=float, default=2.0,
-                    help="synthetic document size (default 2; the full run: --size-mib 16 --rounds 7)")
+    ap.add_argument("--size-mib", type=float, default=1.0,
+                    help="synthetic document size (default 1; the full run: --size-mib 16 --rounds 7)")
     ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds per shape (default 3)")
     ap.add_argument("--shapes", default=",".join(SHAPE_KEYS), help="comma-separated: " + ", ".join(SHAPE_KEYS))
     ap.add_argument("--no-memory", action="store_true", help="skip the peak-memory pass")
