@@ -397,6 +397,12 @@ def build_parser() -> argparse.ArgumentParser:
         add_help=False,
     )
     i.add_argument("rest", nargs=argparse.REMAINDER)
+
+    # `semaprax bench NAME --help` and `semaprax report --help` are semaprax.bench's (see main)
+    sub.add_parser("bench", add_help=False, help="run a measurement: semaprax bench NAME [options] "
+                   "(semaprax bench --help lists them)").add_argument("rest", nargs=argparse.REMAINDER)
+    sub.add_parser("report", add_help=False, help="every wire form of the measured views, in bytes and "
+                   "tokens: writes docs/measurements.md").add_argument("rest", nargs=argparse.REMAINDER)
     return parser
 
 
@@ -406,6 +412,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from semaprax.inspect import main as inspect_main
 
         return inspect_main(argv[1:])
+    if argv[:1] in (["bench"], ["report"]):  # each measurement has its own options
+        from semaprax.bench import main as bench_main
+
+        return bench_main(argv)
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
