@@ -83,6 +83,24 @@ def _cell(value: str, delta: str, best: bool) -> Text:
     return text
 
 
+def savings_sums(counts: Counts, loaded: Loaded) -> list[str]:
+    """Per encoding: the entries' savings, the rest (envelope, dictionary and
+    body lines, and the body around the uses), and their sum, the wire's saving
+    against full JSON (both counted whole)."""
+    out = []
+    wire = counts.tokens.get(loaded.form if loaded.ok else "", {})
+    full = counts.tokens.get("json", {})
+    for e in ENCODINGS:
+        saved = counts.saved.get(e)
+        if not saved or e not in wire or e not in full:
+            continue
+        total = full[e] - wire[e]
+        entries = sum(saved)
+        out.append(f"{e.split('_')[0]}: entries save {entries:+,}, the rest {total - entries:+,}: "
+                   f"the wire saves {total:+,} tokens against full JSON")
+    return out
+
+
 class OverviewPane(Pane):
     NAME = "overview"
 
@@ -222,21 +240,29 @@ class OverviewPane(Pane):
         text = Text(f"dictionary: {_entries(len(loaded.entries))}, "
                     f"{plural(len(loaded.ref_wire), 'reference')}", style="bold")
         saved = counts.saved.get("cl100k_base") if counts is not None else None
-        if not saved:
-            pending = "counting…" if getattr(self.app, "count_tokens_enabled", True) or counts else "not counted"
-            text.append(f"  net tokens saved per entry: {pending}", style="dim italic")
+        if not saved or counts is None:
+            if counts is not None and counts.done:
+                why = counts.error or "no full JSON to compare with"
+                text.append(f"  tokens each entry saves: not known ({why})", style="dim italic")
+            else:
+                pending = "counting…" if getattr(self.app, "count_tokens_enabled", True) or counts else "not counted"
+                text.append(f"  tokens each entry saves: {pending}", style="dim italic")
             widget.update(text)
             return
-        best = sorted(range(len(saved)), key=saved.__getitem__, reverse=True)[:3]
-        worst = sorted(range(len(saved)), key=saved.__getitem__)[:3]
-        text.append("  net cl100k tokens each entry saves (its literal counted alone):", style="dim")
+        other = counts.saved.get("o200k_base") or [0] * len(saved)
+        best = sorted(range(len(saved)), key=lambda i: (-saved[i], i))[:3]
+        worst = sorted(range(len(saved)), key=lambda i: (saved[i], i))[:3]
+        text.append("  tokens each entry saves against full JSON, cl100k/o200k (the cost ledger's attribution):",
+                    style="dim")
         for label, picks in (("best ", best), ("worst", worst)):
             text.append(f"\n  {label} ")
             for i in picks:
                 text.append(f"@{i} ", style="bold")
                 literal = display_value(loaded.entries[i])
-                text.append(literal if len(literal) <= 28 else literal[:27] + "…")
-                text.append(f" {saved[i]:+,}  ", style="green" if saved[i] > 0 else "red")
+                text.append(literal if len(literal) <= 24 else literal[:23] + "…")
+                text.append(f" {saved[i]:+,}/{other[i]:+,}  ", style="green" if saved[i] > 0 else "red")
+        for line in savings_sums(counts, loaded):
+            text.append("\n  " + line, style="dim")
         widget.update(text)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
