@@ -60,6 +60,22 @@ PANES: dict[str, type[Pane]] = {"overview": OverviewPane, "dictionary": Dictiona
                                 "tree": TreePane}
 
 
+def load_failure(exc: BaseException, path: str, profile: str | None, workspace: str | None) -> str:
+    """Why a load failed, naming what to fix."""
+    reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+    if isinstance(exc, OSError) and exc.filename is not None and str(exc.filename) not in reason:
+        reason = f"{exc.filename}: {reason}"
+    if profile is None:
+        return reason
+    ws = workspace if workspace is not None else (str(Path(path).parent) or ".")
+    if isinstance(exc, CompactError):
+        return f"{reason} (the producer rejected it)"
+    if type(exc).__name__ == "WorkspaceError" or isinstance(exc, OSError):
+        return (f"{reason}; the workspace is {display_value(ws.encode())}: give --workspace DIR, the folder "
+                "holding the sources (with semaprax.toml or pyproject.toml for a package), and PATH inside it")
+    return f"the producer failed: {type(exc).__name__}: {reason}"
+
+
 @dataclass(frozen=True)
 class Place:
     """Where the user was, for back/forward history."""
@@ -171,9 +187,8 @@ class InspectorApp(App[None]):
                 loaded = load_bytes(data, path, path=path, layout=layout).prepare()  # layout None: here
             else:
                 loaded = load_path(path, profile=profile, workspace=workspace).prepare()
-        except (OSError, CompactError, ValueError) as exc:
-            reason = getattr(exc, "strerror", None) or str(exc)
-            self.post_message(LoadFailed(serial, path, reason))
+        except Exception as exc:  # noqa: BLE001 - every failure ends the load, on screen
+            self.post_message(LoadFailed(serial, path, load_failure(exc, path, profile, workspace)))
             return
         self.post_message(FileLoaded(serial, loaded))
 
@@ -190,8 +205,13 @@ class InspectorApp(App[None]):
 
     def on_load_failed(self, message: LoadFailed) -> None:
         if message.serial == self._load_serial:
-            self._show_failure(f"could not open {display_value(message.path.encode())}: {message.reason}"
-                               + ("" if self.loaded is None else " (still showing the previous file)"))
+            what = (f"could not produce the {self._profile} view of" if self._profile is not None
+                    else "could not open")
+            text = f"{what} {display_value(message.path.encode())}: {message.reason}"
+            self._show_failure(text + ("" if self.loaded is None else " (still showing the previous file)"))
+            if self.loaded is None:  # nothing else to show: the first screen says it instead of "Loading…"
+                badge = Text(" NOT LOADED ", style="bold white on red")
+                self.query_one("#badge", Static).update(badge.append(f" {text}", style="bold"))
 
     def _show_failure(self, message: str) -> None:
         banner = self.query_one("#diagnostic", Static)

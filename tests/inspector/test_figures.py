@@ -100,3 +100,58 @@ def test_dictionary_tab_and_first_screen_show_the_ledgers_figures():
             o2 = ledger.difference("o200k_base")
             assert f"the wire saves {-o2:+,}" in text.split("o200k:")[1]
     run(scenario())
+
+
+# --- a view that cannot be produced ends the load -----------------------------------
+
+
+@pytest.mark.parametrize("root, workspace, says", [
+    ("banking_ledger.py", "missing-folder", "is not a folder"),
+    ("no_such_module.py", str(ROOT / "examples"), "does not exist"),
+    ("../pyproject.toml", str(ROOT / "examples"), "leaves the workspace"),
+])
+def test_a_view_that_cannot_be_produced_ends_the_load_with_its_error(root, workspace, says, tmp_path):
+    workspace = workspace if workspace.startswith("/") else str(tmp_path / workspace)
+
+    async def scenario():
+        app = InspectorApp(None, path=root, profile="graph", workspace=workspace, count_tokens=False)
+        async with app.run_test(size=(120, 36)) as pilot:
+            for _ in range(100):
+                await pilot.pause(0.05)
+                if "NOT LOADED" in str(app.query_one("#badge", Static).render()):
+                    break
+            badge = str(app.query_one("#badge", Static).render())
+            assert "Loading" not in badge and "NOT LOADED" in badge and says in badge
+            assert "--workspace" in badge  # names what to fix
+            assert app.query_one("#diagnostic").has_class("shown")
+    run(scenario())
+
+
+# --- hints true of their cause -------------------------------------------------------
+
+
+def test_a_rejected_binary_wire_gets_no_utf8_hint():
+    from inspector.model import problems
+
+    wire = bytearray((WIRES / "banking_ledger.graph.binary").read_bytes())
+    wire[-3] ^= 0x01  # a changed body byte: the digest no longer matches, the CBOR still reads
+    loaded = load_bytes(bytes(wire), "flipped.binary")
+    assert not loaded.ok
+    assert not any("UTF-8" in p.text for p in problems(loaded))
+
+
+def test_a_flipped_digit_in_the_digest_says_the_digest_was_edited():
+    from inspector.model import problems
+
+    wire = (WIRES / "banking_ledger.graph.model-text").read_bytes()
+    at = wire.index(b"source_digest ") + len(b"source_digest 71 sha256:") + 10
+    flipped = wire[:at] + (b"0" if wire[at:at + 1] != b"0" else b"1") + wire[at + 1:]
+    loaded = load_bytes(flipped, "flipped.model-text")
+    assert loaded.error is not None and loaded.error.code == "compact.digest"
+    hints = [p for p in problems(loaded) if "digest itself was edited" in p.text]
+    assert len(hints) == 1 and hints[0].offset == at and "1 hex digit " in hints[0].text
+    # a changed body is not mistaken for an edited digest
+    body = wire.rindex(b"Account")
+    changed = load_bytes(wire[:body] + b"Acount" + wire[body + 7:], "body.model-text")
+    if changed.error is not None and changed.error.code == "compact.digest":
+        assert not any("digest itself" in p.text for p in problems(changed))
