@@ -421,6 +421,24 @@ class InspectorApp(App[None]):
             self.action_tab("bytes")
         self.select_wire(offset)
 
+    def show_document_offset(self, loaded: Loaded, offset: int) -> None:
+        """The Body pane on document byte ``offset`` of ``loaded`` (made the wire
+        shown first when it is another one, e.g. compare's right side)."""
+        def go() -> None:
+            current = self.loaded
+            if current is None:
+                return
+            self._remember()
+            self.action_tab("body")
+            start, end, doc = current.doc_span_at(offset)
+            self.selection = Selection(current, start, end, "compare", doc)
+            self.body.expanded.go_to_offset(offset)
+
+        if loaded is not self.loaded:
+            self.loaded = loaded.prepare()
+            self.notify(f"now showing {display_value(loaded.name.encode())}")
+        self.call_after_refresh(go)
+
     def action_jump_error(self) -> None:
         loaded = self.loaded
         if loaded is None or loaded.error is None or loaded.error.offset is None:

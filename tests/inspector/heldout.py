@@ -17,13 +17,13 @@ def held_out_source(n: int = 70, insert_at: int | None = None) -> str:
         if insert_at is not None and i == insert_at:
             lines += ["def inserted_audit_step(account: ReconciliationAccount) -> int:",
                       "    return account.balance_in_cents", ""]
-        lines += [f"def reconcile_transfer_{i}(source_account: ReconciliationAccount, "
-                  "target_account: ReconciliationAccount, amount_in_cents: int) -> ReconciliationAccount:",
+        lines += [(f"def reconcile_transfer_{i}(source_account: ReconciliationAccount, "
+                   "target_account: ReconciliationAccount, amount_in_cents: int) -> ReconciliationAccount:"),
                   f'    """Move money, step {i}."""',
                   "    source_account.balance_in_cents -= amount_in_cents",
                   "    target_account.balance_in_cents += amount_in_cents",
-                  f"    return reconcile_transfer_{max(i - 1, 0)}(source_account, target_account, 0) if {i} "
-                  "else target_account", ""]
+                  (f"    return reconcile_transfer_{max(i - 1, 0)}(source_account, target_account, 0) if {i} "
+                   "else target_account"), ""]
     return "\n".join(lines)
 
 
