@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.reactive import reactive
 from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
@@ -114,6 +114,8 @@ class InspectorApp(App[None]):
         self._mtime: float | None = None
         self._load_serial = 0
         self._preview_painted = threading.Event()
+        self._loading = False  # a load is under way
+        self._held_keys: list[events.Key] = []  # pressed before the wire was there to act on
 
     # --- layout -----------------------------------------------------------------------
 
@@ -159,9 +161,33 @@ class InspectorApp(App[None]):
 
     # --- loading ------------------------------------------------------------------------
 
+    #: Keys that act at once even while a wire loads (quit, help, the palette).
+    IMMEDIATE_KEYS = frozenset({"ctrl+q", "ctrl+c", "q", "question_mark", "ctrl+p", "escape"})
+
+    async def on_event(self, event: events.Event) -> None:
+        """Keys pressed while the wire is not yet there to act on (nothing shown, or
+        the envelope preview of a large one) are kept, and pressed again in order
+        once it is loaded, instead of acting on an empty pane and being lost."""
+        if (isinstance(event, events.Key) and not event.is_forwarded and self._loading
+                and (self.loaded is None or self.loaded.pending) and event.key not in self.IMMEDIATE_KEYS
+                and len(self.screen_stack) == 1):
+            self._held_keys.append(event)
+            return
+        await super().on_event(event)
+
+    def _release_keys(self) -> None:
+        """Press the kept keys again, one per refresh (a tab key moves the focus,
+        and the next key must reach the pane it moved to)."""
+        if self._held_keys and not self._loading:
+            key = self._held_keys.pop(0)
+            self.post_message(events.Key(key.key, key.character))
+            if self._held_keys:
+                self.call_after_refresh(self._release_keys)
+
     def load_file(self, path: str) -> None:
         gc.unfreeze()  # the model shown so far may be let go: its objects are the collector's again
         self._load_serial += 1
+        self._loading = True
         self._load_worker(self._load_serial, path, self._profile, self._workspace)
 
     @work(thread=True, exclusive=True, group="load", exit_on_error=False, description="load")
@@ -196,6 +222,8 @@ class InspectorApp(App[None]):
         if message.serial == self._load_serial:  # an older request answered late: dropped
             self.loaded = message.loaded
             if not message.loaded.pending:
+                self._loading = False
+                self.call_after_refresh(self._release_keys)
                 # What is shown now lives until the next load: a full collection that walks it (and the
                 # app's own widgets) stalls the keys for 50-200 ms on a large wire, so it is left out
                 # of collections until load_file unfreezes it.
@@ -205,6 +233,8 @@ class InspectorApp(App[None]):
 
     def on_load_failed(self, message: LoadFailed) -> None:
         if message.serial == self._load_serial:
+            self._loading = False
+            self.call_after_refresh(self._release_keys)
             what = (f"could not produce the {self._profile} view of" if self._profile is not None
                     else "could not open")
             text = f"{what} {display_value(message.path.encode())}: {message.reason}"

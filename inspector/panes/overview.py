@@ -37,13 +37,17 @@ def _entries(n: int) -> str:
     return f"{n:,} entr" + ("y" if n == 1 else "ies")
 
 
-def savings_table(counts: Counts | None, loaded: Loaded, counting: bool = True) -> Table:
-    """Bytes and tokens of each form, with the change against full JSON; the
-    cheapest of each column marked. Cells not yet counted say so."""
+def savings_table(counts: Counts | None, loaded: Loaded, counting: bool = True, width: int = 160) -> Table:
+    """Bytes and tokens of each form, each figure in its own right-aligned column
+    with its change against full JSON beside it; the cheapest of each column
+    marked ★. Cells not yet counted say so. Under 100 columns the change is its
+    share alone, so every figure fits whole."""
+    narrow = width < 100
     table = Table(box=None, padding=(0, 1), show_edge=False, header_style="bold", expand=False)
-    table.add_column("form")
-    for name in ("bytes", "cl100k_base tokens", "o200k_base tokens"):
-        table.add_column(name, justify="right")
+    table.add_column("form", no_wrap=True)
+    for name in ("bytes", "cl100k_base" if not narrow else "cl100k", "o200k_base" if not narrow else "o200k"):
+        table.add_column(name, justify="right", no_wrap=True)
+        table.add_column("vs JSON", justify="right", no_wrap=True)
     if counts is None:
         sizes = {loaded.form if loaded.ok and loaded.form in FORM_NAMES else "given": len(loaded.wire)}
         tokens: dict[str, dict[str, int]] = {}
@@ -57,30 +61,31 @@ def savings_table(counts: Counts | None, loaded: Loaded, counting: bool = True) 
             continue
         cells = [Text(FORM_NAMES[form], style="bold" if form == loaded.form else "")]
         size = sizes[form]
-        cells.append(_cell(f"{size:,}", change(size, sizes.get("json")) if form != "json" else "",
-                           form == cheapest_bytes))
+        cells += _cells(size, sizes.get("json") if form != "json" else None, form == cheapest_bytes, narrow)
         for e in ENCODINGS:
             if form == "binary":
-                cells.append(Text("bytes only", style="dim"))
+                cells += [Text("bytes only", style="dim"), Text("")]
             elif form in tokens:
                 n = tokens[form][e]
-                base = tokens.get("json", {}).get(e)
-                cells.append(_cell(f"{n:,}", change(n, base) if form != "json" else "", cheapest.get(e) == form))
+                base = tokens.get("json", {}).get(e) if form != "json" else None
+                cells += _cells(n, base, cheapest.get(e) == form, narrow)
             else:
                 pending = counting and (counts is None or not counts.done)
-                cells.append(Text("after decoding" if loaded.pending and pending else
-                                  "counting…" if pending else "not counted", style="dim italic"))
+                cells += [Text("after decoding" if loaded.pending and pending else
+                               "counting…" if pending else "not counted", style="dim italic"), Text("")]
         table.add_row(*cells)
     return table
 
 
-def _cell(value: str, delta: str, best: bool) -> Text:
-    text = Text(value, style="bold green" if best else "")
-    if delta:
-        text.append(f"  {delta}", style="green" if delta.startswith("-") else "red")
-    if best:
-        text.append(" ★", style="bold green")
-    return text
+def _cells(value: int, base: int | None, best: bool, narrow: bool) -> list[Text]:
+    """A figure and its change against full JSON (★ after the cheapest), as two cells."""
+    number = Text(f"{value:,}", style="bold green" if best else "")
+    delta = change(value, base) if base else ""
+    if narrow and delta:
+        delta = delta.split(" ", 1)[1].strip("()")
+    text = Text(delta, style="green" if delta.startswith("-") else "red" if delta else "")
+    text.append(" ★" if best else "  ", style="bold green")
+    return [number, text]
 
 
 def savings_sums(counts: Counts, loaded: Loaded) -> list[str]:
@@ -176,6 +181,10 @@ class OverviewPane(Pane):
         self._show_savings(counts)
         self._show_entries(counts)
 
+    def on_resize(self) -> None:
+        counts = self.counts if self.counts is not None and self.counts.source is self.loaded else None
+        self._show_savings(counts)  # the table's columns follow the width
+
     # --- parts ------------------------------------------------------------------------
 
     def _summary(self, loaded: Loaded) -> Text:
@@ -217,7 +226,8 @@ class OverviewPane(Pane):
             return
         title = Text("what each form costs (change against full JSON; ★ cheapest)", style="bold")
         counting = getattr(self.app, "count_tokens_enabled", True)
-        self.query_one("#savings", Static).update(_stack(title, savings_table(counts, loaded, counting)))
+        width = self.size.width or self.app.size.width
+        self.query_one("#savings", Static).update(_stack(title, savings_table(counts, loaded, counting, width)))
         note = counts.note if counts is not None else ""
         if counts is None and not counting:
             note = "tokens are not counted (--no-tokens); ctrl+t counts them"

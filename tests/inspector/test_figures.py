@@ -155,3 +155,46 @@ def test_a_flipped_digit_in_the_digest_says_the_digest_was_edited():
     changed = load_bytes(wire[:body] + b"Acount" + wire[body + 7:], "body.model-text")
     if changed.error is not None and changed.error.code == "compact.digest":
         assert not any("digest itself" in p.text for p in problems(changed))
+
+
+# --- keys pressed while a wire loads ----------------------------------------------------
+
+
+def test_keys_pressed_while_a_wire_loads_act_once_it_is_loaded(monkeypatch):
+    """The envelope preview of a large wire is up while the rest decodes: the
+    keys pressed then (a tab, moves in its table) act on the loaded wire."""
+    import threading
+
+    import inspector.app as app_module
+    from inspector.layout_child import layout_in_child
+
+    release = threading.Event()
+
+    def slow_layout(data, cancelled):
+        release.wait(10)
+        return layout_in_child(data, cancelled)
+
+    monkeypatch.setattr(app_module, "PREVIEW_FROM", 0)
+    monkeypatch.setattr(app_module, "layout_in_child", slow_layout)
+    path = WIRES / "http_app_routing.graph.model-text"
+
+    async def scenario():
+        app = InspectorApp(None, path=str(path), count_tokens=False)
+        async with app.run_test(size=(120, 36)) as pilot:
+            for _ in range(100):
+                await pilot.pause(0.02)
+                if app.loaded is not None:
+                    break
+            assert app.loaded is not None and app.loaded.pending
+            await pilot.press("d", "down", "down", "down")
+            release.set()
+            for _ in range(100):
+                await pilot.pause(0.02)
+                if app.loaded is not None and not app.loaded.pending:
+                    break
+            await app.workers.wait_for_complete()
+            for _ in range(5):
+                await pilot.pause(0.02)
+            assert app.tabbed.active == "dictionary"
+            assert app.query_one("#dict", DictionaryView).cursor_row == 3
+    run(scenario())
