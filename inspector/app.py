@@ -99,8 +99,9 @@ class InspectorApp(App[None]):
 
     def __init__(self, loaded: Loaded | None = None, *, path: str | None = None, profile: str | None = None,
                  workspace: str | None = None, watch: bool = False, count_tokens: bool = True,
-                 compare: Target | None = None, session: str | None = None) -> None:
+                 compare: Target | None = None, session: str | None = None, text: str | None = None) -> None:
         super().__init__()
+        self._text = text  # `semaprax-inspect --text`: shown in the token view once the wire is loaded
         self.session_path = session  # a tap session (semaprax tap): opened on its Calls view
         self._compare_on_load = compare  # `semaprax-inspect A B`: opened once A is loaded
         self._initial = loaded
@@ -275,6 +276,9 @@ class InspectorApp(App[None]):
         if self._compare_on_load is not None:
             target, self._compare_on_load = self._compare_on_load, None
             self.call_after_refresh(self.open_compare, target)
+        if self._text is not None:
+            text, self._text = self._text, None
+            self.call_after_refresh(self.show_text_tokens, text)
         if self.count_tokens_enabled:  # after the first paint, so drawing comes first
             self.call_after_refresh(self.action_count_tokens)
         if loaded.error is not None and loaded.error.offset is not None:
@@ -450,6 +454,11 @@ class InspectorApp(App[None]):
         else:
             self.action_tab("bytes")
         self.select_wire(offset)
+
+    def show_text_tokens(self, text: str) -> None:
+        """The Tokens tab on how ``text`` tokenizes (beside the wire's own forms)."""
+        self.action_tab("tokens")
+        self.query_one("#tokens-pane", TokensPane).set_typed(text)
 
     def show_document_offset(self, loaded: Loaded, offset: int) -> None:
         """The Body pane on document byte ``offset`` of ``loaded`` (made the wire

@@ -115,6 +115,7 @@ class CompareScreen(Screen[None]):
     """Two wires compared; Esc or q goes back to the inspector."""
 
     BINDINGS = [Binding("escape,q", "close", "Close compare"),
+                Binding("slash", "search", "Search"),
                 Binding("n", "next_change(1)", "Next change"),
                 Binding("N", "next_change(-1)", "Previous change"),
                 Binding("enter", "open_change('left')", "Open left", show=False),
@@ -153,6 +154,7 @@ class CompareScreen(Screen[None]):
         self.comparison: Comparison | None = None
         self._changes_shown = 0
         self._filled = False
+        self.query_text = ""  # the text searched for with /; n/N step through the changes holding it
 
     def compose(self) -> ComposeResult:
         yield Static("", id="compare-heading")
@@ -367,8 +369,37 @@ class CompareScreen(Screen[None]):
             text.append(display_value(change.new.encode()), "green")
         self.query_one("#compare-detail", Static).update(text)
 
+    def action_search(self) -> None:
+        """Find text in the changes' paths and values: n/N then step through the
+        changes that hold it (an empty search steps through every change again)."""
+        from .screens import PromptScreen
+
+        def run(query: str | None) -> None:
+            if query is None:
+                return
+            self.query_text = query.strip()
+            if not self.query_text:
+                self.notify("n/N step through every change again")
+                return
+            c = self.comparison
+            hits = [i for i, ch in enumerate(c.changes) if self._holds(ch)] if c is not None else []
+            if not hits:
+                self.notify(f"{self.query_text!r} is in no change's path or values", severity="warning")
+                return
+            self.notify(f"{len(hits):,} changes hold {self.query_text!r} (n/N: next/previous)")
+            table = self.query_one("#compare-changes", DataTable)
+            table.move_cursor(row=hits[0])
+            table.focus()
+
+        self.app.push_screen(PromptScreen("Search the changes (paths and values)", "text", self.query_text), run)
+
+    def _holds(self, change: object) -> bool:
+        needle = self.query_text.lower()
+        return any(needle in str(getattr(change, name)).lower() for name in ("path", "old", "new"))
+
     def action_next_change(self, step: int) -> None:
-        """The next (or previous) change a person counts: rows only shifted are passed over."""
+        """The next (or previous) change a person counts (rows only shifted are
+        passed over), or holding the searched text after a search."""
         c = self.comparison
         table = self.query_one("#compare-changes", DataTable)
         if c is None or not c.changes:
@@ -378,11 +409,13 @@ class CompareScreen(Screen[None]):
         row = table.cursor_row
         for k in range(1, n + 1):
             r = (row + step * k) % n
-            if c.changes[r].kind != "shifted":
+            change = c.changes[r]
+            if (self._holds(change) if self.query_text else change.kind != "shifted"):
                 table.move_cursor(row=r)
                 table.focus()
                 return
-        self.notify("every change is a row only shifted")
+        self.notify("no other change holds the searched text" if self.query_text
+                    else "every change is a row only shifted")
 
     def action_open_change(self, side: str) -> None:
         """Open the highlighted change's path in the Body pane of one side (Enter:
