@@ -113,6 +113,9 @@ class InspectorApp(App[None]):
         self.history: list[Place] = []
         self.future: list[Place] = []
         self._mtime: float | None = None
+        self._seen: tuple[int, float, int] | None = None  # --watch: the file as last seen
+        self._gone_said = False
+        self._watch_started = False
         self._load_serial = 0
         self._preview_painted = threading.Event()
         self._loading = False  # a load is under way
@@ -250,17 +253,41 @@ class InspectorApp(App[None]):
         banner.add_class("shown")
         self.notify(message, severity="error", timeout=8)
 
+    def _stat(self, path: str) -> tuple[int, float, int] | None:
+        """What --watch compares: the file's inode (a replacement by rename is a new
+        one), its modification time and size; None when it is gone."""
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        return st.st_ino, st.st_mtime, st.st_size
+
     def _check_file(self) -> None:
+        """--watch: reload when the file changes or is replaced; say when it is
+        deleted (the wire shown stays), and pick it up again when it comes back."""
         path = self.loaded.path if self.loaded is not None else None
-        if not path or not os.path.exists(path):
+        if not path:
             return
-        mtime = os.path.getmtime(path)
-        if self._mtime is None:
-            self._mtime = mtime
-        elif mtime != self._mtime:
-            self._mtime = mtime
-            self.notify(f"{path} changed on disk: reloaded")
+        now = self._stat(path)
+        seen, self._seen = self._seen, now
+        shown = display_value(path.encode())
+        if now is None:
+            if seen is not None or not self._gone_said:
+                self._gone_said = True
+                self._show_failure(f"{shown} was deleted from disk: still showing the wire as it was; "
+                                   "watching for a new file there")
+            return
+        self._gone_said = False
+        if seen is None and self._watch_started:
+            self.notify(f"{shown} is back on disk: loaded the new file")
             self.action_reload()
+        elif seen is not None and now[0] != seen[0]:
+            self.notify(f"{shown} was replaced on disk: loaded the new file")
+            self.action_reload()
+        elif seen is not None and now != seen:
+            self.notify(f"{shown} changed on disk: reloaded")
+            self.action_reload()
+        self._watch_started = True
 
     def watch_loaded(self, loaded: Loaded | None) -> None:
         if loaded is None:
@@ -271,6 +298,8 @@ class InspectorApp(App[None]):
         self._fill_banner(loaded)
         if loaded.path and os.path.exists(loaded.path):
             self._mtime = os.path.getmtime(loaded.path)
+            if self.watch_file:
+                self._seen = self._stat(loaded.path)
         if loaded.pending:  # a preview: the full model follows
             return
         if self._compare_on_load is not None:
@@ -517,7 +546,8 @@ class InspectorApp(App[None]):
             self.notify("nothing to export: the wire has no decodable projection", severity="error")
             return
         stem = Path(loaded.path or "projection").stem
-        self.push_screen(ExportScreen(f"{stem}.export.model-text"), self._export_chosen)
+        beside = Path(loaded.path).parent if loaded.path else Path(".")  # default: beside the wire
+        self.push_screen(ExportScreen(str(beside / f"{stem}.export.model-text")), self._export_chosen)
 
     def _export_chosen(self, choice: tuple[str, str] | None) -> None:
         if choice is None:

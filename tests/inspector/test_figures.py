@@ -198,3 +198,77 @@ def test_keys_pressed_while_a_wire_loads_act_once_it_is_loaded(monkeypatch):
             assert app.tabbed.active == "dictionary"
             assert app.query_one("#dict", DictionaryView).cursor_row == 3
     run(scenario())
+
+
+# --- export and --watch ----------------------------------------------------------------
+
+
+def test_export_suggests_beside_the_wire_and_asks_before_overwriting(tmp_path):
+    from inspector.screens import ConfirmScreen, ExportScreen
+
+    wire = tmp_path / "w.model-text"
+    wire.write_bytes((WIRES / "banking_ledger.graph.model-text").read_bytes())
+    existing = tmp_path / "w.export.model-text"
+    existing.write_bytes(b"keep me")
+
+    async def scenario():
+        app = InspectorApp(None, path=str(wire), count_tokens=False)
+        async with app.run_test(size=(120, 36)) as pilot:
+            await pilot.pause()
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            await pilot.press("ctrl+e")
+            await pilot.pause()
+            assert isinstance(app.screen, ExportScreen)
+            path = app.screen.query_one("#export-path")
+            assert path.value == str(existing)
+            path.focus()
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, ConfirmScreen)
+            await pilot.press("n")
+            await pilot.pause()
+            assert existing.read_bytes() == b"keep me"
+    run(scenario())
+
+
+def test_watch_says_when_the_file_is_deleted_and_picks_up_its_replacement(tmp_path):
+    import os
+
+    wire = tmp_path / "w.model-text"
+    wire.write_bytes((WIRES / "banking_ledger.graph.model-text").read_bytes())
+
+    async def scenario():
+        app = InspectorApp(None, path=str(wire), watch=True, count_tokens=False)
+        async with app.run_test(size=(120, 36)) as pilot:
+            await pilot.pause()
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            app._check_file()
+            wire.unlink()
+            app._check_file()
+            await pilot.pause()
+            banner = str(app.query_one("#diagnostic", Static).render())
+            assert "was deleted" in banner and app.loaded.ok  # the wire shown stays
+            new = tmp_path / "new.model-text"
+            new.write_bytes((WIRES / "http_app_routing.graph.model-text").read_bytes())
+            os.replace(new, wire)  # a new file in its place, as editors and producers write
+            app._check_file()
+            for _ in range(50):
+                await pilot.pause(0.02)
+                await app.workers.wait_for_complete()
+                if app.loaded.wire == wire.read_bytes():
+                    break
+            assert app.loaded.wire == wire.read_bytes()
+            # replaced while shown (a rename over it): picked up too
+            other = tmp_path / "other.model-text"
+            other.write_bytes((WIRES / "warehouse_inventory.graph.model-text").read_bytes())
+            os.replace(other, wire)
+            app._check_file()
+            for _ in range(50):
+                await pilot.pause(0.02)
+                await app.workers.wait_for_complete()
+                if app.loaded.wire == wire.read_bytes():
+                    break
+            assert app.loaded.wire == wire.read_bytes()
+    run(scenario())
