@@ -310,6 +310,7 @@ class InspectorApp(App[None]):
             self.call_after_refresh(self.show_text_tokens, text)
         if self.count_tokens_enabled:  # after the first paint, so drawing comes first
             self.call_after_refresh(self.action_count_tokens)
+            self.call_after_refresh(self._sources_worker, loaded, self._workspace)
         if loaded.error is not None and loaded.error.offset is not None:
             self.call_after_refresh(self._position_at_error)
 
@@ -365,6 +366,23 @@ class InspectorApp(App[None]):
                 self.post_message(CountsProgress(counts))
         except (RuntimeError, OSError, ValueError) as exc:  # e.g. a missing vocabulary
             self.post_message(CountsProgress(replace(counts, done=True, error=str(exc))))
+
+    @work(thread=True, exclusive=True, group="sources", exit_on_error=False, description="count the sources")
+    def _sources_worker(self, loaded: Loaded, workspace: str | None) -> None:
+        """The source files the view covers and their tokens (inspector/sources.py)."""
+        from .sources import SourcesCounted, source_costs
+
+        try:
+            costs, why = source_costs(loaded, workspace)
+        except (RuntimeError, OSError, ValueError) as exc:  # e.g. a missing vocabulary
+            costs, why = None, f"the sources could not be counted: {exc}"
+        self.post_message(SourcesCounted(loaded, costs, why))
+
+    def on_sources_counted(self, message: object) -> None:
+        from .sources import SourcesCounted
+
+        if isinstance(message, SourcesCounted) and message.source is self.loaded:
+            self.query_one("#overview-pane", OverviewPane).show_sources(message.costs)
 
     def on_counts_progress(self, message: CountsProgress) -> None:
         if message.counts.source is self.loaded:  # counts of a model no longer loaded are dropped

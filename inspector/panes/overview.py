@@ -14,6 +14,7 @@ from textual.widgets.option_list import Option
 
 from ..messages import Counts
 from ..model import Loaded, display_value, field_rows, no_dictionary_reason, problems, verify_steps
+from ..sources import SourceCosts, ratio
 from . import Pane
 
 FORM_NAMES = {"json": "full JSON", "text": "v1 text", "model-text": "v2 model-text", "binary": "v1 binary",
@@ -116,9 +117,12 @@ class OverviewPane(Pane):
         with VerticalScroll(id="overview-scroll"):
             yield Static("", id="savings")
             yield Static("", id="savings-note")
+            yield Static("", id="sources")
             yield DataTable(id="fields", cursor_type="row", zebra_stripes=True)
             yield Static("", id="entries")
             yield Static("", id="summary")
+
+    sources: SourceCosts | None = None  # the source files the view covers, when at hand
 
     def on_mount(self) -> None:
         self.query_one("#fields", DataTable).add_columns("field", "bytes", "value")
@@ -176,10 +180,41 @@ class OverviewPane(Pane):
         self.query_one("#checklist", Static).update(self._checklist(loaded))
         self._show_savings(None)
         self._show_entries(None)
+        self.show_sources(None)
 
     def show_counts(self, counts: Counts) -> None:
         self._show_savings(counts)
         self._show_entries(counts)
+        self._show_sources()
+
+    def show_sources(self, costs: SourceCosts | None) -> None:
+        """The source files the view covers, and each form against them (inspector/sources.py)."""
+        self.sources = costs
+        self._show_sources()
+
+    def _show_sources(self) -> None:
+        widget = self.query_one("#sources", Static)
+        costs, loaded = self.sources, self.loaded
+        widget.display = costs is not None
+        if costs is None or loaded is None:
+            return
+        n = len(costs.files)
+        names = ", ".join(costs.files[:3]) + (f" and {n - 3:,} more" if n > 3 else "")
+        text = Text("against reading the code: ", style="bold")
+        text.append(f"the {plural(n, 'source file')} the view covers ({display_value(names.encode())}) "
+                    f"{'cost' if n != 1 else 'costs'} {costs.size:,} bytes, "
+                    + " / ".join(f"{costs.tokens[e]:,} {e.split('_')[0]}" for e in ENCODINGS) + " tokens")
+        counts = self.counts if self.counts is not None and self.counts.source is loaded else None
+        if counts is not None:
+            for form, title in FORM_NAMES.items():
+                if form in counts.tokens:
+                    text.append(f"\n  {title}: " + " / ".join(
+                        f"{ratio(counts.tokens[form][e], costs.tokens[e])} {e.split('_')[0]}" for e in ENCODINGS)
+                        + " of the sources' tokens")
+        if costs.changed:
+            text.append("\n  the sources changed since the wire was made: its source_revision is not theirs "
+                        f"(now {costs.revision[:19]}…)", style="bold yellow")
+        widget.update(text)
 
     def on_resize(self) -> None:
         counts = self.counts if self.counts is not None and self.counts.source is self.loaded else None

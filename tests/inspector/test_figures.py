@@ -272,3 +272,69 @@ def test_watch_says_when_the_file_is_deleted_and_picks_up_its_replacement(tmp_pa
                     break
             assert app.loaded.wire == wire.read_bytes()
     run(scenario())
+
+
+# --- savings against reading the code -----------------------------------------------------
+
+
+async def _counted(app, pilot):
+    for _ in range(200):
+        await pilot.pause(0.05)
+        if app.counts is not None and app.counts.done and app.query_one("#sources", Static).display \
+                and "x cl100k" in str(app.query_one("#sources", Static).render()):
+            break
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+    return str(app.query_one("#sources", Static).render())
+
+
+def test_the_first_screen_sets_every_form_against_the_source_files(tmp_path):
+    from views import tokens
+
+    source = (ROOT / "examples" / "banking_ledger.py").read_bytes()
+    (tmp_path / "banking_ledger.py").write_bytes(source)
+    per_file = tokens.count_tokens(source)
+
+    async def scenario():
+        app = InspectorApp(None, path="banking_ledger.py", profile="graph", workspace=str(tmp_path))
+        async with app.run_test(size=(160, 48)) as pilot:
+            text = await _counted(app, pilot)
+            assert "the 1 source file the view covers (banking_ledger.py)" in text
+            assert f"{per_file['cl100k_base']:,} cl100k / {per_file['o200k_base']:,} o200k tokens" in text
+            mt = app.counts.tokens["model-text"]
+            assert f"v2 model-text: {mt['cl100k_base'] / per_file['cl100k_base']:.2f}x cl100k / " \
+                   f"{mt['o200k_base'] / per_file['o200k_base']:.2f}x o200k" in text
+            assert "changed since" not in text
+    run(scenario())
+
+
+def test_a_wire_whose_sources_changed_says_so(tmp_path):
+    import codec
+    from servers.route import make_projection
+
+    (tmp_path / "banking_ledger.py").write_bytes((ROOT / "examples" / "banking_ledger.py").read_bytes())
+    wire = tmp_path / "ledger.model-text"
+    wire.write_bytes(codec.encode_model_text(make_projection("graph", "banking_ledger.py", str(tmp_path))))
+    with (tmp_path / "banking_ledger.py").open("a") as f:
+        f.write("\n\ndef added_later() -> None:\n    pass\n")
+
+    async def scenario():
+        app = InspectorApp(None, path=str(wire), workspace=str(tmp_path))
+        async with app.run_test(size=(160, 48)) as pilot:
+            text = await _counted(app, pilot)
+            assert "the sources changed since the wire was made" in text
+    run(scenario())
+
+
+def test_no_sources_row_without_sources_at_hand():
+    async def scenario():
+        app = InspectorApp(None, path=str(WIRES / "banking_ledger.graph.model-text"))
+        async with app.run_test(size=(160, 48)) as pilot:
+            for _ in range(100):
+                await pilot.pause(0.05)
+                if app.counts is not None and app.counts.done:
+                    break
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert not app.query_one("#sources", Static).display
+    run(scenario())
