@@ -296,7 +296,7 @@ class OverviewPane(Pane):
             return
         other = counts.saved.get("o200k_base") or [0] * len(saved)
         best = sorted(range(len(saved)), key=lambda i: (-saved[i], i))[:3]
-        worst = sorted(range(len(saved)), key=lambda i: (saved[i], i))[:3]
+        worst = [i for i in sorted(range(len(saved)), key=lambda i: (saved[i], i)) if i not in best][:3]
         text.append("  tokens each entry saves against full JSON, cl100k/o200k (the cost ledger's attribution):",
                     style="dim")
         for label, picks in (("best ", best), ("worst", worst)):
