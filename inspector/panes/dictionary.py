@@ -72,7 +72,7 @@ class DictionaryPane(Pane):
     def update_header(self) -> None:
         view = self.view
         width = view.scrollable_content_region.width or 100
-        self.query_one("#dict-header", Static).update(header_text(width, view.sort_column, view.reverse))
+        self.query_one("#dict-header", Static).update(header_text(width, view.sort_column, view.reverse, view.widths))
 
     def select(self, index: int) -> None:
         """Put the cursor on entry ``index`` (from the body or history)."""

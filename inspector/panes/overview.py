@@ -89,6 +89,15 @@ def _cells(value: int, base: int | None, best: bool, narrow: bool) -> list[Text]
     return [number, text]
 
 
+def _fit(value: str, width: int) -> str:
+    """A value cut in the middle with … to ``width`` (a digest differs early and
+    late alike): never cut silently at the screen's edge."""
+    if len(value) <= width:
+        return value
+    half = (width - 1) // 2
+    return value[:half] + "…" + value[len(value) - (width - 1 - half):]
+
+
 def savings_sums(counts: Counts, loaded: Loaded) -> list[str]:
     """Per encoding: the entries' savings, the rest (envelope, dictionary and
     body lines, and the body around the uses), and their sum, the wire's saving
@@ -168,9 +177,10 @@ class OverviewPane(Pane):
         table = self.query_one("#fields", DataTable)
         table.clear()
         rows = field_rows(loaded)
+        room = max((self.app.size.width or 160) - 30, 24)  # what is left of the screen beside name and bytes
         for r in rows:
             if r.complete:
-                table.add_row(r.name, f"{r.declared:,}", Text(display_value(r.value)), key=r.name)
+                table.add_row(r.name, f"{r.declared:,}", Text(_fit(display_value(r.value), room)), key=r.name)
             else:
                 where = f"but an LF at byte {r.lf_at:,}" if r.lf_at is not None else "but the wire ends"
                 table.add_row(Text(r.name, style="bold red"), Text(f"{r.declared:,} declared", style="bold red"),

@@ -338,3 +338,53 @@ def test_no_sources_row_without_sources_at_hand():
             await pilot.pause()
             assert not app.query_one("#sources", Static).display
     run(scenario())
+
+
+# --- figures shown whole, columns that line up --------------------------------------------
+
+
+def test_the_cost_table_columns_line_up():
+    """Every figure of a column ends at the same place, at 160 and at 80 columns."""
+    import io
+
+    from rich.console import Console
+
+    for width in (160, 80):
+        async def scenario(width=width):
+            app = InspectorApp(None, path=str(WIRES / "http_app_routing.graph.model-text"))
+            async with app.run_test(size=(width, 40)) as pilot:
+                for _ in range(200):
+                    await pilot.pause(0.05)
+                    if app.counts is not None and app.counts.done:
+                        break
+                await pilot.pause()
+                console = Console(width=width, file=io.StringIO(), color_system=None)
+                with console.capture() as capture:
+                    console.print(app.query_one("#savings", Static).content)
+                lines = [line for line in capture.get().splitlines() if line.strip().startswith(("full JSON", "v1 text", "v2 model-text"))]
+                assert len(lines) == 3
+                figures = [f"{app.counts.tokens[f]['cl100k_base']:,}" for f in ("json", "text", "model-text")]
+                ends = {line.index(fig) + len(fig) for line, fig in zip(lines, figures)}
+                assert len(ends) == 1, lines  # right-aligned in one column
+                assert all(len(line) <= width for line in lines)
+        run(scenario())
+
+
+def test_no_dictionary_figure_is_cut_however_large():
+    from inspector.views.dictionary import header_text
+
+    loaded = load_bytes((WIRES / "http_app_routing.graph.model-text").read_bytes(), "x")
+    loaded.reference_counts = tuple(260_000 + i for i in range(len(loaded.entries)))  # a 16 MiB wire's counts
+    view = DictionaryView()
+    view.set_loaded(loaded)
+    saved = {"cl100k_base": [1_234_567] * len(loaded.entries), "o200k_base": [-7_654_321] * len(loaded.entries)}
+    view.tokens_saved = saved
+    from inspector.views.dictionary import column_widths
+
+    view.widths = column_widths(loaded, saved)
+    row = view.row_text(0, 80)
+    assert len(row) <= 80
+    assert row.split()[-3:] == [f"{loaded.bytes_saved(0):,}", "1,234,567", "-7,654,321"]
+    assert f"{loaded.reference_counts[0]:,}" in row.split()
+    header = header_text(80, 0, False, view.widths)
+    assert header.index("o200k") + len("o200k") == len(row)  # the header stands over its column
