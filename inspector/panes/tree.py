@@ -35,6 +35,15 @@ class StructureReady(Message):
     dissection: Dissection
 
 
+def _fit(text: str, width: int) -> str:
+    """A node's text cut in the middle with … to ``width`` (when known), so its end
+    (a size, a count) is never cut at the screen's edge."""
+    if width < 24 or len(text) <= width:
+        return text
+    half = (width - 1) // 2
+    return text[:half] + "…" + text[len(text) - (width - 1 - half):]
+
+
 class DissectionTree(Tree[Node]):
     """Textual's tree, its nodes' children added when they are first opened."""
 
@@ -60,8 +69,12 @@ class DissectionTree(Tree[Node]):
         if node.id in self._filled or self.dissection is None or node.data is None:
             return
         self._filled.add(node.id)
+        depth, up = 1, node
+        while up.parent is not None:
+            depth, up = depth + 1, up.parent
+        room = self.size.width - depth * self.guide_depth - 3  # the guides and the open/close mark
         for child in self.dissection.children(node.data):
-            label = Text(child.text, style=STYLES.get(child.kind, ""))
+            label = Text(_fit(child.text, room), style=STYLES.get(child.kind, ""))
             node.add(label, child, allow_expand=child.expandable)
 
     def refill(self, node: TreeNode[Node]) -> None:

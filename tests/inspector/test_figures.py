@@ -388,3 +388,19 @@ def test_no_dictionary_figure_is_cut_however_large():
     assert f"{loaded.reference_counts[0]:,}" in row.split()
     header = header_text(80, 0, False, view.widths)
     assert header.index("o200k") + len("o200k") == len(row)  # the header stands over its column
+
+
+def test_at_80_columns_the_trees_labels_keep_their_figures_whole():
+    async def scenario():
+        app = InspectorApp(None, path=str(WIRES / "http_app_routing.graph.model-text"), count_tokens=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await app.workers.wait_for_complete()
+            await pilot.press("p")
+            await pilot.pause()
+            tree = app.query_one("#dissection")
+            labels = [str(n.label) for n in tree.root.children]
+            revision = next(label for label in labels if label.startswith("source_revision"))
+            assert revision.endswith("(71 bytes)") and "…" in revision
+            assert all(len(label) + 3 + tree.guide_depth <= 80 for label in labels)
+    run(scenario())
