@@ -152,16 +152,19 @@ class OverviewPane(Pane):
             badge.append(f" REJECTED {e.code} ", style="bold white on red")
             if e.offset is not None:
                 badge.append(f" at byte {e.offset:,}", style="bold")
-        badge.append(f" {loaded.title}" + (f" (format {loaded.version})" if loaded.form != "unknown" else ""))
+        narrow = (self.app.size.width or 160) < 100  # 80x24: the badge stays on one line
+        badge.append(f" {loaded.title}" + (f" (format {loaded.version})" if loaded.form != "unknown"
+                                            and not narrow else ""))
         badge.append(f" · {len(loaded.wire):,} bytes")
         if loaded.document is not None and loaded.form != "json":
-            badge.append(f" → a {len(loaded.document):,}-byte document")
+            badge.append(f" → {len(loaded.document):,} expanded" if narrow
+                         else f" → a {len(loaded.document):,}-byte document")
         if loaded.form == "model-text" and loaded.declared_entries is not None:
             badge.append(f" · dict {loaded.declared_entries:,}")
             if loaded.declared_entries != len(loaded.entries):
                 badge.append(f" declared, {len(loaded.entries):,} read", style="bold red")
         if loaded.digest_ok is not None:
-            badge.append(" · digest " + ("matches" if loaded.digest_ok else "does not match"),
+            badge.append(" · digest " + (("ok" if narrow else "matches") if loaded.digest_ok else "does not match"),
                          style="" if loaded.digest_ok else "bold red")
         self.query_one("#badge", Static).update(badge)
         self.query_one("#summary", Static).update(self._summary(loaded))
@@ -307,16 +310,22 @@ class OverviewPane(Pane):
         other = counts.saved.get("o200k_base") or [0] * len(saved)
         best = sorted(range(len(saved)), key=lambda i: (-saved[i], i))[:3]
         worst = [i for i in sorted(range(len(saved)), key=lambda i: (saved[i], i)) if i not in best][:3]
-        text.append("  tokens each entry saves against full JSON, cl100k/o200k (the cost ledger's attribution):",
+        narrow = (self.app.size.width or 160) < 100  # 80x24: each line fits
+        text.append("\n  tokens each entry saves vs full JSON (cl100k/o200k, from the ledger):" if narrow
+                    else "  tokens each entry saves against full JSON, cl100k/o200k (the cost ledger's attribution):",
                     style="dim")
+        room = 10 if narrow else 24
         for label, picks in (("best ", best), ("worst", worst)):
             text.append(f"\n  {label} ")
             for i in picks:
                 text.append(f"@{i} ", style="bold")
                 literal = display_value(loaded.entries[i])
-                text.append(literal if len(literal) <= 24 else literal[:23] + "…")
-                text.append(f" {saved[i]:+,}/{other[i]:+,}  ", style="green" if saved[i] > 0 else "red")
+                text.append(literal if len(literal) <= room else literal[:room - 1] + "…")
+                text.append(f" {saved[i]:+,}/{other[i]:+,}" + (" " if narrow else "  "),
+                            style="green" if saved[i] > 0 else "red")
         for line in savings_sums(counts, loaded):
+            if narrow:
+                line = line.replace(" tokens against full JSON", "")
             text.append("\n  " + line, style="dim")
         widget.update(text)
 
