@@ -158,3 +158,20 @@ def test_the_compare_list_is_searched(tmp_path):
             await pilot.press("n")
             assert "reconcile_transfer_40" in changes[table.cursor_row].old + changes[table.cursor_row].new
     run(scenario())
+
+
+def test_the_command_line_takes_text_for_the_token_view(monkeypatch):
+    import semaprax.inspect as cli
+
+    seen = {}
+
+    class FakeApp:
+        def __init__(self, loaded, **kwargs):
+            seen.update(kwargs)
+
+        def run(self):
+            return None
+
+    monkeypatch.setattr("inspector.app.InspectorApp", FakeApp)
+    assert cli.main([str(WIRE), "--text", "how does this tokenize?"]) == 0
+    assert seen["text"] == "how does this tokenize?" and seen["path"] == str(WIRE)
