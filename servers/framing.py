@@ -63,6 +63,8 @@ def skip(stream: BinaryIO, length: int) -> tuple[bytes, int]:
 def guess_id(head: bytes) -> int | str | None:
     """The request id of a message that cannot be parsed whole, when its first
     bytes show one (JSON-RPC: null when it cannot be determined)."""
+    if head.lstrip()[:1] != b"{":
+        return None
     found = _ID.search(head)
     if found is None:
         return None
