@@ -378,7 +378,7 @@ def build_parser() -> argparse.ArgumentParser:
         "neither, calls fail naming --workspace.",
     )
     m.add_argument("--workspace", metavar="DIR", help="workspace folder (default: the client's first root, "
-                   "asked with a 5 s timeout; with neither, calls fail naming --workspace)")
+                   "asked with a 3 s timeout; with neither, calls fail naming --workspace)")
     m.add_argument("--print-config", nargs="?", const="json", choices=CONFIG_CLIENTS, metavar="CLIENT",
                    help="print how CLIENT registers this install, for --workspace, and exit: json (the "
                    "mcpServers entry, the default), claude-code (the claude mcp add command), codex (the "

@@ -132,7 +132,7 @@ MAX_RESULT_SIZE_CAP = 500_000
 #: Longest error text: Claude Code cuts an error text at about 11,000 characters.
 ERROR_TEXT_CHARS = 4_000
 #: How long the client has to answer roots/list.
-ROOTS_TIMEOUT = 5.0
+ROOTS_TIMEOUT = 3.0
 
 
 def max_result_chars(budget: int) -> int:
