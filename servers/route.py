@@ -283,8 +283,19 @@ def make_projection(profile: str, root: str, workspace: str | os.PathLike[str] =
     if profile not in PRODUCERS:
         raise CompactError(E.METADATA, f"unknown profile {profile!r}; expected one of {', '.join(PRODUCERS)}")
     ws = Workspace(workspace, index_cache=index_cache)
-    normalized, value = PRODUCERS[profile](ws, root)
-    return CompactProjection.from_value(profile, normalized, ws.revision(), value)
+
+    def produce() -> CompactProjection:
+        normalized, value = PRODUCERS[profile](ws, root)
+        return CompactProjection.from_value(profile, normalized, ws.revision(), value)
+
+    if index_cache is not None and profile in WARM_VIEWS:
+        return index_cache.view(ws, (profile, root), produce)
+    return produce()
+
+
+#: Profiles whose views are a function of the files they read and the .py file
+#: list, kept whole by a server's warm cache (the others reuse its warm index).
+WARM_VIEWS = frozenset({"graph", "symbols"})
 
 
 def encode(p: CompactProjection, encoding: str) -> bytes:
