@@ -75,6 +75,22 @@ def guess_id(head: bytes) -> int | str | None:
     return value if isinstance(value, (int, str)) and not isinstance(value, bool) else None
 
 
+def _guess_either_end(body: bytes) -> int | str | None:
+    """The id shown near the start of a message, else near its end (an id
+    written after a deep or broken part)."""
+    found = guess_id(body[:HEAD_BYTES])
+    if found is None and len(body) > HEAD_BYTES and body.lstrip()[:1] == b"{":
+        tail = body[-HEAD_BYTES:]
+        matches = list(_ID.finditer(tail))
+        if matches:
+            try:
+                value = json.loads(matches[-1].group(1))
+            except ValueError:
+                value = None
+            found = value if is_id(value) else None
+    return found
+
+
 def error(ident: Any, code: str, message: str) -> dict[str, Any]:
     """A JSON-RPC error response for failure class ``code``."""
     return {"jsonrpc": "2.0", "id": ident, "error": {"code": jsonrpc_code(code), "message": message,
@@ -99,13 +115,14 @@ def parse(body: bytes) -> tuple[Any, dict[str, Any] | None]:
     try:
         data = json.loads(body)
     except RecursionError:
-        return None, error(guess_id(body[:HEAD_BYTES]), "semaprax.limit",
+        return None, error(_guess_either_end(body), "semaprax.limit",
                            f"message is nested deeper than {MAX_DEPTH} levels")
     except (ValueError, UnicodeDecodeError) as exc:
         reason = str(exc)[:200]
-        return None, error(guess_id(body[:HEAD_BYTES]), "jsonrpc.parse", f"message is not JSON: {reason}")
+        return None, error(_guess_either_end(body), "jsonrpc.parse", f"message is not JSON: {reason}")
     if depth_exceeds(data):
-        return None, error(guess_id(body[:HEAD_BYTES]), "semaprax.limit",
+        ident = data.get("id") if isinstance(data, dict) else None
+        return None, error(ident if is_id(ident) else None, "semaprax.limit",
                            f"message is nested deeper than {MAX_DEPTH} levels")
     if not isinstance(data, dict):
         return None, error(None, "jsonrpc.request",
@@ -117,6 +134,8 @@ def parse(body: bytes) -> tuple[Any, dict[str, Any] | None]:
     if "method" in data:
         if not isinstance(data["method"], str):
             return None, error(ident, "jsonrpc.request", "method must be a string")
+        if "result" in data or "error" in data:
+            return None, error(ident, "jsonrpc.request", "a request has no result or error member")
         if "params" in data and not isinstance(data["params"], dict):
             kind = "an array" if isinstance(data["params"], list) else type(data["params"]).__name__
             if ident is None and "id" not in data:

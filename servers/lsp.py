@@ -205,7 +205,7 @@ class CompactProjectionServer(LanguageServer):
     async def _read_loop(self, stdin: BinaryIO, reading: ThreadPoolExecutor) -> None:
         loop = self._loop = asyncio.get_running_loop()
 
-        def run(fn: Callable[..., bytes], *args: Any) -> Any:
+        def run(fn: Callable[..., Any], *args: Any) -> Any:
             return loop.run_in_executor(reading, fn, *args)
 
         while not self._stop_event.is_set():
