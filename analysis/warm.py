@@ -114,10 +114,13 @@ class IndexCache:
         self._entries: OrderedDict[tuple[str, tuple[str, ...]], _Entry] = OrderedDict()
         self._views: OrderedDict[tuple[Any, ...], _Entry] = OrderedDict()
         self._lock = threading.Lock()
+        #: Views have their own lock: a view never waits for an index being built.
+        self._view_lock = threading.Lock()
 
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
+        with self._view_lock:
             self._views.clear()
 
     def index(self, ws: Workspace, files: list[str], build: Callable[[Workspace, list[str]], Any]) -> Any:
@@ -150,7 +153,7 @@ class IndexCache:
         folder = str(ws.folder.resolve())
         listing = tuple(ws.python_files())
         full = (folder, *key, listing)
-        with self._lock:
+        with self._view_lock:
             entry = self._views.get(full)
             if entry is not None and self._still_valid(folder, entry):
                 self._views.move_to_end(full)
@@ -158,7 +161,7 @@ class IndexCache:
                 self.stats.view_hits += 1
                 return entry.index  # type: ignore[no-any-return]
         entry = self._build(ws, folder, listing, produce)
-        with self._lock:
+        with self._view_lock:
             self.stats.view_builds += 1
             self._views[full] = entry
             self._views.move_to_end(full)

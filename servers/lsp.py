@@ -112,6 +112,20 @@ class _Protocol(LanguageServerProtocol):
         }
         return result
 
+    @lsp_method(types.SHUTDOWN)
+    def lsp_shutdown(self, *args: Any) -> Any:
+        """pygls's shutdown, except that it cancels pending requests from a snapshot
+        of them: a worker thread finishing meanwhile changed the dict it iterated
+        ("dictionary changed size during iteration" answered the shutdown)."""
+        if (user_handler := self.fm.features.get(types.SHUTDOWN)) is not None:
+            yield user_handler, args, None
+        current_id = self.msg_id
+        for msg_id, future in list(self._request_futures.items()):  # one atomic copy under the GIL
+            if msg_id != current_id and not future.done():
+                future.cancel()
+        self._shutdown = True
+        return None
+
 
 class CompactProjectionServer(LanguageServer):
     """A language server with one request, ``workspace/compact-projection``."""
