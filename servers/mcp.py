@@ -143,7 +143,7 @@ def max_result_chars(budget: int) -> int:
 def error_text(data: dict[str, Any]) -> str:
     """One short text a model can act on: code, message, close matches."""
     text = f"{data['code']}: {data['message']}"
-    matches = data.get("matches")
+    matches = [m for m in data.get("matches") or [] if repr(m) not in text and m not in text]
     if matches:
         text += "; close matches: " + ", ".join(matches[:10])
     if len(text) > ERROR_TEXT_CHARS:
