@@ -217,7 +217,7 @@ class CompactProjectionServer(LanguageServer):
         self.exit_code = 1
 
     async def _read_loop(self, stdin: BinaryIO, reading: ThreadPoolExecutor) -> None:
-        loop = self._loop = asyncio.get_running_loop()
+        loop = asyncio.get_running_loop()
 
         def run(fn: Callable[..., Any], *args: Any) -> Any:
             return loop.run_in_executor(reading, fn, *args)
@@ -312,9 +312,8 @@ class _Progress:
         if self.token is None:
             return
         message = {"jsonrpc": "2.0", "method": "$/progress", "params": {"token": self.token, "value": value}}
-        loop = getattr(self.server, "_loop", None)
-        if loop is not None:
-            loop.call_soon_threadsafe(self.server.protocol._send_data, message)
+        # from the worker thread, as pygls sends the request's own response: so "end" precedes it
+        self.server.protocol._send_data(message)
 
     def begin(self) -> None:
         self.begun = True

@@ -237,3 +237,19 @@ def test_exit_after_shutdown_is_status_0_and_the_end_of_input_too():
     assert run_cli("serve", "--workspace", str(DEMO), input=b"").returncode == 0
     cut = run_cli("serve", "--workspace", str(DEMO), input=frame({"jsonrpc": "2.0", "method": "exit"})[:-3])
     assert cut.returncode == 1 and b"3 bytes short" in cut.stderr
+
+
+def test_cancel_request_stops_a_running_request(big):
+    import time
+
+    session = LspSession("--workspace", str(big), "--jobs", "1")
+    try:
+        slow = session.send({"profile": "references", "root": "big.m2.f2", "encoding": "json"}, msg_id="running")
+        time.sleep(0.5)  # it has started: the index of 300 modules takes seconds
+        session.cancel("running")
+        with pytest.raises(Exception) as info:
+            session.wait(slow)
+        assert info.value.code == REQUEST_CANCELLED
+        assert session.request({"profile": "graph", "root": "big/m3.py", "encoding": "json"})["root"] == "big/m3.py"
+    finally:
+        session.close()

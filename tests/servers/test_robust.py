@@ -153,3 +153,19 @@ def test_lsp_errors_name_no_path_of_the_servers_machine(tmp_path):
 def test_a_server_started_with_a_bad_limit_says_so():
     done = run_cli("serve", "--max-message-bytes", "0")
     assert done.returncode == 2 and b"positive integer" in done.stderr
+
+
+def test_lsp_reports_progress_for_a_work_done_token():
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}
+    params = {"profile": "graph", "root": "pkg/util.py", "encoding": "text", "workDoneToken": "tok-1"}
+    done = run_cli("serve", "--workspace", str(DEMO), input=frame(init) + frame(
+        {"jsonrpc": "2.0", "id": 2, "method": "workspace/compact-projection", "params": params}))
+    messages = unframe(done.stdout)
+    progress = [m["params"] for m in messages if m.get("method") == "$/progress"]
+    assert all(p["token"] == "tok-1" for p in progress)
+    kinds = [p["value"]["kind"] for p in progress]
+    assert kinds[0] == "begin" and kinds[-1] == "end" and kinds.count("report") == 2
+    answer = next(m for m in messages if m.get("id") == 2)
+    assert answer["result"]["wire"].startswith("SEMAPRAX-TEXT 1\n")
+    at = messages.index(answer)
+    assert any(m.get("method") == "$/progress" for m in messages[:at])

@@ -1,0 +1,177 @@
+"""What ``semaprax mcp`` puts on the transport and how fast the warm servers answer
+(issue 20). A benchmark, not a test: it prints figures and asserts nothing about time.
+
+1. Result bytes over wire bytes: the whole ``tools/call`` response line (JSON-RPC
+   envelope, the wire as one JSON string, ``_meta``) over the wire's own bytes, for
+   every profile and form, on the demo workspace and on this repository.
+2. Warm times per profile through ``route.answer`` as the servers call it: the
+   first request on a fresh cache (cold), then ``--repeat`` warm requests (median,
+   min-max), with the index frozen after its build (``gc.freeze``) and without.
+3. ``semaprax mcp`` start: spawn to the initialize answer, and the first
+   ``tools/call`` after it, with the tokenizer loaded in the background at start
+   and without (the preload patched out).
+
+    python scripts/bench_mcp.py [--repeat 15]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import codec
+from analysis.warm import IndexCache
+from servers import route
+
+HERE = Path(__file__).resolve().parent.parent
+DEMO = HERE / "tests" / "fixtures" / "demo"
+WORKSPACES = {
+    "demo": (DEMO, {"graph": "pkg/core.py", "task-context": "pkg.core.Engine.run", "project-graph": "semaprax.toml",
+                    "symbols": ".", "references": "pkg.core.Engine", "diagnostics": "pkg/core.py"}),
+    "this repository": (HERE, {"graph": "servers/route.py", "task-context": "servers.route.answer",
+                               "project-graph": "pyproject.toml", "symbols": "servers",
+                               "references": "servers.route.RouteError", "diagnostics": "servers/route.py"}),
+}
+INIT = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "b", "version": "1"}}}
+
+
+def _line(message: dict) -> bytes:
+    return json.dumps(message).encode() + b"\n"
+
+
+def result_lines(folder: Path, calls: list[dict]) -> list[bytes]:
+    proc = subprocess.Popen([sys.executable, "-m", "semaprax", "mcp", "--workspace", str(folder)], cwd=HERE,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(_line(INIT) + _line({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+    for n, args in enumerate(calls, 1):
+        proc.stdin.write(_line({"jsonrpc": "2.0", "id": n, "method": "tools/call",
+                                "params": {"name": "compact_projection", "arguments": args}}))
+    proc.stdin.flush()
+    out: dict[int, bytes] = {}
+    while len(out) < len(calls):
+        line = proc.stdout.readline()
+        ident = json.loads(line).get("id")
+        if isinstance(ident, int) and ident > 0:
+            out[ident] = line.rstrip(b"\n")
+    proc.stdin.close()
+    proc.wait(30)
+    return [out[n] for n in range(1, len(calls) + 1)]
+
+
+def part_bytes() -> None:
+    print("## result bytes / wire bytes\n")
+    print("| workspace | form | min | median | max | wire bytes (median) |")
+    print("|---|---|---:|---:|---:|---:|")
+    for name, (folder, roots) in WORKSPACES.items():
+        calls = [{"profile": p, "root": r, "encoding": e, "max_tokens": 10**9}
+                 for p, r in roots.items() for e in codec.FORMS]
+        ratios: dict[str, list[float]] = {e: [] for e in codec.FORMS}
+        sizes: dict[str, list[int]] = {e: [] for e in codec.FORMS}
+        for args, raw in zip(calls, result_lines(folder, calls), strict=True):
+            result = json.loads(raw)["result"]
+            assert "structuredContent" not in result, result
+            wire = result["_meta"]["semaprax/projection"]["wire_bytes"]
+            ratios[args["encoding"]].append(len(raw) / wire)
+            sizes[args["encoding"]].append(wire)
+        for form in codec.FORMS:
+            r = ratios[form]
+            print(f"| {name} | {form} | {min(r):.3f} | {statistics.median(r):.3f} | {max(r):.3f} "
+                  f"| {int(statistics.median(sizes[form])):,} |")
+    print()
+
+
+def _ms(seconds: list[float]) -> str:
+    ms = [s * 1000 for s in seconds]
+    return f"{statistics.median(ms):,.1f} ({min(ms):,.1f}-{max(ms):,.1f})"
+
+
+def part_warm(repeat: int) -> None:
+    print("## warm requests per profile (route.answer, encoding auto with token counts)\n")
+    folder, roots = WORKSPACES["this repository"]
+    print("| profile | root | cold ms | warm ms, frozen | warm ms, not frozen | warm/cold |")
+    print("|---|---|---:|---:|---:|---:|")
+    for profile, root in roots.items():
+        request = route.parse_request({"profile": profile, "root": root}, auto=True)
+        row = []
+        for freeze in (True, False):
+            gc.unfreeze()
+            cache = IndexCache(freeze=freeze)
+            t = time.perf_counter()
+            route.answer(request, folder, index_cache=cache, count=True)
+            cold = time.perf_counter() - t
+            warm = []
+            for _ in range(repeat):
+                t = time.perf_counter()
+                route.answer(request, folder, index_cache=cache, count=True)
+                warm.append(time.perf_counter() - t)
+            row.append((cold, warm))
+        (cold, frozen), (_, thawed) = row
+        print(f"| {profile} | `{root}` | {cold * 1000:,.0f} | {_ms(frozen)} | {_ms(thawed)} "
+              f"| {statistics.median(frozen) / cold:.3f} |")
+    gc.unfreeze()
+    print()
+
+
+def _start(preload: bool) -> tuple[float, float]:
+    code = ("import sys; import servers.mcp as m; " + ("" if preload else "m.preload_tokenizer = lambda: None; ")
+            + f"sys.exit(m.run({str(DEMO)!r}))")
+    t = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-c", code], cwd=HERE, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL)
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(_line(INIT))
+    proc.stdin.flush()
+    proc.stdout.readline()
+    started = time.perf_counter() - t
+    time.sleep(1.0)  # an agent's client takes this long before its first call, at least
+    proc.stdin.write(_line({"jsonrpc": "2.0", "method": "notifications/initialized"}) + _line(
+        {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": "compact_projection", "arguments": {"profile": "graph", "root": "pkg/util.py"}}}))
+    proc.stdin.flush()
+    t = time.perf_counter()
+    while json.loads(proc.stdout.readline()).get("id") != 1:
+        pass
+    first = time.perf_counter() - t
+    proc.stdin.close()
+    proc.wait(30)
+    return started, first
+
+
+def part_start(rounds: int) -> None:
+    print("## semaprax mcp start and first call (demo workspace, first call 1 s after initialize)\n")
+    print("| tokenizer | spawn to initialize ms | first tools/call ms |")
+    print("|---|---:|---:|")
+    runs: dict[bool, list[tuple[float, float]]] = {True: [], False: []}
+    for _ in range(rounds):
+        for preload in (False, True):  # alternated, so that load drifts hit both alike
+            runs[preload].append(_start(preload))
+    for preload in (False, True):
+        label = "loaded in the background at start" if preload else "loaded by the first call"
+        print(f"| {label} | {_ms([s for s, _ in runs[preload]])} | {_ms([f for _, f in runs[preload]])} |")
+    print()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--repeat", type=int, default=15)
+    ap.add_argument("--rounds", type=int, default=5)
+    args = ap.parse_args()
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores\n")
+    part_bytes()
+    part_warm(args.repeat)
+    part_start(args.rounds)
+
+
+if __name__ == "__main__":
+    main()
