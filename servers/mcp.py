@@ -151,6 +151,12 @@ def error_text(data: dict[str, Any]) -> str:
     return text
 
 
+def _scrubbed(exc: RouteError, folder: Path) -> RouteError:
+    """The error with the workspace's absolute path written as ``.``."""
+    message = route.scrub(exc.message, folder)
+    return RouteError(exc.code, {**exc.data, "message": message})
+
+
 def _error_result(exc: RouteError) -> CallToolResult:
     data = {**exc.data, "jsonrpc_code": jsonrpc_code(str(exc.data["code"]))}
     return CallToolResult(content=[TextContent(type="text", text=error_text(exc.data))], is_error=True,
@@ -267,6 +273,7 @@ def build_server(workspace: str | os.PathLike[str] | None = None, *, max_tokens:
             done = _STAGES.index(stage) if stage in _STAGES else 0
             anyio.from_thread.run(ctx.report_progress, done, len(_STAGES), f"semaprax: {stage}")
 
+        folder: Path | None = None
         try:
             request = route.parse_request(params, auto=True)
             folder = await where.folder(ctx)
@@ -274,7 +281,7 @@ def build_server(workspace: str | os.PathLike[str] | None = None, *, max_tokens:
                 lambda: route.answer(request, folder, index_cache=cache, count=True, checkpoint=checkpoint),
                 abandon_on_cancel=True)
         except RouteError as exc:
-            return _error_result(exc)
+            return _error_result(exc if folder is None else _scrubbed(exc, folder))
         except Cancelled:
             return _error_result(route.RouteError(jsonrpc_code("semaprax.cancelled"), {
                 "code": "semaprax.cancelled", "message": "cancelled by the client"}))
@@ -294,12 +301,13 @@ def build_server(workspace: str | os.PathLike[str] | None = None, *, max_tokens:
         limit: Annotated[Any, _schema({"type": "integer", "minimum": 1, "maximum": 1000, "default": 50,
                                        "description": "At most this many roots."})] = 50,
     ) -> CallToolResult:
+        folder = None
         try:
             folder = await where.folder(ctx)
             found = await anyio.to_thread.run_sync(
                 lambda: route.find_roots(profile, query, limit, folder, index_cache=cache))
         except RouteError as exc:
-            return _error_result(exc)
+            return _error_result(exc if folder is None else _scrubbed(exc, folder))
         except Exception as exc:  # noqa: BLE001
             return _error_result(internal_error(exc))
         return CallToolResult(content=[TextContent(type="text", text=_roots_text(found))],

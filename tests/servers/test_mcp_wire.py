@@ -194,3 +194,24 @@ def test_print_config_for_each_client():
     assert done.returncode == 0 and tomllib.loads(done.stdout.decode())["mcp_servers"]["semaprax"]["args"][0] == "mcp"
     bad = run_cli("mcp", "--print-config", "emacs")
     assert bad.returncode == 2 and b"invalid choice" in bad.stderr
+
+
+def test_a_cancelled_call_leaves_the_server_serving(tmp_path):
+    from serverkit import generate_workspace
+
+    big = generate_workspace(tmp_path, 200)
+    session = McpSession("--workspace", str(big))
+    try:
+        async def cancel_slow() -> None:
+            slow = asyncio.ensure_future(session.session.call_tool(
+                "compact_projection", {"profile": "references", "root": "big.m1.f1"}))
+            await asyncio.sleep(0.3)
+            slow.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await slow
+
+        session.run(cancel_slow())
+        r = session.call("compact_projection", {"profile": "graph", "root": "big/m3.py", "encoding": "text"})
+        assert not r.is_error and r.content[0].text.startswith("SEMAPRAX-TEXT 1\n")
+    finally:
+        session.close()
