@@ -1,8 +1,9 @@
 """``semaprax mcp`` through the MCP SDK's ClientSession over a real stdio
 subprocess: the tools' schemas and annotations, each encoding and auto, the wire
-sent once (the whole result message within the wire's bytes plus 1 KiB), format
-version types, the token budget, find_roots, the workspace from the client's
-roots, and a wire that replays with the CLI."""
+sent once (the whole result message within the wire's bytes plus 1 KiB, its
+metadata in ``_meta``), format version types, the token budget, find_roots, the
+workspace from the client's roots, and a wire that replays with the CLI.
+What the model reads: tests/servers/test_mcp_wire.py."""
 
 from __future__ import annotations
 
@@ -202,6 +203,7 @@ def test_the_whole_result_message_is_within_the_wire_plus_1_kib():
         text = message["result"]["content"][0]["text"]
         wire_bytes = message["result"]["_meta"]["semaprax/projection"]["wire_bytes"]
         assert message["result"]["content"] == [{"type": "text", "text": text}]
+        assert "structuredContent" not in message["result"]
         assert len(raw) <= wire_bytes + 1024, (args, len(raw), wire_bytes)
         # The wire appears once: only its JSON string escapes exceed its own bytes.
         assert len(raw) - len(json.dumps(text)) < 1024
