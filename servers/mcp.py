@@ -135,9 +135,14 @@ ERROR_TEXT_CHARS = 4_000
 ROOTS_TIMEOUT = 3.0
 
 
+#: Claude Code's threshold without the annotation.
+DEFAULT_RESULT_SIZE = 50_000
+
+
 def max_result_chars(budget: int) -> int:
-    """The ``anthropic/maxResultSizeChars`` a tool with this token budget declares."""
-    return min(MAX_RESULT_SIZE_CAP, budget * CHARS_PER_TOKEN)
+    """The ``anthropic/maxResultSizeChars`` a tool with this token budget declares
+    (never below Claude Code's own 50,000, never above its 500,000 ceiling)."""
+    return min(MAX_RESULT_SIZE_CAP, max(DEFAULT_RESULT_SIZE, budget * CHARS_PER_TOKEN))
 
 
 def error_text(data: dict[str, Any]) -> str:
@@ -208,6 +213,11 @@ class _Workspace:
 
 #: The compact_projection tool's description: under 2 KB (Claude Code cuts longer
 #: ones), and it explains every notation ``auto`` can return (json, text, model-text).
+def description(budget: int = route.DEFAULT_MAX_TOKENS) -> str:
+    """The description, naming the server's default budget."""
+    return DESCRIPTION.replace("(default 25000)", f"(default {budget})")
+
+
 DESCRIPTION = (
     "Make one view of this workspace's Python code; the result text is the view's wire. Profiles: "
     "graph (a .py file: its definitions, imports and calls), task-context (a qualified symbol: what "
@@ -314,10 +324,10 @@ def build_server(workspace: str | os.PathLike[str] | None = None, *, max_tokens:
                               _meta={ROOTS_META_KEY: found})
 
     tools = []
-    for fn, name, description, meta in (
-            (compact_projection, TOOL_NAME, DESCRIPTION, {MAX_RESULT_SIZE_KEY: max_result_chars(budget)}),
+    for fn, name, text, meta in (
+            (compact_projection, TOOL_NAME, description(budget), {MAX_RESULT_SIZE_KEY: max_result_chars(budget)}),
             (find_roots, FIND_ROOTS, FIND_ROOTS_DESCRIPTION, None)):
-        tool = Tool.from_function(fn, name=name, description=description, annotations=readonly, meta=meta,
+        tool = Tool.from_function(fn, name=name, description=text, annotations=readonly, meta=meta,
                                   structured_output=False)
         # profile and root default to None so that the route, not the SDK, says what is missing.
         tool.parameters["required"] = [p for p in ("profile", "root") if p in tool.parameters["properties"]]

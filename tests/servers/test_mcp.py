@@ -153,6 +153,8 @@ def test_the_workspace_comes_from_the_clients_roots_and_the_budget_from_the_envi
         assert not r.is_error and r.meta["semaprax/projection"]["root"] == "app.py"
         r = session.call("compact_projection", {"profile": "symbols", "root": "."})
         assert r.is_error and r.meta["semaprax/error"]["max_tokens"] == 60
+        tool = next(t for t in session.run(session.session.list_tools()).tools if t.name == "compact_projection")
+        assert "(default 60)" in tool.description and tool.meta["anthropic/maxResultSizeChars"] == 50_000
     finally:
         session.close()
 
