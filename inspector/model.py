@@ -279,7 +279,7 @@ def display_value(raw: bytes) -> str:
 
 # --- verification, as a checklist -----------------------------------------------------
 
-#: The decode-and-verify steps of each form, in order (docs/wire-format.md §4).
+#: The decode-and-verify steps of each form, in order (docs/wire-format.md §4, §5.2, §6, §7).
 VERIFY_STEPS = {
     "model-text": ("envelope", "dictionary", "references", "digest", "normalised", "re-encoded"),
     "text": ("envelope", "references", "digest", "normalised", "re-encoded"),

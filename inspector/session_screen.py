@@ -51,8 +51,11 @@ class SessionRead(Message):
     error: str = ""
 
 
-#: How much of a call's arguments its row shows (the detail has the rest).
+#: How much of a call's arguments and tool name its row shows (the detail has the rest).
 ARGUMENTS_SHOWN = 48
+TOOL_SHOWN = 20
+#: Below this many columns the table leaves the time and the arguments to the detail.
+NARROW = 120
 
 
 def _cut(text: str, width: int) -> str:
@@ -91,6 +94,7 @@ class SessionScreen(Screen[None]):
         self.path = path
         self.workspace = workspace
         self.replayed: dict[int, Replayed] = {}
+        self.narrow = False
         self.follow = follow
         self.session: Session | None = None
         self.serial = 0
@@ -107,8 +111,11 @@ class SessionScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one("#session-calls", DataTable)
-        table.add_columns("#", "time s", "tool", "arguments", "ms", "bytes", "structured c100k/o200k",
-                          "text c100k/o200k", "error", "replay")
+        # under NARROW columns the time and arguments stay in the detail, so the costs fit on the screen
+        self.narrow = self.app.size.width < NARROW
+        table.add_columns(*(c for c in ("#", "time s", "tool", "arguments", "ms", "bytes",
+                                        "structured", "text", "error", "replay")
+                            if not (self.narrow and c in ("time s", "arguments"))))
         self.action_reload()
         if self.follow:
             self.set_interval(1.0, self._check_file)
@@ -161,7 +168,9 @@ class SessionScreen(Screen[None]):
             latency = "waiting" if call.latency is None else f"{call.latency * 1000:,.1f}"
             size = "" if call.response_bytes is None else f"{call.response_bytes:,}"
             error = Text("error", style="bold red") if call.is_error else ""
-            table.add_row(str(call.number), f"{call.t:,.3f}", visible(call.tool), visible(_cut(call.short_arguments, ARGUMENTS_SHOWN)),
+            wide = [] if self.narrow else [f"{call.t:,.3f}"]
+            arguments = [] if self.narrow else [visible(_cut(call.short_arguments, ARGUMENTS_SHOWN))]
+            table.add_row(str(call.number), *wide, visible(_cut(call.tool, TOOL_SHOWN)), *arguments,
                           latency, size, _tokens(call, "structured"), _tokens(call, "text"), error,
                           self._replay_cell(call.number), key=str(call.number))
         if session.calls:
@@ -171,7 +180,9 @@ class SessionScreen(Screen[None]):
         notes = f"; {session.unreadable_lines} unreadable lines" if session.unreadable_lines else ""
         self.query_one("#session-heading", Static).update(Text.assemble(
             ("Calls ", "bold"), f"{visible(self.path)}: {len(session.calls)} tool calls of {session.messages} "
-            f"messages, server {visible(command)}, started {started}{notes}"))
+            f"messages, server {visible(command)}, started {started}{notes}. Tokens are cl100k / o200k of what "
+            "the model reads: structured = clients that hand it the structured content when there is one, "
+            "text = the text blocks"))
         self._show_totals(session)
         self._show_detail()
 

@@ -2,8 +2,22 @@
 
 from __future__ import annotations
 
+import io
 import json
+import time
 from typing import Any
+
+from servers.tap import Recorder
+
+
+def recorder() -> tuple[Recorder, io.StringIO]:
+    """A Recorder writing into memory, and what it wrote."""
+    out = io.StringIO()
+    return Recorder(out, time.monotonic()), out
+
+
+def records(out: io.StringIO) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in out.getvalue().splitlines()]
 
 
 def session_lines(results: list[tuple[dict[str, Any], dict[str, Any]]]) -> list[bytes]:

@@ -167,3 +167,16 @@ def test_r_replays_the_sessions_views_and_marks_the_stale_ones(tmp_path: Path) -
             assert [str(table.get_row_at(i)[-1]) for i in range(3)] == ["stale", "same", "not a view"]
 
     asyncio.run(scenario())
+
+
+def test_at_80_columns_every_figure_is_on_the_screen() -> None:
+    async def scenario() -> None:
+        app = InspectorApp(None, session=str(DEMO_SESSION))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, SessionScreen) and app.screen.session is not None)
+            table = app.screen.query_one("#session-calls", DataTable)
+            assert [str(c.label) for c in table.columns.values()] == [
+                "#", "tool", "ms", "bytes", "structured", "text", "error", "replay"]
+            assert table.virtual_size.width <= 80
+
+    asyncio.run(scenario())

@@ -14,15 +14,14 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sessionkit import session_lines
+from sessionkit import recorder, records, session_lines
 
 from servers.session import is_session, model_reads, parse_session, read_session
-from servers.tap import Recorder, _Splitter
+from servers.tap import _Splitter
 from views.tokens import count_tokens
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -106,19 +105,11 @@ def test_every_byte_passes_unchanged_both_ways_and_each_message_is_recorded(tmp_
 
 
 def test_an_over_long_message_is_recorded_by_its_size_and_head() -> None:
-    written: list[str] = []
-
-    class Out:
-        def write(self, text: str) -> None:
-            written.append(text)
-
-        def flush(self) -> None:
-            pass
-
-    splitter = _Splitter(Recorder(Out(), time.monotonic()), "s2c", limit=100)  # type: ignore[arg-type]
+    rec, out = recorder()
+    splitter = _Splitter(rec, "s2c", limit=100)
     for piece in (b'{"a":"' + b"y" * 60, b"y" * 60, b'"}\n{"b":1}\n'):
         splitter.feed(piece)
-    first, second = (json.loads(w) for w in written)
+    first, second = records(out)
     assert first["bytes"] == 128 and first["truncated"] is True and first["raw"].startswith('{"a":"yyy')
     assert second == {"dir": "s2c", "t": second["t"], "bytes": 7, "message": {"b": 1}}
 

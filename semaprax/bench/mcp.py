@@ -11,7 +11,7 @@
    ``tools/call`` after it, with the tokenizer loaded in the background at start
    and without (the preload patched out).
 
-    python scripts/bench_mcp.py [--repeat 15]
+    semaprax bench mcp [--repeat 11] [--rounds 5]
 """
 
 from __future__ import annotations
@@ -26,13 +26,11 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
 import codec
 from analysis.warm import IndexCache
 from servers import route
 
-HERE = Path(__file__).resolve().parent.parent
+HERE = Path(__file__).resolve().parent.parent.parent  # the checkout (an editable install)
 DEMO = HERE / "tests" / "fixtures" / "demo"
 WORKSPACES = {
     "demo": (DEMO, {"graph": "pkg/core.py", "task-context": "pkg.core.Engine.run", "project-graph": "semaprax.toml",
@@ -162,16 +160,20 @@ def part_start(rounds: int) -> None:
     print()
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--repeat", type=int, default=15)
-    ap.add_argument("--rounds", type=int, default=5)
-    args = ap.parse_args()
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--repeat", type=int, default=11, help="warm requests per profile (default 11)")
+    ap.add_argument("--rounds", type=int, default=5, help="alternated server starts (default 5)")
+    args = ap.parse_args(argv)
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores\n")
+    print("result bytes...", file=sys.stderr)
     part_bytes()
+    print("warm requests...", file=sys.stderr)
     part_warm(args.repeat)
+    print("server starts...", file=sys.stderr)
     part_start(args.rounds)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
