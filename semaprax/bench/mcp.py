@@ -10,6 +10,8 @@
 3. ``semaprax mcp`` start: spawn to the initialize answer, and the first
    ``tools/call`` after it, with the tokenizer loaded in the background at start
    and without (the preload patched out).
+4. A full garbage collection after an index build, with the index frozen
+   (``gc.freeze``) and not: the stall a warm request pays when one triggers.
 
     semaprax bench mcp [--repeat 11] [--rounds 5]
 """
@@ -160,18 +162,60 @@ def part_start(rounds: int) -> None:
     print()
 
 
+def part_gc(folder: Path, root: str) -> None:
+    """What a full garbage collection costs a warm request after a build, with what
+    the build made frozen (``gc.freeze``) and not."""
+    print(f"## a full collection after an index build ({folder.name}, references of {root})\n")
+    request = route.parse_request({"profile": "references", "root": root, "encoding": "model-text"})
+    gc.unfreeze()
+    cache = IndexCache(freeze=False)  # kept alive: the index is what the collections walk
+    route.answer(request, folder, index_cache=cache)
+    gc.collect()
+
+    def collections() -> list[float]:
+        out = []
+        for _ in range(5):
+            t = time.perf_counter()
+            gc.collect()
+            out.append(time.perf_counter() - t)
+        return out
+
+    thawed = collections()
+    gc.freeze()
+    frozen = collections()
+    gc.unfreeze()
+    print(f"{len(gc.get_objects()):,} objects tracked, {cache.stats.builds} index kept\n")
+    print("| index | full collection ms |")
+    print("|---|---:|")
+    print(f"| not frozen | {_ms(thawed)} |")
+    print(f"| frozen after the build | {_ms(frozen)} |")
+    print()
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--repeat", type=int, default=11, help="warm requests per profile (default 11)")
     ap.add_argument("--rounds", type=int, default=5, help="alternated server starts (default 5)")
+    ap.add_argument("--parts", nargs="+", choices=["bytes", "warm", "start", "gc"],
+                    default=["bytes", "warm", "start", "gc"], help="what to measure (default: all)")
+    ap.add_argument("--gc-workspace", type=Path, default=HERE, metavar="DIR",
+                    help="workspace whose index the gc part builds (default: this checkout)")
+    ap.add_argument("--gc-root", default="servers.route.RouteError", metavar="SYMBOL",
+                    help="the references root the gc part asks for")
     args = ap.parse_args(argv)
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores\n")
-    print("result bytes...", file=sys.stderr)
-    part_bytes()
-    print("warm requests...", file=sys.stderr)
-    part_warm(args.repeat)
-    print("server starts...", file=sys.stderr)
-    part_start(args.rounds)
+    if "bytes" in args.parts:
+        print("result bytes...", file=sys.stderr)
+        part_bytes()
+    if "warm" in args.parts:
+        print("warm requests...", file=sys.stderr)
+        part_warm(args.repeat)
+    if "start" in args.parts:
+        print("server starts...", file=sys.stderr)
+        part_start(args.rounds)
+    if "gc" in args.parts:
+        print("garbage collection...", file=sys.stderr)
+        part_gc(args.gc_workspace, args.gc_root)
     return 0
 
 
