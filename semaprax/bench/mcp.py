@@ -27,6 +27,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import codec
 from analysis.warm import IndexCache
@@ -45,11 +46,11 @@ INIT = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "b", "version": "1"}}}
 
 
-def _line(message: dict) -> bytes:
+def _line(message: dict[str, Any]) -> bytes:
     return json.dumps(message).encode() + b"\n"
 
 
-def result_lines(folder: Path, calls: list[dict]) -> list[bytes]:
+def result_lines(folder: Path, calls: list[dict[str, Any]]) -> list[bytes]:
     proc = subprocess.Popen([sys.executable, "-m", "semaprax", "mcp", "--workspace", str(folder)], cwd=HERE,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     assert proc.stdin is not None and proc.stdout is not None
@@ -74,7 +75,7 @@ def part_bytes() -> None:
     print("| workspace | form | min | median | max | wire bytes (median) |")
     print("|---|---|---:|---:|---:|---:|")
     for name, (folder, roots) in WORKSPACES.items():
-        calls = [{"profile": p, "root": r, "encoding": e, "max_tokens": 10**9}
+        calls: list[dict[str, Any]] = [{"profile": p, "root": r, "encoding": e, "max_tokens": 10**9}
                  for p, r in roots.items() for e in codec.FORMS]
         ratios: dict[str, list[float]] = {e: [] for e in codec.FORMS}
         sizes: dict[str, list[int]] = {e: [] for e in codec.FORMS}
