@@ -222,31 +222,47 @@ def _server_workspace(args: argparse.Namespace) -> str | None:
 def cmd_serve(args: argparse.Namespace) -> int:
     from servers.lsp import serve
 
-    return serve(_server_workspace(args), workers=args.jobs)
+    return serve(_server_workspace(args), workers=args.jobs, max_message_bytes=args.max_message_bytes)
 
 
-def mcp_config(workspace: str | None) -> str:
-    """The ``mcpServers`` entry that starts this install's ``semaprax mcp``."""
+#: The clients ``semaprax mcp --print-config`` writes a registration for.
+CONFIG_CLIENTS = ("json", "claude-code", "codex", "vscode")
+
+
+def mcp_config(workspace: str | None, client: str = "json") -> str:
+    """How ``client`` registers this install's ``semaprax mcp`` (README, "Registering
+    the MCP server"): ``json`` the generic ``mcpServers`` entry, ``claude-code`` the
+    ``claude mcp add`` command, ``codex`` the ``config.toml`` table, ``vscode`` the
+    ``.vscode/mcp.json`` file."""
     import json
+    import shlex
     import shutil
     from pathlib import Path
 
     beside = Path(sys.executable).parent / "semaprax"  # this install's, not another on PATH
-    exe = beside if beside.is_file() else Path(shutil.which("semaprax") or "semaprax")
+    exe = str((beside if beside.is_file() else Path(shutil.which("semaprax") or "semaprax")).absolute())
     args = ["mcp"]
     if workspace is not None:
         args += ["--workspace", str(Path(workspace).resolve())]
-    return json.dumps({"mcpServers": {"semaprax": {"command": str(exe.absolute()), "args": args}}}, indent=2)
+    if client == "claude-code":
+        return shlex.join(["claude", "mcp", "add", "--transport", "stdio", "semaprax", "--", exe, *args])
+    if client == "codex":
+        quoted = ", ".join(json.dumps(a) for a in args)
+        return (f"[mcp_servers.semaprax]\ncommand = {json.dumps(exe)}\nargs = [{quoted}]\n"
+                "tool_timeout_sec = 300\n")
+    if client == "vscode":
+        return json.dumps({"servers": {"semaprax": {"type": "stdio", "command": exe, "args": args}}}, indent=2)
+    return json.dumps({"mcpServers": {"semaprax": {"command": exe, "args": args}}}, indent=2)
 
 
 def cmd_mcp(args: argparse.Namespace) -> int:
     workspace = _server_workspace(args)
     if args.print_config:
-        print(mcp_config(workspace))
+        print(mcp_config(workspace, args.print_config))
         return 0
     from servers.mcp import run
 
-    return run(workspace)
+    return run(workspace, max_message_bytes=args.max_message_bytes)
 
 
 def cmd_tap(args: argparse.Namespace) -> int:
@@ -339,6 +355,10 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("file", metavar="WIRE_OR_JSON", help="file, or - for standard input")
     t.set_defaults(run=cmd_tokens)
 
+    from servers.failures import DEFAULT_MAX_MESSAGE_BYTES
+
+    max_message = (f"refuse a message over N bytes without reading it into memory, answering it with a "
+                   f"semaprax.limit error and serving on (default: {DEFAULT_MAX_MESSAGE_BYTES:,})")
     server_workspace = ("workspace folder (default: the client's workspace, else the folder the server "
                         "starts in; the filesystem root is refused)")
     sv = sub.add_parser(
@@ -353,6 +373,8 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--workspace", metavar="DIR", help=server_workspace)
     sv.add_argument("--jobs", type=_positive, default=4, metavar="N",
                     help="requests answered at once (default: 4)")
+    sv.add_argument("--max-message-bytes", type=_positive, default=DEFAULT_MAX_MESSAGE_BYTES, metavar="N",
+                    help=max_message)
     sv.set_defaults(run=cmd_serve)
 
     m = sub.add_parser(
@@ -361,11 +383,17 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run a Model Context Protocol server on standard input/output. compact_projection "
         "returns the wire itself as its text (encoding auto by default: the fewest o200k_base tokens) "
         "and refuses a view over max_tokens (default: MAX_MCP_OUTPUT_TOKENS, else 25000); find_roots "
-        "lists what a profile can view. The workspace is --workspace, else the client's first root.",
+        "lists what a profile can view. The workspace is --workspace, else the client's first root; with "
+        "neither, calls fail naming --workspace.",
     )
-    m.add_argument("--workspace", metavar="DIR", help=server_workspace)
-    m.add_argument("--print-config", action="store_true",
-                   help="print the mcpServers JSON that registers this install with an MCP client, and exit")
+    m.add_argument("--workspace", metavar="DIR", help="workspace folder (default: the client's first root, "
+                   "asked with a 3 s timeout; with neither, calls fail naming --workspace)")
+    m.add_argument("--print-config", nargs="?", const="json", choices=CONFIG_CLIENTS, metavar="CLIENT",
+                   help="print how CLIENT registers this install, for --workspace, and exit: json (the "
+                   "mcpServers entry, the default), claude-code (the claude mcp add command), codex (the "
+                   "config.toml table), vscode (.vscode/mcp.json)")
+    m.add_argument("--max-message-bytes", type=_positive, default=DEFAULT_MAX_MESSAGE_BYTES, metavar="N",
+                   help=max_message)
     m.set_defaults(run=cmd_mcp)
 
     tp = sub.add_parser(

@@ -21,7 +21,7 @@ from __future__ import annotations
 import base64
 import difflib
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,19 +33,20 @@ from codec import CompactError, CompactProjection
 from codec import errors as E
 from codec.negotiate import VERSIONS, check_offer, is_integer, negotiate
 from servers import roots
+from servers.failures import jsonrpc_code
 from views import PRODUCERS
 
 METHOD = "workspace/compact-projection"
 
-# JSON-RPC 2.0 error codes
-INVALID_PARAMS = -32602
-INTERNAL_ERROR = -32603
+# JSON-RPC 2.0 error codes, from the one table (servers/failures.py)
+INVALID_PARAMS = jsonrpc_code("semaprax.params")
+INTERNAL_ERROR = jsonrpc_code("semaprax.internal")
 #: Server-defined: a compact diagnostic; ``data`` holds code, message and offset.
-COMPACT_DIAGNOSTIC = -32001
+COMPACT_DIAGNOSTIC = jsonrpc_code("compact.*")
 #: Server-defined: the workspace cannot answer (a root or symbol not found).
-WORKSPACE_ERROR = -32002
+WORKSPACE_ERROR = jsonrpc_code("semaprax.workspace")
 #: Server-defined: the view is larger than the request's max_tokens.
-BUDGET_EXCEEDED = -32003
+BUDGET_EXCEEDED = jsonrpc_code("semaprax.budget")
 
 WORKSPACE_CODE = "semaprax.workspace"
 BUDGET_CODE = "semaprax.budget"
@@ -74,8 +75,9 @@ class RouteError(Exception):
         return {"code": self.code, "message": self.message, "data": self.data}
 
 
-def diagnostic(exc: CompactError, jsonrpc_code: int = COMPACT_DIAGNOSTIC) -> RouteError:
-    return RouteError(jsonrpc_code, {"code": exc.code, "message": exc.message, "offset": exc.offset})
+def diagnostic(exc: CompactError) -> RouteError:
+    """A compact diagnostic, with the one JSON-RPC code its class has (servers/failures.py)."""
+    return RouteError(jsonrpc_code(exc.code), {"code": exc.code, "message": exc.message, "offset": exc.offset})
 
 
 def params_error(message: str) -> RouteError:
@@ -116,9 +118,8 @@ def parse_request(params: Any, *, auto: bool = False) -> Request:
                            + f" (parameters: {', '.join(PARAMS)})")
     profile, root = params.get("profile"), params.get("root")
     if not isinstance(profile, str) or profile not in codec.PROFILES:
-        raise RouteError(INVALID_PARAMS, {
-            "code": E.NEGOTIATION, "offset": None,
-            "message": f"profile must be one of {', '.join(codec.PROFILES)}, not {profile!r}"})
+        raise diagnostic(CompactError(E.NEGOTIATION, f"profile must be one of {', '.join(codec.PROFILES)}, "
+                                                     f"not {profile!r}"))
     if not isinstance(root, str) or not root:
         raise params_error(f"root must be a non-empty string: {roots.ROOT_KINDS[profile]}")
     encoding, version, accept = params.get("encoding"), params.get("format_version"), params.get("accept")
@@ -131,7 +132,7 @@ def parse_request(params: Any, *, auto: bool = False) -> Request:
             raise CompactError(E.NEGOTIATION, f"accept must be a list of offers, not {accept!r}")
         offers = None if accept is None else tuple(check_offer(o, n) for n, o in enumerate(accept))
     except CompactError as exc:
-        raise diagnostic(exc, INVALID_PARAMS) from None
+        raise diagnostic(exc) from None
     max_tokens = params.get("max_tokens")
     if max_tokens is not None and (not is_integer(max_tokens) or max_tokens < 1):
         raise params_error(f"max_tokens must be a positive integer, not {max_tokens!r}")
@@ -164,6 +165,57 @@ def check_workspace(folder: str | os.PathLike[str] | None) -> Path:
     if path.resolve() == Path(path.resolve().anchor):
         raise workspace_error(f"refusing to index the whole filesystem ({str(path.resolve())!r}); {CONFIGURE}")
     return path
+
+
+#: Limits of a path root, as Linux has them (NAME_MAX, PATH_MAX): longer is refused
+#: before the file system is asked (ENAMETOOLONG would otherwise be the answer).
+MAX_NAME_BYTES = 255
+MAX_PATH_BYTES = 4096
+
+
+def _os_reason(exc: OSError) -> str:
+    import errno
+
+    name = errno.errorcode.get(exc.errno or 0, "")
+    return f"{exc.strerror or 'error'}" + (f" ({name})" if name else "")
+
+
+def scrub(message: str, folder: str | os.PathLike[str]) -> str:
+    """``message`` with the workspace's absolute path written as ``.``: errors name
+    paths relative to the workspace only."""
+    for spelling in sorted({str(Path(folder)), str(Path(folder).absolute()), str(Path(folder).resolve())},
+                           key=len, reverse=True):
+        if spelling not in (".", os.sep):
+            message = message.replace(spelling, ".")
+    return message
+
+
+def check_root(folder: Path, profile: str, root: str) -> None:
+    """A path root (graph, symbols, project-graph, diagnostics) must name a place
+    inside the workspace once symlinks are followed. The refusal is the same
+    whether or not anything exists there, so it tells nothing about what lies
+    outside; an over-long root is refused before the file system is asked."""
+    if profile in roots.SYMBOL_PROFILES:
+        if len(root.encode("utf-8", "surrogatepass")) > MAX_PATH_BYTES:
+            raise params_error(f"root is {len(root):,} characters long; a qualified symbol is at most "
+                               f"{MAX_PATH_BYTES:,} bytes")
+        return
+    raw = root.encode("utf-8", "surrogatepass")
+    longest = max((len(part) for part in raw.replace(b"\\", b"/").split(b"/")), default=0)
+    if len(raw) > MAX_PATH_BYTES or longest > MAX_NAME_BYTES:
+        raise params_error(f"root is too long ({len(raw):,} bytes, longest name {longest:,}); a path is at most "
+                           f"{MAX_PATH_BYTES:,} bytes with names of at most {MAX_NAME_BYTES} bytes (ENAMETOOLONG)")
+    if "\0" in root:
+        raise params_error("root contains a NUL character")
+    base = Path(folder).resolve()
+    path = Path(root)
+    try:
+        where = (path if path.is_absolute() else base / path).resolve()
+    except (OSError, RuntimeError):  # a symlink loop
+        where = None
+    if where is None or not where.is_relative_to(base):
+        raise workspace_error(f"root {root!r} is not inside the workspace (symlinks followed); roots are "
+                              f"workspace-relative: {roots.ROOT_KINDS[profile]}")
 
 
 # --- the answer ----------------------------------------------------------------------------------
@@ -231,16 +283,37 @@ def make_projection(profile: str, root: str, workspace: str | os.PathLike[str] =
     if profile not in PRODUCERS:
         raise CompactError(E.METADATA, f"unknown profile {profile!r}; expected one of {', '.join(PRODUCERS)}")
     ws = Workspace(workspace, index_cache=index_cache)
-    normalized, value = PRODUCERS[profile](ws, root)
-    return CompactProjection.from_value(profile, normalized, ws.revision(), value)
+
+    def produce() -> CompactProjection:
+        normalized, value = PRODUCERS[profile](ws, root)
+        return CompactProjection.from_value(profile, normalized, ws.revision(), value)
+
+    if index_cache is not None and profile in WARM_VIEWS:
+        return index_cache.view(ws, (profile, root), produce)
+    return produce()
+
+
+#: Profiles whose views are a function of the files they read and the .py file
+#: list, kept whole by a server's warm cache (the others reuse its warm index).
+WARM_VIEWS = frozenset({"graph", "symbols"})
 
 
 def encode(p: CompactProjection, encoding: str) -> bytes:
     return codec.ENCODERS[encoding](p)
 
 
+#: Called between the stages of a request ("view", "encode", "count") by a server
+#: that reports progress or honours cancellation; it raises to stop the request.
+Checkpoint = Callable[[str], None]
+
+
+def _no_checkpoint(stage: str) -> None:
+    return None
+
+
 def answer(request: Request, workspace: str | os.PathLike[str] | None, *,
-           index_cache: IndexCache | None = None, count: bool = False) -> Answer:
+           index_cache: IndexCache | None = None, count: bool = False,
+           checkpoint: Checkpoint = _no_checkpoint) -> Answer:
     """Negotiate, produce, encode and weigh one request; ``count`` measures the
     wire's tokens even without a budget."""
     folder = check_workspace(workspace)
@@ -251,15 +324,21 @@ def answer(request: Request, workspace: str | os.PathLike[str] | None, *,
             accept=request.offers())
     except CompactError as exc:
         raise diagnostic(exc) from None
+    check_root(folder, request.profile, request.root)
+    checkpoint("view")
     try:
         p = make_projection(request.profile, request.root, folder, index_cache=index_cache)
     except WorkspaceError as exc:
-        raise workspace_error(str(exc), _matches(folder, request, index_cache)) from None
+        raise workspace_error(scrub(str(exc), folder), _matches(folder, request, index_cache)) from None
     except CompactError as exc:
         raise diagnostic(exc) from None
+    except OSError as exc:  # the file system refused (ENAMETOOLONG, EACCES, ELOOP...): said without paths
+        raise workspace_error(f"cannot read root {request.root!r}: {_os_reason(exc)}") from None
+    checkpoint("encode")
     try:
         if auto:
             wires = {form: encode(p, form) for form in AUTO_FORMS}
+            checkpoint("count")
             counts = {form: count_tokens(wire.decode("utf-8")) for form, wire in wires.items()}
             # The fewest tokens; on a tie the earlier form (full JSON first, as the seed advises).
             encoding = min(AUTO_FORMS, key=lambda f: (counts[f], AUTO_FORMS.index(f)))

@@ -51,6 +51,8 @@ BENCHES: dict[str, Bench] = {
     "tokens-view": Bench("tokens_view", "the token view and cost ledger headless on a large wire"),
     "compare": Bench("compare", "the compare view's work on a large wire against an edited copy"),
     "tap": Bench("tap", "the delay semaprax tap adds to each message"),
+    "mcp": Bench("mcp", "semaprax mcp: result bytes over wire bytes, warm times per profile, start with the "
+                 "tokenizer preloaded"),
     "hostile": Bench("hostile", "time and memory of every decoder on hostile and limit-case wires",
                      ("--sizes", "1", "--repeat", "1")),
     "fuzz": Bench("fuzz", "coverage-guided fuzzing campaigns of the decoders (needs the fuzz extra)",
