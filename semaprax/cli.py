@@ -131,14 +131,17 @@ def cmd_project(args: argparse.Namespace) -> int:
 
     index.progress_hook = _progress
 
-    p = make_projection(args.profile, args.root, args.workspace)
+    from views.fit import Budget
+
+    budget = None if args.max_tokens is None else Budget(args.max_tokens, args.encoding)
+    p = make_projection(args.profile, args.root, args.workspace, budget=budget)
     _write(codec.ENCODERS[args.encoding](p), args.output, binary=args.encoding == "binary")
     return 0
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from analysis import index
-    from servers.route import make_projection
+    from servers.route import replay_projection
 
     index.progress_hook = _progress
 
@@ -146,7 +149,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if found.projection is None:
         raise _Usage("a full JSON wire has no profile or root to replay; replay a wire with metadata")
     p = found.projection
-    again = make_projection(p.profile, p.root, args.workspace)
+    again = replay_projection(p, args.workspace)  # a fitted view is fitted again to its budget
     if again.selected != p.selected:
         at = first_difference(p.selected, again.selected)
         raise CompactError(  # the offset is in the selected document, not the wire: it is in the message
@@ -284,6 +287,9 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("--encoding", choices=codec.FORMS, default="json", help="wire form (default: json)")
     pr.add_argument("--workspace", default=".", metavar="DIR", help="workspace folder (default: .)")
     pr.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
+    pr.add_argument("--max-tokens", dest="max_tokens", type=_positive, metavar="N",
+                    help="fit the view so its wire is at most N cl100k_base and o200k_base tokens "
+                    "(docs/profiles.md, 'Fitted views'); the document says what it left out")
     pr.set_defaults(run=cmd_project)
 
     r = sub.add_parser(
@@ -291,7 +297,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="regenerate a wire's view from the workspace and require the same content",
         description="Decode and verify WIRE, regenerate its profile's view of its root from the "
         "workspace's current sources, and require exactly the same selected bytes "
-        "(compact.replay naming the first differing byte otherwise). A different "
+        "(compact.replay naming the first differing byte otherwise); a fitted view is fitted again "
+        "to the budget its document names. A different "
         "source_revision with equal content is reported, not failed.",
     )
     r.add_argument("wire", metavar="WIRE", help="wire file, or - for standard input")

@@ -109,9 +109,9 @@ def test_over_max_tokens_is_a_tool_error_naming_narrower_roots(mcp):
 
 
 def test_the_default_budget_comes_from_the_environment():
-    assert default_max_tokens({}) == 25_000
+    assert default_max_tokens({}) == 20_000
     assert default_max_tokens({"MAX_MCP_OUTPUT_TOKENS": "120"}) == 120
-    assert default_max_tokens({"MAX_MCP_OUTPUT_TOKENS": "lots"}) == 25_000
+    assert default_max_tokens({"MAX_MCP_OUTPUT_TOKENS": "lots"}) == 20_000
 
 
 
