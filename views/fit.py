@@ -170,6 +170,11 @@ class _Fitter:
     def narrower(self, value: Any, k: int, order: list[str]) -> list[tuple[str, str]]:
         return []
 
+    def local(self, profile: str, root: str) -> tuple[str, str, Any] | None:
+        """A narrower root's view made from this one, when it is a part of it:
+        ``(normalized root, revision, value)``; None to produce it."""
+        return None
+
 
 class _Graph(_Fitter):
     unit = "definitions"
@@ -302,6 +307,20 @@ class _Symbols(_Fitter):
             left[f"symbols\0{target}"] = left.get(f"symbols\0{target}", 0) + n
         ranked = sorted(left.items(), key=lambda kv: (-kv[1], kv[0]))
         return [tuple(key.split("\0", 1)) for key, _ in ranked[:MAX_NARROWER]]  # type: ignore[misc]
+
+    def local(self, profile: str, root: str) -> tuple[str, str, Any] | None:
+        # a sub-folder's or file's symbols are the whole view's modules below it, in the same order
+        if profile != "symbols":
+            return None
+        modules = [m for m in self.value["modules"] if m["path"] == root or m["path"].startswith(root + "/")]
+        if not modules:
+            return None
+        other = Workspace(self.ws.folder)  # what the producer would read: the files and their packages
+        for m in modules:
+            other.module_of(m["path"])
+            other.read(m["path"])
+        revision = other.revision()
+        return root, revision, {**self.value, "root": root, "modules": modules}
 
 
 class _ProjectGraph(_Fitter):
@@ -520,9 +539,12 @@ def fit(profile: str, ws: Workspace, root: str, value: Any, budget: Budget,
         for p, r in pairs:
             if (p, r) not in weights:
                 try:
-                    other = Workspace(ws.folder, index_cache=cache)
-                    normalized, v = produce(p, other, r)
-                    weights[(p, r)] = wire_tokens(p, normalized, other.revision(), v, budget.counted)
+                    made = fitter.local(p, r)
+                    if made is None:
+                        other = Workspace(ws.folder, index_cache=cache)
+                        normalized, v = produce(p, other, r)
+                        made = normalized, other.revision(), v
+                    weights[(p, r)] = wire_tokens(p, made[0], made[1], made[2], budget.counted)
                 except (WorkspaceError, codec.CompactError, OSError, ValueError):
                     weights[(p, r)] = {}
             counts = weights[(p, r)]
