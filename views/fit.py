@@ -176,13 +176,26 @@ class _Fitter:
         return None
 
 
+def _graph_names(rows: list[list[Any]]) -> list[str]:
+    """Each graph row's name in full (a ``.x`` row continues the class row above it)."""
+    names, cls = [], None
+    for r in rows:
+        name = cls + r[0] if r[0].startswith(".") and cls is not None else r[0]
+        if r[1] == "class":
+            cls = name
+        names.append(name)
+    return names
+
+
 class _Graph(_Fitter):
     unit = "definitions"
+    DOC = 7  # the doc column (views/shapes.py GRAPH_COLUMNS)
 
     def stages(self) -> list[tuple[str, Callable[[Any], Any]]]:
         def docs(v: dict[str, Any]) -> dict[str, Any]:
             out = {k: x for k, x in v.items() if k != "doc"}
-            out["definitions"] = {**v["definitions"], "rows": [_set_column(r, 4, "") for r in v["definitions"]["rows"]]}
+            out["definitions"] = {**v["definitions"],
+                                  "rows": [_set_column(r, self.DOC, "") for r in v["definitions"]["rows"]]}
             return out
 
         def signatures(v: dict[str, Any]) -> dict[str, Any]:
@@ -194,6 +207,7 @@ class _Graph(_Fitter):
 
     def units(self, value: Any) -> list[str]:
         rows = value["definitions"]["rows"]
+        full = _graph_names(rows)
         used: dict[str, int] = {}
 
         def count(targets: list[str], source: str) -> None:
@@ -203,9 +217,9 @@ class _Graph(_Fitter):
                     if name != source and not name.startswith(source + "."):
                         used[name] = used.get(name, 0) + 1
 
-        for r in rows:
-            for col in r[5:8]:
-                count(col, r[0])
+        for r, name in zip(rows, full, strict=True):
+            for col in r[4:7]:
+                count(col, name)
         for targets in value.get("module_edges", {}).values():
             count(targets, "")
         for kinds in value.get("edges", {}).values():
@@ -213,10 +227,10 @@ class _Graph(_Fitter):
                 count(targets, "")
         names = []
         seen = set()
-        for i, r in enumerate(rows):
-            if r[0] not in seen:
-                seen.add(r[0])
-                names.append((r[0], i))
+        for i, name in enumerate(full):
+            if name not in seen:
+                seen.add(name)
+                names.append((name, i))
         # most used first; then public before private, outer before inner, source order
         names.sort(key=lambda ni: (-used.get(ni[0], 0), ni[0].rsplit(".", 1)[-1].startswith("_"),
                                    ni[0].count("."), ni[1]))
@@ -225,14 +239,16 @@ class _Graph(_Fitter):
     def keep(self, value: Any, k: int, order: list[str]) -> tuple[Any, dict[str, int]]:
         kept = _with_parents(order, k)
         rows = value["definitions"]["rows"]
-        out_rows = [r for r in rows if r[0] in kept]
+        # a kept member keeps its class row, so a ``.x`` row still continues the right one
+        out_rows = [r for r, name in zip(rows, _graph_names(rows), strict=True) if name in kept]
         out = {**value, "definitions": {**value["definitions"], "rows": out_rows}}
         return out, {"definitions": len(rows) - len(out_rows)}
 
     def narrower(self, value: Any, k: int, order: list[str]) -> list[tuple[str, str]]:
         kept = _with_parents(order, k)
         module = value["module"]
-        kinds = {r[0]: r[1] for r in value["definitions"]["rows"]}
+        rows = value["definitions"]["rows"]
+        kinds = {name: r[1] for r, name in zip(rows, _graph_names(rows), strict=True)}
         left = [n for n in order if n not in kept and kinds.get(n) in ("class", "function", "method")]
         return [("symbols", value["path"])] + [("task-context", f"{module}.{n}") for n in left[: MAX_NARROWER - 1]]
 

@@ -12,7 +12,7 @@ from typing import Any
 from analysis.index import WorkspaceIndex, index_of
 from analysis.model import CALLS, UNRESOLVED, Definition
 from analysis.sources import Workspace, decode_source, source_lines
-from views.common import table, workspace_sources
+from views.common import first_sentence, table, workspace_sources
 from views.shapes import trimmed
 
 #: The columns of ``callers`` and ``tests``: who calls, where, and how it is called itself.
@@ -108,7 +108,7 @@ def produce(ws: Workspace, root: str) -> tuple[str, Any]:
             x.qualname.rsplit(".", 1)[1]: x.signature or x.kind for x in a.definitions
             if x.qualname.rpartition(".")[0] == c.qualname and x.qualname != d.qualname
         }
-        value["class"] = {"name": c.qualname, "signature": c.signature, "doc": c.doc_line,
+        value["class"] = {"name": c.qualname, "signature": c.signature, "doc": first_sentence(c.doc),
                           "members": dict(sorted(members.items()))}
         self_use = _self_attributes(value["source"], d)
         if self_use:
