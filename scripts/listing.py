@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from views.shapes import REFERENCE_NESTING, ROW_EDGE_KINDS, trimmed
+from views.shapes import REFERENCE_NESTING, ROW_EDGE_KINDS, trimmed, with_doc
 
 _WORD = re.compile(r'"(?:[^"\\]|\\.)*"|\S+')
 
@@ -118,9 +118,10 @@ def graph(v: dict[str, Any]) -> Iterator[str]:
     for row in v["definitions"]["rows"]:
         name, kind, lines, *rest = row
         yield line(word(name), word(kind), span_word(lines), rest=rest[0] if rest else None)
-        if len(rest) > 4 and rest[4]:
-            yield "  doc " + text(rest[4])
-        yield from _edge_lines({k: ts for k, ts in zip(ROW_EDGE_KINDS, rest[1:4]) if ts}, "  ")
+        if len(rest) > 1 and isinstance(rest[-1], str):
+            yield "  doc " + text(rest[-1])
+        edges = [x for x in rest[1:] if isinstance(x, list)]
+        yield from _edge_lines({k: ts for k, ts in zip(ROW_EDGE_KINDS, edges) if ts}, "  ")
 
 
 def parse_graph(text_: str) -> dict[str, Any]:
@@ -168,7 +169,7 @@ def parse_graph(text_: str) -> dict[str, Any]:
             rows.append([name, kind, unspan(span), signature, "", current])
     out_rows = []
     for name, kind, span, signature, doc, kinds in rows:
-        out_rows.append(trimmed([name, kind, span, signature, *(kinds.get(k, []) for k in ROW_EDGE_KINDS), doc]))
+        out_rows.append(with_doc([name, kind, span, signature, *(kinds.get(k, []) for k in ROW_EDGE_KINDS)], doc))
     v["imports"] = imports
     v["definitions"] = {"columns": ["name", "kind", "lines", "signature", *ROW_EDGE_KINDS, "doc"], "rows": out_rows}
     if module_edges:

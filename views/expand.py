@@ -52,6 +52,8 @@ def graph(value: dict[str, Any]) -> dict[str, Any]:
         edges[module] = kinds_of(value["module_edges"])
     cls = None
     for row in value["definitions"]["rows"]:
+        if len(row) > 4 and isinstance(row[-1], str):  # the doc follows the edge lists the row keeps
+            row = [*row[:-1], *[[] for _ in range(8 - len(row))], row[-1]]
         name, kind, lines, signature, *rest = _padded(row, [None, None, None, *defaults])
         if name.startswith(".") and cls is not None:  # a member of the class row above
             name = cls + name

@@ -189,13 +189,12 @@ def _graph_names(rows: list[list[Any]]) -> list[str]:
 
 class _Graph(_Fitter):
     unit = "definitions"
-    DOC = 7  # the doc column (views/shapes.py GRAPH_COLUMNS)
 
     def stages(self) -> list[tuple[str, Callable[[Any], Any]]]:
         def docs(v: dict[str, Any]) -> dict[str, Any]:
             out = {k: x for k, x in v.items() if k != "doc"}
-            out["definitions"] = {**v["definitions"],
-                                  "rows": [_set_column(r, self.DOC, "") for r in v["definitions"]["rows"]]}
+            rows = [r[:-1] if len(r) > 4 and isinstance(r[-1], str) else r for r in v["definitions"]["rows"]]
+            out["definitions"] = {**v["definitions"], "rows": [_trim(r) for r in rows]}
             return out
 
         def signatures(v: dict[str, Any]) -> dict[str, Any]:
@@ -219,7 +218,8 @@ class _Graph(_Fitter):
 
         for r, name in zip(rows, full, strict=True):
             for col in r[4:7]:
-                count(col, name)
+                if isinstance(col, list):
+                    count(col, name)
         for targets in value.get("module_edges", {}).values():
             count(targets, "")
         for kinds in value.get("edges", {}).values():

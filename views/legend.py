@@ -23,7 +23,8 @@ FORMS = "@N: line N (from 0) after dict. ~k: the k-th distinct string (from 0)."
 
 LEGENDS: dict[str, str] = {
     "graph": (
-        "graph: imports {local: target}; definitions (a row .x continues the class row above); module_edges; "
+        "graph: imports {local: target}; definitions (a row .x continues the class row above; doc, a string, "
+        "follows the edge lists kept); module_edges; "
         "not_builtins: stay builtins.X; imports_whole: no import spelling; edges {source: {kind: targets}}; errors."
     ),
     "task-context": (

@@ -11,6 +11,8 @@ The rules shared by the shapes live here, once:
 - ``builtins.X`` is written ``X`` when ``X`` is a built-in name and no other
   target of the view starts with it;
 - a row drops its trailing empty fields, and a one-line span ``[a, a]`` is ``a``;
+  a graph row's doc, a string, follows the last edge list it keeps (its empty
+  edge lists before the doc are dropped too);
 - a graph row's name that starts with a dot continues the class row above it
   (``.add`` under ``WeakSet`` is ``WeakSet.add``);
 - a graph edge target that lies in a module-level import is written through
@@ -122,6 +124,18 @@ def trimmed(row: list[Any]) -> list[Any]:
     return row[:end]
 
 
+def with_doc(row: list[Any], doc: str) -> list[Any]:
+    """A graph row: its first four fields, the edge lists up to the last one not
+    empty, then the doc when there is one (a string, so it is never taken for
+    an edge list); without a doc, trailing empty fields are dropped as usual."""
+    if not doc:
+        return trimmed(row)
+    end = len(row)
+    while end > 4 and row[end - 1] == []:
+        end -= 1
+    return [*row[:end], doc]
+
+
 def span(start: int, end: int) -> int | list[int]:
     return start if start == end else [start, end]
 
@@ -206,7 +220,7 @@ def graph(value: dict[str, Any]) -> dict[str, Any]:
         own = short(edges.get(name, {})) if last[name] == i else {}
         local = local_name(name, module)
         row = [member_name(local, cls), kind, span(start, end), signature]
-        rows.append(trimmed(row + [own.get(k, []) for k in ROW_EDGE_KINDS] + [doc]))
+        rows.append(with_doc(row + [own.get(k, []) for k in ROW_EDGE_KINDS], doc))
         if kind == "class":
             cls = local
     out = {k: v for k, v in value.items() if k not in ("definitions", "edges", "errors")}

@@ -90,7 +90,7 @@ def test_graph_rows_carry_their_edges(tmp_path):
     assert view["definitions"]["columns"] == ["name", "kind", "lines", "signature",
                                               "calls", "references", "inherits", "doc"]
     assert rows[0] == ["f", "function", [1, 2], "(x: int) -> str", ["len", "str", ".g"], ["int", "str"]]
-    assert rows[1] == ["g", "function", [5, 7], "()", [], [], [], "G."]
+    assert rows[1] == ["g", "function", [5, 7], "()", "G."]  # the doc follows the edge lists kept
     assert rows[2] == ["A", "class", [10, 11], "(Exception)", [], [], ["Exception"]]  # trailing empties dropped
     assert view["module_edges"] == {"calls": ["print", ".f"]}  # in the long names' order
     assert "edges" not in view and "not_builtins" not in view
