@@ -4,10 +4,12 @@ what v2 model-text saves or costs against full JSON by view size (point 5).
     python scripts/view_vs_source.py [--half tune|held-out|all] [--stdlib DIR]
 
 The corpus is every top-level module of the standard library folder (the running
-Python's, unless --stdlib), split in two halves by the SHA-256 of the file name
-(even first byte: ``tune``, odd: ``held-out``), so a shape can be tuned on one
-half and judged on the other. Counts are full-JSON wires (the view) and the raw
-source text, with both tokenizers (views/tokens.py). Prints a Markdown report."""
+Python's, unless --stdlib), and for model-text also the symbols view of every
+package folder but ``test`` and ``idlelib``, split in two halves by the SHA-256 of
+the name (even first byte: ``tune``, odd: ``held-out``), so a shape can be tuned
+on one half and judged on the other. Counts are full-JSON wires (the view) and
+the raw source text, with both tokenizers (views/tokens.py). Prints a Markdown
+report."""
 
 from __future__ import annotations
 
@@ -38,6 +40,20 @@ def corpus(stdlib: Path, half: str) -> list[str]:
     return [n for n in names if half == "all" or half_of(n) == half]
 
 
+def packages(stdlib: Path, half: str) -> list[str]:
+    names = sorted(p.parent.name for p in stdlib.glob("*/__init__.py") if p.parent.name not in ("test", "idlelib"))
+    return [n for n in names if half == "all" or half_of(n) == half]
+
+
+def model_text_change(p: codec.CompactProjection) -> tuple[float, ...]:
+    view, mt = count_tokens(p.selected), count_tokens(codec.encode_model_text(p))
+    return tuple(100.0 * (mt[t] - view[t]) / view[t] for t in ENCODING_NAMES)
+
+
+def band_of(size: int) -> str:
+    return "< 4 KiB" if size < 4096 else "4-16 KiB" if size < 16384 else "16-64 KiB" if size < 65536 else ">= 64 KiB"
+
+
 def quartiles(xs: list[float]) -> str:
     if not xs:
         return "-"
@@ -65,10 +81,10 @@ def main() -> int:
         mt = count_tokens(codec.encode_model_text(p))
         counts = {"json": view, "text": count_tokens(codec.encode_text(p)), "model-text": mt}
         chosen[choose_auto(counts)] = chosen.get(choose_auto(counts), 0) + 1
-        size = len(p.selected)
-        band = "< 4 KiB" if size < 4096 else "4-16 KiB" if size < 16384 else "16-64 KiB" if size < 65536 else ">= 64 KiB"
-        by_size.setdefault(band, []).append(
-            tuple(100.0 * (mt[t] - view[t]) / view[t] for t in ENCODING_NAMES))  # type: ignore[arg-type]
+        by_size.setdefault(band_of(len(p.selected)), []).append(model_text_change(p))  # type: ignore[arg-type]
+    for name in packages(args.stdlib, args.half):
+        p = make_projection("symbols", name, args.stdlib)
+        by_size.setdefault(band_of(len(p.selected)), []).append(model_text_change(p))  # type: ignore[arg-type]
     print(f"## graph view against its source: {args.half} half of {args.stdlib} "
           f"(Python {sys.version.split()[0]})\n")
     print("| tokenizer | modules >= 500 tokens | median | max (module) | over 0.8x | min / q1 / median / q3 / max |")
@@ -82,7 +98,8 @@ def main() -> int:
         if small[t]:
             print(f"\nModules under {MIN_SOURCE_TOKENS} {t} tokens: {len(small[t])}, "
                   f"median {statistics.median(small[t]):.2f}x.")
-    print("\n## v2 model-text against full JSON of the same graph views, by view size\n")
+    print("\n## v2 model-text against full JSON of the same views (graph of each module, symbols of each "
+          "package), by view size\n")
     print("Change in tokens (negative: model-text saves). min / q1 / median / q3 / max, in %.\n")
     print("| full JSON size | views | cl100k_base | o200k_base |")
     print("|---|---:|---|---|")
