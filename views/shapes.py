@@ -198,7 +198,7 @@ def graph(value: dict[str, Any]) -> dict[str, Any]:
     def long_again(w: str) -> str:
         name = from_import(w, imports)
         if name.startswith("."):
-            return module + name if name != "." else module
+            return f"{module}{name}" if name != "." else str(module)
         head = name.split(".", 1)[0]
         if name == w and head in BUILTIN_NAMES and head not in taken:
             return BUILTINS + name
