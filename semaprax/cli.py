@@ -335,8 +335,9 @@ def build_parser() -> argparse.ArgumentParser:
         "mcp",
         help="an MCP server on stdio with the compact_projection and find_roots tools",
         description="Run a Model Context Protocol server on standard input/output. compact_projection "
-        "returns the wire itself as its text (encoding auto by default: the fewest o200k_base tokens) "
-        "and refuses a view over max_tokens (default: MAX_MCP_OUTPUT_TOKENS, else 25000); find_roots "
+        "returns the wire itself as its text (encoding auto by default: full JSON unless another form saves "
+        "3% in both tokenizers) and fits a view to max_tokens (default: MAX_MCP_OUTPUT_TOKENS, else 20000); "
+        "find_roots "
         "lists what a profile can view. The workspace is --workspace, else the client's first root.",
     )
     m.add_argument("--workspace", metavar="DIR", help=server_workspace)
