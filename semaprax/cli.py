@@ -5,6 +5,7 @@ and exit 1; usage errors exit 2."""
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from collections.abc import Sequence
@@ -131,10 +132,17 @@ def cmd_project(args: argparse.Namespace) -> int:
 
     index.progress_hook = _progress
 
-    from views.fit import Budget
+    from views.fit import Budget, fits
 
     budget = None if args.max_tokens is None else Budget(args.max_tokens, args.encoding)
     p = make_projection(args.profile, args.root, args.workspace, budget=budget)
+    if budget is not None and not fits(p.profile, p.root, p.source_revision, json.loads(p.selected), budget):
+        from servers.route import marked_narrower, sized
+
+        narrower = ", ".join(sized(r) for r in marked_narrower(p)) or "none"
+        print(f"semaprax.budget: even with everything shed, the {p.profile} view of {_visible(p.root)} is over "
+              f"{budget.max_tokens:,} tokens; narrower roots: {narrower}", file=sys.stderr)
+        return EXIT_FAILURE
     _write(codec.ENCODERS[args.encoding](p), args.output, binary=args.encoding == "binary")
     return 0
 

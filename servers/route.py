@@ -345,7 +345,7 @@ def _matches(folder: Path, request: Request, cache: IndexCache | None) -> list[s
 
 def _over_budget(result: Answer, request: Request, folder: Path, cache: IndexCache | None) -> RouteError:
     p = result.projection
-    smaller = _marked_narrower(p)
+    smaller = marked_narrower(p)
     if not smaller:
         try:
             smaller = roots.narrower(Workspace(folder, index_cache=cache), request.profile, p.root)
@@ -354,7 +354,7 @@ def _over_budget(result: Answer, request: Request, folder: Path, cache: IndexCac
     forms = ""
     if result.auto_counts:
         forms = " (" + ", ".join(f"{f} {n:,}" for f, n in result.auto_counts[BUDGET_TOKENIZER].items()) + ")"
-    hint = ("; ask for a narrower root: " + ", ".join(_sized(r) for r in smaller)) if smaller else "; this view has no narrower root of the same profile" + (
+    hint = ("; ask for a narrower root: " + ", ".join(sized(r) for r in smaller)) if smaller else "; this view has no narrower root of the same profile" + (
             ": try its symbols view, or a task-context of one of its definitions" if p.profile == "graph" else "")
     message = (f"even fitted with everything shed, the {p.profile} view of {p.root!r} is {result.tokens:,} "
                f"{BUDGET_TOKENIZER} tokens{forms} and {len(result.wire):,} bytes as {result.encoding}, "
@@ -365,7 +365,7 @@ def _over_budget(result: Answer, request: Request, folder: Path, cache: IndexCac
     })
 
 
-def _marked_narrower(p: CompactProjection) -> list[dict[str, Any]]:
+def marked_narrower(p: CompactProjection) -> list[dict[str, Any]]:
     """The narrower roots a fitted view names, with their views' token counts."""
     import json
 
@@ -377,7 +377,7 @@ def _marked_narrower(p: CompactProjection) -> list[dict[str, Any]]:
         return []
 
 
-def _sized(r: dict[str, Any]) -> str:
+def sized(r: dict[str, Any]) -> str:
     if "o200k_base" in r:
         return f"{r['profile']} {r['root']} ({r['cl100k_base']:,} cl100k / {r['o200k_base']:,} o200k tokens)"
     if "bytes" in r:

@@ -154,6 +154,18 @@ def test_the_cli_fits_and_replays(wide: Path, tmp_path: Path, capsys: pytest.Cap
     assert "selected bytes match" in capsys.readouterr().out
 
 
+def test_the_cli_refuses_a_budget_too_small_for_any_fit(wide: Path, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    from semaprax.cli import main
+
+    out = tmp_path / "never.json"
+    assert main(["project", "pkg", "--profile", "symbols", "--workspace", str(wide), "--max-tokens", "30",
+                 "-o", str(out)]) == 1
+    assert not out.exists()
+    err = capsys.readouterr().err
+    assert err.startswith("semaprax.budget:") and "narrower roots: symbols pkg/" in err
+
+
 @pytest.mark.parametrize(("signature", "bare"), [
     ("(self, steps: int = 3, *, label: str = 'x') -> int", "(self, steps, *, label)"),
     ("(a, b, /, c=1, *args: int, d, **kw) -> None", "(a, b, /, c, *args, d, **kw)"),
