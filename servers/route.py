@@ -256,6 +256,8 @@ def make_projection(profile: str, root: str, workspace: str | os.PathLike[str] =
     (views/fit.py): a function of the same files and the budget."""
     if profile not in PRODUCERS:
         raise CompactError(E.METADATA, f"unknown profile {profile!r}; expected one of {', '.join(PRODUCERS)}")
+    if budget is not None and index_cache is None:  # the narrower roots' views reuse the index
+        index_cache = IndexCache()
     ws = Workspace(workspace, index_cache=index_cache)
     normalized, value = PRODUCERS[profile](ws, root)
     if budget is not None:

@@ -245,12 +245,10 @@ class _Graph(_Fitter):
         return out, {"definitions": len(rows) - len(out_rows)}
 
     def narrower(self, value: Any, k: int, order: list[str]) -> list[tuple[str, str]]:
-        kept = _with_parents(order, k)
-        module = value["module"]
-        rows = value["definitions"]["rows"]
-        kinds = {name: r[1] for r, name in zip(rows, _graph_names(rows), strict=True)}
-        left = [n for n in order if n not in kept and kinds.get(n) in ("class", "function", "method")]
-        return [("symbols", value["path"])] + [("task-context", f"{module}.{n}") for n in left[: MAX_NARROWER - 1]]
+        # The file's symbols list every definition; a task-context per definition
+        # would show more, but weighing it reads the whole workspace (minutes on a
+        # large one), so it is left to the caller to ask.
+        return [("symbols", value["path"])]
 
 
 class _Symbols(_Fitter):
@@ -312,10 +310,7 @@ class _Symbols(_Fitter):
             if not n:
                 continue
             path = m["path"]
-            if root.endswith(".py"):
-                for r in m["symbols"]:
-                    if "." not in r[0] and r[1] in ("class", "function") and f"{module}.{r[0]}" not in kept:
-                        left[f"task-context\0{module}.{r[0]}"] = left.get(f"task-context\0{module}.{r[0]}", 0) + 1
+            if root.endswith(".py"):  # one file has no narrower symbols root
                 continue
             inside = path if root == "." else path[len(root) + 1 :]
             child = inside.split("/", 1)[0]
