@@ -512,9 +512,6 @@ FITTERS: dict[str, type[_Fitter]] = {
     "task-context": _TaskContext,
 }
 
-Produce = Callable[[Workspace, str], "tuple[str, Any]"]
-
-
 def fit(profile: str, ws: Workspace, root: str, value: Any, budget: Budget,
         produce: Callable[[str, Workspace, str], tuple[str, Any]]) -> Any:
     """The most useful part of ``value`` (the ``profile`` view of ``root``, made
