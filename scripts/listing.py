@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from views.shapes import REFERENCE_NESTING, ROW_EDGE_KINDS, trimmed, with_doc
+from views.shapes import ROW_EDGE_KINDS, trimmed, with_doc
 
 _WORD = re.compile(r'"(?:[^"\\]|\\.)*"|\S+')
 
@@ -238,8 +238,7 @@ def parse_references(text_: str) -> dict[str, Any]:
         else:
             file = unword(raw[len("file "):])
             files[file] = {}
-    # the view's "nesting" names its levels; a listing's indentation says the same
-    return {"symbol": symbol, "kind": kind, "defined": [path, int(n)], "nesting": REFERENCE_NESTING, "files": files}
+    return {"symbol": symbol, "kind": kind, "defined": [path, int(n)], "files": files}
 
 
 # --- diagnostics ------------------------------------------------------------------------

@@ -91,7 +91,7 @@ def references(value: dict[str, Any]) -> dict[str, Any]:
         rows = [[line, kind, absolute_name(source, module)]
                 for kind, sources in kinds.items() for source, lines in sources.items() for line in lines]
         files[path] = sorted(rows, key=lambda r: (r[0], r[1], r[2]))
-    out = {k: v for k, v in value.items() if k not in ("files", "nesting")}
+    out = {k: v for k, v in value.items() if k != "files"}
     out["count"] = sum(len(rows) for rows in files.values())
     out["columns"] = ["line", "kind", "in"]
     out["files"] = files

@@ -36,7 +36,7 @@ LEGENDS: dict[str, str] = {
         "external {top: [importers]}; entry_points."
     ),
     "symbols": "symbols: modules [{path, module, symbols rows}].",
-    "references": "references: defined [path, line]; nesting names the levels of files {path: {kind: {in: [lines]}}}.",
+    "references": "references: defined [path, line]; files {path: {kind: {in (the enclosing definition): [lines]}}}.",
     "diagnostics": "diagnostics: files {path: {kind: rows}}.",
 }
 

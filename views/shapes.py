@@ -34,8 +34,6 @@ GRAPH_COLUMNS = ["name", "kind", "lines", "signature", *ROW_EDGE_KINDS, "doc"]
 #: The columns of the long form's definitions.
 LONG_GRAPH_COLUMNS = ["name", "kind", "lines", "signature", "doc"]
 BUILTINS = "builtins."
-#: What the levels of a references view's ``files`` are: {path: {kind: {in: [lines]}}}.
-REFERENCE_NESTING = ["path", "kind", "in", "lines"]
 
 #: Every public name of the ``builtins`` module in CPython 3.8 to 3.14, frozen
 #: here so a view means the same on every Python (a name added later stays long).
@@ -270,7 +268,6 @@ def references(value: dict[str, Any]) -> dict[str, Any]:
             by_kind.setdefault(kind, {}).setdefault(relative_name(source, module), []).append(line)
         files[path] = {k: by_kind[k] for k in _kind_order(by_kind)}
     out = {k: v for k, v in value.items() if k not in ("count", "columns", "files")}
-    out["nesting"] = REFERENCE_NESTING
     out["files"] = files
     return out
 
