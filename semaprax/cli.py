@@ -5,6 +5,7 @@ and exit 1; usage errors exit 2."""
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from collections.abc import Sequence
@@ -131,14 +132,24 @@ def cmd_project(args: argparse.Namespace) -> int:
 
     index.progress_hook = _progress
 
-    p = make_projection(args.profile, args.root, args.workspace)
+    from views.fit import Budget, fits
+
+    budget = None if args.max_tokens is None else Budget(args.max_tokens, args.encoding)
+    p = make_projection(args.profile, args.root, args.workspace, budget=budget)
+    if budget is not None and not fits(p.profile, p.root, p.source_revision, json.loads(p.selected), budget):
+        from servers.route import marked_narrower, sized
+
+        narrower = ", ".join(sized(r) for r in marked_narrower(p)) or "none"
+        print(f"semaprax.budget: even with everything shed, the {p.profile} view of {_visible(p.root)} is over "
+              f"{budget.max_tokens:,} tokens; narrower roots: {narrower}", file=sys.stderr)
+        return EXIT_FAILURE
     _write(codec.ENCODERS[args.encoding](p), args.output, binary=args.encoding == "binary")
     return 0
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from analysis import index
-    from servers.route import make_projection
+    from servers.route import replay_projection
 
     index.progress_hook = _progress
 
@@ -151,7 +162,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if found.projection is None:
         raise _Usage("a full JSON wire has no profile or root to replay; replay a wire with metadata")
     p = found.projection
-    again = make_projection(p.profile, p.root, args.workspace)
+    again = replay_projection(p, args.workspace)  # a fitted view is fitted again to its budget
     if again.selected != p.selected:
         at = first_difference(p.selected, again.selected)
         raise CompactError(  # the offset is in the selected document, not the wire: it is in the message
@@ -330,6 +341,9 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("--encoding", choices=codec.FORMS, default="json", help="wire form (default: json)")
     pr.add_argument("--workspace", default=".", metavar="DIR", help="workspace folder (default: .)")
     pr.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
+    pr.add_argument("--max-tokens", dest="max_tokens", type=_positive, metavar="N",
+                    help="fit the view so its wire is at most N cl100k_base and o200k_base tokens "
+                    "(docs/profiles.md, 'Fitted views'); the document says what it left out")
     pr.set_defaults(run=cmd_project)
 
     r = sub.add_parser(
@@ -337,7 +351,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="regenerate a wire's view from the workspace and require the same content",
         description="Decode and verify WIRE, regenerate its profile's view of its root from the "
         "workspace's current sources, and require exactly the same selected bytes "
-        "(compact.replay naming the first differing byte otherwise). A different "
+        "(compact.replay naming the first differing byte otherwise); a fitted view is fitted again "
+        "to the budget its document names. A different "
         "source_revision with equal content is reported, not failed. Given a tap session "
         "(semaprax tap), replays every view its calls returned and marks the stale ones.",
     )
@@ -381,10 +396,10 @@ def build_parser() -> argparse.ArgumentParser:
         "mcp",
         help="an MCP server on stdio with the compact_projection and find_roots tools",
         description="Run a Model Context Protocol server on standard input/output. compact_projection "
-        "returns the wire itself as its text (encoding auto by default: the fewest o200k_base tokens) "
-        "and refuses a view over max_tokens (default: MAX_MCP_OUTPUT_TOKENS, else 25000); find_roots "
-        "lists what a profile can view. The workspace is --workspace, else the client's first root; with "
-        "neither, calls fail naming --workspace.",
+        "returns the wire itself as its text (encoding auto by default: full JSON unless another form saves "
+        "3% in both tokenizers) and fits a view to max_tokens (default: MAX_MCP_OUTPUT_TOKENS, else 20000); "
+        "find_roots lists what a profile can view. The workspace is --workspace, else the client's first root; "
+        "with neither, calls fail naming --workspace.",
     )
     m.add_argument("--workspace", metavar="DIR", help="workspace folder (default: the client's first root, "
                    "asked with a 3 s timeout; with neither, calls fail naming --workspace)")

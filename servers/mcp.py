@@ -62,7 +62,7 @@ FIND_ROOTS = "find_roots"
 
 
 def default_max_tokens(environ: dict[str, str] | None = None) -> int:
-    """``MAX_MCP_OUTPUT_TOKENS`` when it is a positive integer, else 25,000."""
+    """``MAX_MCP_OUTPUT_TOKENS`` when it is a positive integer, else route.DEFAULT_MAX_TOKENS (20,000)."""
     raw = (os.environ if environ is None else environ).get("MAX_MCP_OUTPUT_TOKENS", "")
     try:
         value = int(raw)

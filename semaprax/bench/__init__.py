@@ -59,6 +59,9 @@ BENCHES: dict[str, Bench] = {
                   ("--minutes-per-target", "0.2"), needs=("atheris", "pip install -e '.[fuzz]'")),
     "corpus": Bench("corpus", "view shapes against the plain-text listing over the standard library"),
     "shapes": Bench("shapes", "token cost of candidate graph shapes on the examples"),
+    "view-vs-source": Bench("view_vs_source", "a graph view's tokens against its source, and model-text against "
+                            "full JSON by view size, on a held-out half of the standard library"),
+    "fit": Bench("fit", "what fitting a view to a token budget costs against producing it whole"),
     "recall": Bench("recall", "call targets and references against jedi (needs the dev extra)"),
     "listing": Bench("listing", "print a view's minimal plain-text listing (the floor the shapes are measured "
                      "against)", tool=True),

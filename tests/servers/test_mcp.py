@@ -63,14 +63,32 @@ def test_the_text_is_exactly_the_wire(mcp, encoding):
         assert (meta["root"], meta["source_digest"]) == (found.projection.root, found.projection.source_digest)
 
 
-def test_auto_is_the_default_and_picks_the_fewest_tokens(mcp):
+def test_auto_is_the_default_and_keeps_json_unless_a_form_saves_3_percent_in_both(mcp):
     for root, profile in [("pkg/core.py", "graph"), ("pkg.core.Engine.run", "task-context"), (".", "symbols")]:
         r = mcp.call("compact_projection", {"profile": profile, "root": root})
         meta = r.meta["semaprax/projection"]
-        counts = meta["auto"]["o200k_base"]
-        assert set(counts) == {"json", "text", "model-text"}
-        assert meta["encoding"] == meta["auto"]["chosen"] == min(counts, key=lambda f: (counts[f], f != "json"))
-        assert meta["tokens"]["o200k_base"] == counts[meta["encoding"]]
+        both = {t: meta["auto"][t] for t in ("cl100k_base", "o200k_base")}
+        assert all(set(c) == {"json", "text", "model-text"} for c in both.values())
+        saving = [f for f in ("text", "model-text")
+                  if all(c[f] <= 0.97 * c["json"] for c in both.values())]
+        expected = min(saving, key=lambda f: both["o200k_base"][f]) if saving else "json"
+        assert meta["encoding"] == meta["auto"]["chosen"] == expected
+        assert meta["tokens"] == {t: c[meta["encoding"]] for t, c in both.items()}
+
+
+def test_auto_rule():
+    from servers.route import choose_auto
+
+    def counts(json_: int, text: int, model: int) -> dict[str, dict[str, int]]:
+        return {"json": {"cl100k_base": json_, "o200k_base": json_},
+                "text": {"cl100k_base": text, "o200k_base": text},
+                "model-text": {"cl100k_base": model, "o200k_base": model}}
+
+    assert choose_auto(counts(1000, 990, 995)) == "json"  # saves 1 %: not worth a notation
+    assert choose_auto(counts(1000, 970, 960)) == "model-text"
+    lopsided = counts(1000, 1000, 900)
+    lopsided["model-text"]["cl100k_base"] = 980  # 10 % in o200k, 2 % in cl100k
+    assert choose_auto(lopsided) == "json"
 
 
 @pytest.mark.parametrize("version", [True, 2.0, "2"])
@@ -110,9 +128,9 @@ def test_over_max_tokens_is_a_tool_error_naming_narrower_roots(mcp):
 
 
 def test_the_default_budget_comes_from_the_environment():
-    assert default_max_tokens({}) == 25_000
+    assert default_max_tokens({}) == 20_000
     assert default_max_tokens({"MAX_MCP_OUTPUT_TOKENS": "120"}) == 120
-    assert default_max_tokens({"MAX_MCP_OUTPUT_TOKENS": "lots"}) == 25_000
+    assert default_max_tokens({"MAX_MCP_OUTPUT_TOKENS": "lots"}) == 20_000
 
 
 
