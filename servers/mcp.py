@@ -56,6 +56,7 @@ from servers.failures import DEFAULT_MAX_MESSAGE_BYTES, jsonrpc_code
 from servers.lsp import folder_of_uri, package_version
 from servers.roots import ROOT_KINDS
 from servers.route import RouteError
+from views.legend import COMMON, LEGENDS, PARTIAL
 
 TOOL_NAME = "compact_projection"
 FIND_ROOTS = "find_roots"
@@ -215,27 +216,23 @@ class _Workspace:
 #: ones), and it explains every notation ``auto`` can return (json, text, model-text).
 def description(budget: int = route.DEFAULT_MAX_TOKENS) -> str:
     """The description, naming the server's default budget."""
-    return DESCRIPTION.replace("(default 25000)", f"(default {budget})")
+    return DESCRIPTION.replace("(default 25000)", f"(default {budget})", 1)
 
 
 DESCRIPTION = (
-    "Make one view of this workspace's Python code; the result text is the view's wire. Profiles: "
-    "graph (a .py file: its definitions, imports and calls), task-context (a qualified symbol: what "
-    "changing it needs), project-graph (a manifest: modules and dependencies), symbols (a file or package: "
-    "every definition), references (a symbol: where it is used), diagnostics (a file or manifest: problems). "
-    "find_roots lists the roots a profile takes.\n"
-    "Reading the text (encoding auto, the default, picks the form with the fewest tokens):\n"
-    "- JSON: the view itself.\n"
-    "- SEMAPRAX-TEXT 1 / SEMAPRAX-MODEL-TEXT 2: a header line, then profile, root, source_revision and "
-    "source_digest lines (name, byte length, value), then the body, a JSON document, after the 'body' line.\n"
-    "- model-text: the line 'dict N' is followed by N JSON strings, one per line, numbered from 0; in the "
-    "body, @N (outside quotes) stands for string N.\n"
-    "- text: in the body, ~k (outside quotes) stands for the k-th distinct string (keys too) in order of "
-    "first appearance, numbered from 0.\n"
-    "- binary (only when asked): base64 of CBOR.\n"
-    "Views are positional: a 'columns' list names the fields of each row. A view over max_tokens (default "
-    "25000) is refused naming narrower roots to ask for. A failure is a short text starting with its code "
-    "(semaprax.workspace with close matches, semaprax.params, semaprax.budget, compact.*) saying what to do."
+    "One view of this workspace's Python code; the result text is the view's wire. Profiles and roots: "
+    "graph (a .py file), task-context (a qualified symbol: what changing it needs), project-graph (a "
+    "manifest), symbols (a file or package), references (a symbol: its uses), diagnostics (a file or "
+    "manifest); find_roots lists roots.\n"
+    "Wire (auto, the default, keeps JSON unless another form saves 3%): JSON is the view. "
+    "SEMAPRAX-TEXT 1 / SEMAPRAX-MODEL-TEXT 2: a header line; profile, root, source_revision, source_digest "
+    "lines (name, byte length, value); the JSON body after the 'body' line. model-text: 'dict N' is followed "
+    "by N JSON strings numbered from 0; @N outside quotes in the body is string N. text: ~k outside quotes "
+    "is the k-th distinct string (keys too) by first appearance, from 0. binary (only when asked): base64 "
+    "CBOR.\n"
+    "A view over max_tokens (default 25000) is fitted. A failure is a short text: its code, then what to "
+    "do.\n"
+    "Views: " + " ".join([COMMON, PARTIAL, *LEGENDS.values()])
 )
 FIND_ROOTS_DESCRIPTION = (
     "List the roots this workspace offers for a profile (files, package folders, manifests, or qualified "

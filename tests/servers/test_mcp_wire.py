@@ -23,6 +23,8 @@ from semaprax.cli import mcp_config
 from servers import route
 from servers.failures import FAILURES, jsonrpc_code
 from servers.mcp import DESCRIPTION, ERROR_TEXT_CHARS, MAX_RESULT_SIZE_KEY, max_result_chars
+from servers.mcp import description as describe
+from views.legend import COMMON, LEGENDS, PARTIAL
 
 #: One root of each profile in the demo workspace.
 ROOTS = {"graph": "pkg/core.py", "task-context": "pkg.core.Engine.run", "project-graph": "semaprax.toml",
@@ -122,11 +124,16 @@ def test_the_tool_list_has_no_output_schema_and_declares_the_result_size(mcp):
     tools = {t.name: t for t in mcp.run(mcp.session.list_tools()).tools}
     assert all(t.output_schema is None for t in tools.values())
     meta = tools["compact_projection"].meta
-    assert meta[MAX_RESULT_SIZE_KEY] == max_result_chars(25_000) == 200_000
+    assert meta[MAX_RESULT_SIZE_KEY] == max_result_chars(20_000) == 160_000  # the default budget
     description = tools["compact_projection"].description
-    assert description == DESCRIPTION and len(description.encode("utf-8")) < 2048
-    for notation in ("dict N", "numbered from 0", "@N", "~k", "base64"):
+    assert description == describe(route.DEFAULT_MAX_TOKENS) and len(description.encode("utf-8")) < 2048
+    assert DESCRIPTION.replace("(default 25000)", "(default 20000)") == description
+    for notation in ("dict N", "numbered from 0", "@N", "~k", "base64", "(default 20000)"):
         assert notation in description
+    # every view convention the legend names (views/legend.py, checked against real documents by
+    # tests/views/test_legend.py) reaches the model through the description
+    for part in (COMMON, PARTIAL, *LEGENDS.values()):
+        assert part in description
 
 
 def test_every_failure_class_has_one_code_in_both_servers():
