@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import fields, replace
 
 from . import child
-from .messages import Counts
 from .model import Loaded, encodings_of
+from .values import Counts
 
 _CACHE: dict[bytes, dict[str, int]] = {}
 _SAVED: dict[bytes, dict[str, list[int]]] = {}
@@ -110,11 +110,11 @@ def count_all(loaded: Loaded, cancelled: Callable[[], bool] = lambda: False, *,
 
 
 def _count_in_child(loaded: Loaded, cancelled: Callable[[], bool]) -> Iterator[Counts]:
-    """The same steps in a child process (``python -m inspector.count_child``),
+    """The same steps in a child process (``python -m inspector.worker count``),
     handed what the loader already decoded and verified (``_counted_parts``):
     it encodes the other forms and counts, and the parent's interpreter lock
     stays free."""
-    for item in child.results("inspector.count_child", _counted_parts(loaded), cancelled):
+    for item in child.results("count", _counted_parts(loaded), cancelled):
         yield Counts(loaded, **item)
 
 
@@ -131,13 +131,10 @@ def stop_children() -> None:
     child.stop_children()
 
 
-def child_main() -> None:
-    """The child's side: the parts of a loaded wire in, each step's fields out,
-    at a lower scheduling priority than the interface (counting is background
-    work: on two busy cores the interface process keeps the CPU for the keys)."""
-    child.serve(_count_steps, nice=10)
-
-
-def _count_steps(loaded: Loaded) -> Iterator[dict]:
+def child_steps(loaded: Loaded) -> Iterator[dict[str, object]]:
+    """The child's side (``python -m inspector.worker count``, at a lower
+    scheduling priority than the interface: counting is background work, and on
+    two busy cores the interface process keeps the CPU for the keys): the parts
+    of a loaded wire in, each step's fields out."""
     for counts in count_all(loaded, here=True):
         yield {f.name: getattr(counts, f.name) for f in fields(counts) if f.name != "source"}

@@ -1,6 +1,6 @@
 """The inspector's work done apart from the interface: a large wire's layout made
-in a child process (``inspector.layout_child``), counting in one
-(``inspector.count_child``), and results nobody wants any more ended. Behaviour
+in a child process (``inspector.worker layout``), counting in one
+(``inspector.worker count``), and results nobody wants any more ended. Behaviour
 only: each result from a child equals the one made in this process. The speed
 and memory figures are scripts/bench_inspector.py's (docs/performance.md)."""
 
