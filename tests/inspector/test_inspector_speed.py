@@ -11,6 +11,7 @@ import dataclasses
 from pathlib import Path
 
 import pytest
+from pilotkit import press, step
 
 import codec
 from inspector import child, counting
@@ -130,13 +131,13 @@ def test_the_byte_view_redraws_only_the_rows_the_cursor_touched_and_they_match_a
     async def scenario():
         app = InspectorApp(load_bytes(CASES["model-text"], "ledger").prepare(), count_tokens=False)
         async with app.run_test(size=(120, 36)) as pilot:
-            await pilot.pause()
+            await step(pilot)
             app.action_tab("bytes")
-            await pilot.pause()
+            await step(pilot)
             hexview = app.bytes_pane.hex
             for key in ("right", "right", "down", "right", "down", "left", "up"):
-                await pilot.press(key)
-                await pilot.pause()
+                await press(pilot, key)
+                await step(pilot)
             assert hexview.cursor_offset == 2 + hexview.row_bytes
 
             def drawn() -> list[list]:
@@ -165,17 +166,17 @@ def test_the_byte_status_line_grows_and_shrinks_with_its_text():
     async def scenario():
         app = InspectorApp(load_bytes(wire, "digest").prepare(), count_tokens=False)
         async with app.run_test(size=(64, 30)) as pilot:
-            await pilot.pause()
+            await step(pilot)
             app.action_tab("bytes")
-            await pilot.pause()
+            await step(pilot)
             status = app.query_one("#hex-status")
             app.bytes_pane.go_to_offset(0)
-            await pilot.pause()
+            await step(pilot)
             assert status.size.height == 1
             app.bytes_pane.go_to_offset(app.loaded.error.offset)  # "...: the diagnostic's byte (compact.digest)"
-            await pilot.pause()
+            await step(pilot)
             assert status.size.height >= 2
             app.bytes_pane.go_to_offset(0)
-            await pilot.pause()
+            await step(pilot)
             assert status.size.height == 1
     asyncio.run(scenario())
