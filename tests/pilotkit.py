@@ -45,8 +45,8 @@ async def step(pilot: Pilot[Any]) -> None:
 async def press(pilot: Pilot[Any], *keys: str) -> None:
     """``pilot.press(*keys)`` without its waits for an idle process: each key
     becomes the same Key event Pilot sends (the same names, the same
-    character), and the app handles it and what it causes (``step``) before
-    the next key."""
+    character), and the app handles it and what it causes (``step``, and
+    the animations it started) before the next key."""
     app = pilot.app
     for key in keys:
         if len(key) == 1 and not key.isalnum():
@@ -58,6 +58,8 @@ async def press(pilot: Pilot[Any], *keys: str) -> None:
         event = events.Key(key, char)
         event.set_sender(app)
         app.post_message(event)
+        await step(pilot)
+        await app.animator.wait_until_complete()  # as Pilot does: a scroll the key started has ended
         await step(pilot)
 
 

@@ -476,19 +476,27 @@ def test_counts_of_a_file_no_longer_loaded_are_dropped(monkeypatch):
         return real(data)
 
     monkeypatch.setattr(counting, "count_bytes", slow_for_the_first)
+    first_ended = threading.Event()  # the first file's counting has posted all it will post
+    count_all = counting.count_all
+
+    def watched(loaded, *args, **kwargs):
+        try:
+            yield from count_all(loaded, *args, **kwargs)
+        finally:
+            if loaded is first:
+                first_ended.set()
+
+    monkeypatch.setattr(counting, "count_all", watched)
 
     async def scenario():
         app = InspectorApp(first, count_tokens=True)
         async with app.run_test(size=SIZE) as pilot:
             await step(pilot)
             app.loaded = second  # the first is still being counted
-            for _ in range(200):
-                await pilot.pause(0.05)
-                if app.counts is not None and app.counts.done:
-                    break
+            await pilotkit.until(pilot, lambda: app.counts is not None and app.counts.done, what="the counts")
             gate.set()  # now the first file's counts arrive, late
+            await pilotkit.until(pilot, first_ended.is_set, what="the first file's counting to end")
             await settle(app, pilot)
-            await pilot.pause(0.2)
             assert app.counts.source is second
             table = app.query_one("#token-table", DataTable)
             expected = real(codec.ENCODERS["json"](second.projection))
@@ -620,7 +628,9 @@ def test_palette_lists_every_command_with_its_key_on_an_empty_query():
 
         async with opened(LEDGER) as (app, pilot):
             await press(pilot, "ctrl+p")
-            await pilot.pause(0.5)
+            await pilotkit.until(pilot, lambda: app.screen.query(CommandList)
+                                 and app.screen.query_one(CommandList).option_count >= len(COMMANDS),
+                                 what="the palette's commands")
             options = app.screen.query_one(CommandList)
             prompts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
             for command in COMMANDS:
@@ -996,10 +1006,8 @@ def test_a_large_wire_is_counted_in_a_child_process(monkeypatch):
 
     async def scenario():
         async with opened(LEDGER, count_tokens=True) as (app, pilot):
-            for _ in range(600):
-                if app.counts is not None and app.counts.done:
-                    break
-                await pilot.pause(0.1)
+            await pilotkit.until(pilot, lambda: app.counts is not None and app.counts.done, timeout=60,
+                                 what="the counts")
             assert app.counts.done and app.counts.error is None
             monkeypatch.setattr(counting, "PROCESS_FROM", 1 << 40)
             local = list(counting.count_all(app.loaded))[-1]

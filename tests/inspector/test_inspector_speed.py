@@ -11,7 +11,7 @@ import dataclasses
 from pathlib import Path
 
 import pytest
-from pilotkit import press, step
+from pilotkit import press, step, until
 
 import codec
 from inspector import child, counting
@@ -116,10 +116,8 @@ def test_a_large_file_opened_while_another_is_decoded_apart_shows_the_second(mon
         async with app.run_test(size=(100, 30)) as pilot:
             app.load_file(str(first))
             app.load_file(str(second))
-            for _ in range(100):
-                await pilot.pause(0.05)
-                if app.loaded is not None and not app.loaded.pending and not list(app.workers):
-                    break
+            await until(pilot, lambda: app.loaded is not None and not app.loaded.pending
+                        and all(w.is_finished for w in app.workers), what="the second file")
             assert app.loaded.path == str(second) and app.loaded.form == "text" and app.loaded.ok
             assert not child._CHILDREN
     asyncio.run(scenario())

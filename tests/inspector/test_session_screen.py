@@ -13,6 +13,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import pilotkit
 from pilotkit import press
 from textual.widgets import DataTable, Static
 
@@ -27,11 +28,7 @@ SIZE = (160, 48)
 
 async def until(pilot: Any, condition: Any, timeout: float = 30.0) -> None:
     """Wait for ``condition()`` while the app runs (no fixed pause)."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not condition():
-        assert loop.time() < end, "timed out waiting for the app"
-        await pilot.pause(0.02)
+    await pilotkit.until(pilot, condition, timeout)
 
 
 def independent_figures(path: Path) -> list[dict[str, Any]]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from pilotkit import settle, until
 from textual.widgets import Input
 
 from inspector.app import InspectorApp
@@ -25,15 +26,13 @@ def steady(*keys: str, tab: str | None = None):
         app = pilot.app
         for widget in app.query(Input):
             widget.cursor_blink = False
-        await pilot.pause()
-        await app.workers.wait_for_complete()
+        await settle(app, pilot)
         if tab:
             app.action_tab(tab)
-        for key in keys:
+        for key in keys:  # Pilot's own keys here: a snapshot is about looks, taken as Pilot settles them
             await pilot.press(key)
             await pilot.pause()
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await settle(app, pilot)
     return run_before
 
 
@@ -62,7 +61,7 @@ def test_verify_noncanonical_snapshot(snap_compare):
     async def before(pilot):
         await steady()(pilot)
         pilot.app.action_verify()
-        await pilot.pause()
+        await settle(pilot.app, pilot)
 
     app = app_for("examples/rejected/compact.noncanonical.model-text")
     assert snap_compare(app, terminal_size=SIZE, run_before=before)
@@ -90,15 +89,10 @@ def test_compare_snapshot(snap_compare):
     async def before(pilot):
         await steady()(pilot)
         pilot.app.open_compare(Target("bytes", data=edited_ledger(), name="banking_ledger.graph.edited.model-text"))
-        for _ in range(100):
-            await pilot.pause()
-            screen = pilot.app.screen
-            if isinstance(screen, CompareScreen):
-                await screen.workers.wait_for_complete()
-                await pilot.pause()
-                if screen.comparison is not None and screen.comparison.done:
-                    break
-        await pilot.pause()
+        await until(pilot, lambda: isinstance(pilot.app.screen, CompareScreen)
+                    and pilot.app.screen.comparison is not None and pilot.app.screen.comparison.done,
+                    what="the comparison")
+        await settle(pilot.app, pilot)
 
     assert snap_compare(app_for(LEDGER, count_tokens=True), terminal_size=SIZE, run_before=before)
 

@@ -7,7 +7,7 @@ import asyncio
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from pilotkit import press, step
+from pilotkit import press, step, until
 
 from inspector.app import InspectorApp
 from inspector.model import load_path
@@ -33,9 +33,15 @@ def test_palette_search_keeps_a_one_letter_key_in_brackets():
 
         async with opened(LEDGER) as (app, pilot):
             await press(pilot, "ctrl+p")
-            await pilot.pause(0.3)
+            await until(pilot, lambda: app.screen.query(CommandList), what="the palette")
             await press(pilot, "T", "o", "k")
-            await pilot.pause(0.6)
+
+            def prompts_of_the_query() -> list[str]:
+                options = app.screen.query_one(CommandList)
+                return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+
+            await until(pilot, lambda: any("Next token view" in p for p in prompts_of_the_query()),
+                        what="the commands matching 'Tok'")
             options = app.screen.query_one(CommandList)
             prompts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
             assert any("Show Tokens  [t]" in p for p in prompts), prompts
@@ -149,8 +155,10 @@ def test_token_view_rewraps_when_its_scrollbar_appears_at_80_columns():
             await press(pilot, "t")
             await step(pilot)
             await app.workers.wait_for_complete()
-            await pilot.pause(0.3)
             view = app.query_one("#token-view")
+            await until(pilot, lambda: view.show_vertical_scrollbar
+                        and view.lines.width < view.scrollable_content_region.width,
+                        what="the token view rewrapped beside its scrollbar")
             assert view.show_vertical_scrollbar
             assert view.lines.width < view.scrollable_content_region.width
             assert view.max_scroll_x == 0
@@ -193,14 +201,15 @@ def test_stepping_through_an_entrys_uses_moves_the_linked_cursor_to_each_use():
         async with opened(LEDGER, size=(120, 36)) as (app, pilot):
             loaded = app.loaded
             await press(pilot, "d", "down", "enter")
-            await pilot.pause(0.2)
+            await until(pilot, lambda: app.selection is not None and app.selection.origin == "body",
+                        what="the body on the entry's first use")
             entry = app.dictionary.selected_entry
             uses = loaded.references_of(entry)
             first = loaded.ref_wire[uses[0]]
             assert (app.selection.start, app.selection.origin) == (first, "body")
             assert app.bytes_pane.hex.cursor_offset == first
             await press(pilot, "right_square_bracket")
-            await pilot.pause(0.2)
+            await until(pilot, lambda: app.selection.start != first, what="the next use")
             assert app.selection.start == loaded.ref_wire[uses[1]]
             assert app.bytes_pane.hex.cursor_offset == loaded.ref_wire[uses[1]]
     asyncio.run(scenario())
