@@ -121,8 +121,13 @@ def test_every_byte_has_a_deepest_node_that_holds_it():
                  WIRES / "banking_ledger.graph.json"):
         loaded = load_path(str(path))
         d = Dissection(loaded)
+        built: dict = {}  # each node's children built once, by key, not again for every byte
         for offset in range(0, len(loaded.wire), 13):
-            node = node_at(d, d.path(offset))
+            node = d.root()
+            for key in d.path(offset)[1:]:
+                if node.key not in built:
+                    built[node.key] = {c.key: c for c in d.children(node)}
+                node = built[node.key][key]
             assert node.start <= offset < node.end, (path.name, offset, node)
 
 
