@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pilotkit import settle, until
+from pilotkit import until
 from textual.widgets import Input
 
 from inspector.app import InspectorApp
@@ -22,17 +22,22 @@ def app_for(relative: str, count_tokens: bool = False) -> InspectorApp:
 
 
 def steady(*keys: str, tab: str | None = None):
+    """Pilot's own keys and idle waits: a snapshot is about looks, and waiting
+    only for the messages (tests/pilotkit.py) left the tree's snapshot taken
+    before its last drawing now and then."""
     async def run_before(pilot) -> None:
         app = pilot.app
         for widget in app.query(Input):
             widget.cursor_blink = False
-        await settle(app, pilot)
+        await pilot.pause()
+        await app.workers.wait_for_complete()
         if tab:
             app.action_tab(tab)
-        for key in keys:  # Pilot's own keys here: a snapshot is about looks, taken as Pilot settles them
+        for key in keys:
             await pilot.press(key)
             await pilot.pause()
-        await settle(app, pilot)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
     return run_before
 
 
@@ -61,7 +66,7 @@ def test_verify_noncanonical_snapshot(snap_compare):
     async def before(pilot):
         await steady()(pilot)
         pilot.app.action_verify()
-        await settle(pilot.app, pilot)
+        await pilot.pause()
 
     app = app_for("examples/rejected/compact.noncanonical.model-text")
     assert snap_compare(app, terminal_size=SIZE, run_before=before)
@@ -92,7 +97,7 @@ def test_compare_snapshot(snap_compare):
         await until(pilot, lambda: isinstance(pilot.app.screen, CompareScreen)
                     and pilot.app.screen.comparison is not None and pilot.app.screen.comparison.done,
                     what="the comparison")
-        await settle(pilot.app, pilot)
+        await pilot.pause()
 
     assert snap_compare(app_for(LEDGER, count_tokens=True), terminal_size=SIZE, run_before=before)
 
