@@ -289,7 +289,11 @@ class StructuralDiff:
         while stack:
             path, a, b, lo, hi = stack.pop()
             self.progress = lo
-            if a == b:
+            try:
+                same = a == b
+            except RecursionError:  # over 500 levels (a JSON object is two tuples deep): look inside instead
+                same = False
+            if same:
                 self.progress = hi
                 continue
             if isinstance(a, _Object) and isinstance(b, _Object):
