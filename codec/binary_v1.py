@@ -256,14 +256,15 @@ def most_json_bytes(body: bytes) -> int:
 #: may belong to: a string of ``n`` >= 2 bytes is 57 + ``n`` bytes as a ``str``,
 #: under 20 per byte of its ``n + 1`` (shorter ones are cached), except a single
 #: character past U+00FF in two bytes (84 over 3 bytes: its lead byte carries
-#: 44); a negative integer from -6 to -24 is a one-byte item of 36 bytes; a
-#: container's head carries its object (a list of 88 bytes with its GC header, a
+#: 44); a negative integer from -6 to -24 is a one-byte item of 32 bytes and
+#: its slot (over 8 bytes: a list grows by an eighth at a time); a container's
+#: head carries its object (a list of 88 bytes with its GC header, a
 #: dict of a few pairs 208), each further item or pair paying for its slot out of
 #: its own bytes. Floats, larger integers, bignums and the simple values cost
 #: less than 20 per byte.
 _MOST_MEMORY = bytearray(b"\x14" * 256)
 for _b in range(0x25, 0x38):
-    _MOST_MEMORY[_b] = 36
+    _MOST_MEMORY[_b] = 40
 for _b in range(0xC4, 0xE0):
     _MOST_MEMORY[_b] = 44
 for _b in range(0x80, 0x9C):

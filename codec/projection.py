@@ -466,7 +466,8 @@ def _token_fault(document: bytes, stop: int) -> CompactError | None:
     each candidate, and Python reads the candidate alone."""
     pos = 0
     while True:
-        pos = _INNOCENT(document, pos, stop).end()
+        run = _INNOCENT(document, pos, stop)  # a possessive repetition: it always matches
+        pos = run.end() if run is not None else pos
         if pos >= stop:
             return None
         m = _TOKEN(document, pos, stop)

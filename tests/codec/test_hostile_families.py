@@ -1,0 +1,202 @@
+"""The held-out families of issue 23 at small sizes: each is rejected (or accepted)
+with the code and the byte a reader needs, placed without a second parse, and the
+binary fast path's memory bound holds. Their full-size time and memory ratios are
+scripts/bench_hostile.py's (docs/robustness.md), not pass/fail tests here."""
+
+from __future__ import annotations
+
+import json
+import tracemalloc
+
+import cbor2
+import pytest
+import wirekit
+from wirekit import JSON, LIMIT, NONCANONICAL, rejected_both
+
+import codec
+from codec import binary_v1, projection
+
+N = 2_000  # objects in a family: big enough for the dictionary of v2, small enough to be fast
+
+
+def small_objects(n: int = N) -> bytes:
+    return b"[" + b",".join([b'{"a":0}'] * n) + b"]"
+
+
+def framed(form: str, doc: bytes) -> tuple[bytes, int]:
+    """``doc`` as a ``form`` wire with a matching digest, and where ``doc`` starts
+    in it (no dictionary, so a document offset maps one to one)."""
+    if form == "json":
+        return doc, 0
+    wire = wirekit.v2(doc) if form == "model-text" else wirekit.v1(doc)
+    return wire, wire.index(b"body\n") + 5
+
+
+FORMS = ("json", "model-text", "text")
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_small_objects_with_a_trailing_space_are_noncanonical_at_the_space(form: str) -> None:
+    doc = small_objects() + b" "
+    wire, at = framed(form, doc)
+    exc = rejected_both(form, wire, NONCANONICAL)
+    assert exc.offset == at + len(doc) - 1
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_a_duplicate_key_in_the_last_object_is_placed_at_the_key(form: str) -> None:
+    doc = small_objects()[:-2] + b',"a":1}]'
+    wire, at = framed(form, doc)
+    exc = rejected_both(form, wire, JSON)
+    assert exc.offset == at + doc.rindex(b'"a"')
+    assert "duplicate object key" in exc.message
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_a_float_out_of_range_at_the_end_is_placed(form: str) -> None:
+    doc = small_objects()[:-1] + b",1e400]"
+    wire, at = framed(form, doc)
+    exc = rejected_both(form, wire, JSON)
+    assert exc.offset == at + doc.rindex(b"1e400")
+
+
+@pytest.mark.parametrize("form", ("json", "model-text"))
+def test_a_duplicate_among_many_keys_is_placed(form: str) -> None:
+    keys = [b'"k%07d":0' % i for i in range(20_000)]
+    doc = b"{" + b",".join(keys + [b'"k0000007":0']) + b"}"
+    wire, at = framed(form, doc)
+    exc = rejected_both(form, wire, JSON)
+    assert exc.offset == at + doc.rindex(b'"k0000007"')
+
+
+def test_the_first_fault_in_document_order_wins_over_a_later_duplicate() -> None:
+    # the duplicate's value replaces the one out of range, so the parse and the
+    # encoding succeed: the placement still reports the earlier fault
+    doc = b'{"a":1e400,"b":[{"c":1,"c":2}],"a":1}'
+    exc = rejected_both("json", doc, JSON)
+    assert exc.offset == doc.index(b"1e400")
+
+
+@pytest.mark.parametrize(
+    ("doc", "fault"),
+    [
+        (b'[1,"\\ud83d\\ude00",{"x":"\\ud800"}]', b'"\\ud800"'),  # a pair is text, a lone one is not
+        (b'[1.5e99,1' + b"0" * 300 + b'.5e99]', b"1" + b"0" * 300),  # 10^399: out of range
+        (b'[1,2,{"a":[NaN]}]', b"NaN"),
+        (b'[-Infinity]', b"-Infinity"),
+    ],
+)
+def test_token_faults_are_placed_at_their_token(doc: bytes, fault: bytes) -> None:
+    exc = rejected_both("json", doc, JSON)
+    assert exc.offset == doc.index(fault)
+
+
+def test_an_escaped_key_repeats_its_plain_spelling() -> None:
+    doc = b'{"a":1,"b":2,"\\u0061":3}'
+    exc = rejected_both("json", doc, JSON)
+    assert exc.offset == doc.index(b'"\\u0061"')
+
+
+def test_a_colon_inside_a_string_is_no_pair() -> None:
+    # a key repeats exactly when the document has more colons outside strings
+    # than its encoding; colons in strings must not count
+    doc = b'{"a:b":"c:d" ,"e":1}'
+    exc = rejected_both("json", doc, NONCANONICAL)
+    assert exc.offset == doc.index(b" ,")
+
+
+def test_a_noncanonical_document_is_parsed_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fault is placed without parsing the document again (the second parse
+    used to run while the first value was held: MemoryError at 16 MiB under a
+    1 GiB cap)."""
+    sizes: list[int] = []
+    loads = json.loads
+
+    def counting(s: str | bytes, *args: object, **kwargs: object) -> object:
+        sizes.append(len(s))
+        return loads(s, *args, **kwargs)
+
+    monkeypatch.setattr(projection.json, "loads", counting)
+    for doc in (small_objects() + b" ", small_objects()[:-2] + b',"a":1}]', small_objects()[:-1] + b",1e400]"):
+        sizes.clear()
+        with pytest.raises(codec.CompactError):
+            codec.decode_json(doc)
+        assert [s for s in sizes if s > 100] == [len(doc)], sizes
+
+
+def test_depth_error_after_a_stray_byte_has_an_offset() -> None:
+    doc = b"x" + b"[" * 513
+    exc = rejected_both("json", doc, LIMIT)
+    assert exc.offset == 513  # the bracket that opens level 513
+
+
+def test_depth_error_offset_skips_brackets_in_strings() -> None:
+    doc = b'["[[[",' + b"{" * 512 + b"}" * 512 + b"]"
+    exc = rejected_both("json", doc, LIMIT)
+    assert exc.offset == doc.index(b"{") + 511
+
+
+@pytest.mark.parametrize("form", ("json", "binary", "model-text", "text"))
+def test_arrays_nested_511_deep_are_valid(form: str) -> None:
+    doc = b"[" + b",".join([b"[" * 510 + b"1" + b"]" * 510] * 8) + b"]"
+    p = codec.CompactProjection("graph", "r", "v", doc)
+    wire = doc if form == "json" else codec.ENCODERS[form](p)
+    assert codec.decode_wire(wire).selected == doc
+
+
+def test_binary_nested_511_deep_takes_the_fast_path() -> None:
+    body = cbor2.dumps([[[1]]] * 3)
+    deep = b"\x82" + (b"\x81" * 509 + b"\x01") * 2
+    for b in (body, deep):
+        assert binary_v1.read_fast(b) is not None
+
+
+def test_binary_indefinite_item_at_the_end_is_placed() -> None:
+    value = [{"a": i} for i in range(N)] + [[]]
+    body = cbor2.dumps(value)
+    assert body.endswith(b"\x80")
+    bad = body[:-1] + b"\x9f\xff"
+    doc = codec.canonical_json(value)
+    wire = wirekit.binary(doc, bad)
+    exc = rejected_both("binary", wire, NONCANONICAL)
+    assert exc.offset == len(wire) - 2
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        [[]] * 3000,
+        [{}] * 3000,
+        [{"ab": 1}] * 2000,
+        [-7] * 5000,
+        ["ab"] * 3000,
+        ["\u0100"] * 3000,
+        ["\u0800"] * 3000,
+        ["\U00010000"] * 3000,
+        [1.5] * 3000,
+        [[[[1]]]] * 1000,
+        [{f"k{i}": [i, -i, "x" * (i % 40)] for i in range(50)}] * 40,
+    ],
+    ids=lambda v: repr(v)[:24],
+)
+def test_the_memory_bound_bounds_what_cbor2_builds(value: object) -> None:
+    """``most_value_memory`` lets cbor2 read a body whose document bound is loose:
+    what cbor2 then allocates must stay under it, for the costliest shapes."""
+    body = cbor2.dumps(value)
+    cbor2.loads(body)  # warm up whatever cbor2 caches on first use
+    tracemalloc.start()
+    try:
+        built = cbor2.loads(body)
+        allocated, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert built == value
+    assert allocated <= binary_v1.most_value_memory(body), (allocated, binary_v1.most_value_memory(body))
+
+
+@pytest.mark.parametrize("cls", [bytearray, memoryview])
+def test_layout_wire_of_a_large_bytes_like_wire_is_the_limit(cls: type) -> None:
+    wire = cls(b"SEMAPRAX-MODEL-TEXT 2\n" + bytes(16 << 20))
+    layout = codec.layout_wire(wire)
+    assert layout.error is not None and layout.error.code == LIMIT
+    assert layout.wire_size == (16 << 20) + 22
