@@ -220,6 +220,48 @@ def fam_reference_bomb(form: str, size: int) -> bytes | None:
     return v2(b"[]", [entry], b"[" + b"@0," * (refs - 1) + b"@0]", declared=ZERO)
 
 
+# --- issue 23's held-out families ----------------------------------------------------------------
+
+
+def _small_objects(size: int) -> bytes:
+    return _array(b'{"a":0}', size)
+
+
+def fam_small_objects_trailing_space(form: str, size: int) -> bytes:
+    return _framed_doc(form, _small_objects(size - OVERHEAD - 1) + b" ")
+
+
+def fam_small_objects_duplicate_key(form: str, size: int) -> bytes:
+    return _framed_doc(form, _small_objects(size - OVERHEAD - 8)[:-2] + b',"a":1}]')
+
+
+def fam_float_out_of_range_at_end(form: str, size: int) -> bytes:
+    return _framed_doc(form, _small_objects(size - OVERHEAD - 8)[:-1] + b",1e400]")
+
+
+def fam_duplicate_among_many_keys(form: str, size: int) -> bytes:
+    n = (size - OVERHEAD) // 14 - 1
+    keys = [b'"k%08d":0' % i for i in range(n)]
+    return _framed_doc(form, b"{" + b",".join(keys + [b'"k%08d":0' % (n // 2)]) + b"}")
+
+
+def fam_indefinite_at_end(form: str, size: int) -> bytes:
+    import cbor2
+
+    _, _, binary = _framing()
+    n = (size - OVERHEAD) // 4
+    body = cbor2.dumps([{"a": 0}] * n + [[]])
+    return binary(body[:-1] + b"\x9f\xff", ZERO)
+
+
+def fam_nested_511(form: str, size: int) -> bytes:
+    return encode(form, _array(b"[" * 510 + b"1" + b"]" * 510, _document_size(form, size, 0.5)))
+
+
+def fam_at_in_strings(form: str, size: int) -> bytes:
+    return encode(form, _array(b'"a@b@c@d@e@f"', _document_size(form, size, 0.86)))
+
+
 #: name -> (forms, builder(form, size)); each is measured at every size.
 FAMILIES: dict[str, tuple[tuple[str, ...], Callable[[str, int], bytes | None]]] = {
     "long-integers (valid)": (FORMS, fam_long_integers),
@@ -234,6 +276,14 @@ FAMILIES: dict[str, tuple[tuple[str, ...], Callable[[str, int], bytes | None]]] 
     "tilde-flood": (("text",), fam_tilde_flood),
     "escaped-dictionary-entries": (("model-text",), fam_escaped_entries),
     "reference-bomb-1-MiB-entry": (("model-text",), fam_reference_bomb),
+    # issue 23
+    "small-objects-trailing-space": (("json", "model-text"), fam_small_objects_trailing_space),
+    "small-objects-duplicate-key-at-end": (("json", "model-text"), fam_small_objects_duplicate_key),
+    "float-out-of-range-at-end": (("json", "model-text"), fam_float_out_of_range_at_end),
+    "duplicate-among-many-keys": (("json", "model-text"), fam_duplicate_among_many_keys),
+    "indefinite-length-at-end": (("binary",), fam_indefinite_at_end),
+    "nested-511 (valid)": (("json", "binary"), fam_nested_511),
+    "at-in-strings (valid)": (("binary", "model-text"), fam_at_in_strings),
 }
 
 
