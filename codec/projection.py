@@ -331,9 +331,20 @@ def _normalize(selected: bytes, skeleton: bytes | None, *, lexical: bool = True)
     try:
         again = _encode(value, floats=_has_float_token(skeleton))
     except (ValueError, UnicodeEncodeError):
+        again = None  # placed below, outside the handler: its traceback holds the value's frames
+    if again is None:
+        # A float out of range or a lone surrogate. Whether a key repeats too
+        # (perhaps before it) is the colon count of an encoding that writes
+        # Infinity and surrogates as they are, asked before the value goes.
+        try:
+            lenient = json.dumps(value, ensure_ascii=True, separators=(",", ":"), allow_nan=True).encode()
+            repeats = skeleton.count(b":") > _colons_outside_strings(lenient)
+            del lenient
+        except (ValueError, RecursionError):
+            repeats = True
         del value
-        fault = _json_fault(selected, skeleton)
-        raise (fault or CompactError(E.JSON, "document holds a value JSON cannot encode")) from None
+        fault = _json_fault(selected, skeleton, keys=repeats)
+        raise (fault or CompactError(E.JSON, "document holds a value JSON cannot encode"))
     del value
     if again != selected:
         # Parsed and encodable, yet different: a duplicate key (a parse failure,
