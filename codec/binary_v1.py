@@ -146,6 +146,9 @@ class Reader(stages.Reader):
                 self.value, self.document = fast
                 self.floats = None  # not known, and not needed: check_canonical is done
                 return
+            fault = encoding_fault(body)
+            if fault is not None:
+                raise fault.shifted(self.body_start)
         try:
             self.floats = check_cbor(body, self.items)
         except CompactError as exc:
@@ -267,10 +270,10 @@ for _b in range(0x25, 0x38):
     _MOST_MEMORY[_b] = 40
 for _b in range(0xC4, 0xE0):
     _MOST_MEMORY[_b] = 44
-for _b in range(0x80, 0x9C):
+for _b in [*range(0x80, 0x9C), 0x9F]:  # arrays, the indefinite one included
     _MOST_MEMORY[_b] = 88
 _MOST_MEMORY[0xA0] = 88
-for _b in range(0xA1, 0xBC):
+for _b in [*range(0xA1, 0xBC), 0xBF]:
     _MOST_MEMORY[_b] = 208
 _MEMORY_WEIGHTS = sorted(set(_MOST_MEMORY) - {20})
 _MEMORY_CLASS = bytes(0 if w == 20 else _MEMORY_WEIGHTS.index(w) + 1 for w in _MOST_MEMORY)
@@ -340,6 +343,73 @@ def read_fast(body: bytes) -> tuple[object, bytes] | None:
     if len(document) > limits.MAX_SELECTED_BYTES or has_long_digit_run(document):
         return None
     return value, document
+
+
+def encoding_fault(body: bytes) -> CompactError | None:
+    """Where ``read_fast`` stepped aside, the walker's diagnostic without the walk
+    when the body's one departure from the profile is its encoding (issue 23: an
+    indefinite-length item at the end of 16 MiB took the walker 22 times a valid
+    decode): cbor2 reads the body leniently (indefinite lengths, wide heads,
+    short floats and trailing bytes allowed; everything else as strict as
+    ``read_fast``), the value is a JSON value the limits admit, and its
+    deterministic encoding differs from the body. Every departure the walker
+    names but those is caught by the lenient read or the checks after it, and
+    each of those changes the encoding at the head that departs, so the first
+    byte where the encodings differ is the walker's offset, and the head there
+    says which departure it is. None in every other case (the walker decides)."""
+    if not fast_path_bounded(body):
+        return None
+    import cbor2
+
+    try:
+        value = cbor2.loads(
+            body,
+            max_depth=limits.MAX_DEPTH - 1,
+            semantic_decoders=_TAGS,
+            allow_duplicate_keys=False,
+            strict_hashable_types=True,
+        )
+        again = cbor2.dumps(value)
+        if again == body:
+            return None
+        document = canonical_json(value, floats=True)
+    except Exception:  # noqa: BLE001 - whatever it is, the walker names it
+        return None
+    del value
+    if len(document) > limits.MAX_SELECTED_BYTES or has_long_digit_run(document):
+        return None
+    del document
+    at = first_difference(body, again)
+    if at == len(again):
+        return CompactError(E.NONCANONICAL, f"{len(body) - at} trailing byte(s) after the CBOR item", at)
+    return _head_departure(body, at)
+
+
+def _head_departure(body: bytes, at: int) -> CompactError | None:
+    """The walker's diagnostic for the head at ``at``, which departs from the
+    profile by its encoding alone; None when it is not one of those (the walker
+    then decides)."""
+    ib = body[at]
+    major, ai = ib >> 5, ib & 31
+    if major == 7:
+        if ai in (25, 26):
+            return CompactError(
+                E.NONCANONICAL, "half or single precision float; floats must be float64 (0xfb)", at
+            )
+        return None
+    if ai == 31:
+        return CompactError(E.NONCANONICAL, "indefinite-length item; only definite lengths are allowed", at)
+    try:
+        _argument(body, at)
+    except CompactError as exc:
+        return exc if exc.code == E.NONCANONICAL else None
+    if major == 6:
+        try:
+            tag, pos = _argument(body, at)
+            _check_bignum(body, at, pos, tag)
+        except CompactError as exc:
+            return exc if exc.code == E.NONCANONICAL else None
+    return None
 
 
 # --- the profile walker ---------------------------------------------------------------

@@ -6,11 +6,14 @@ scripts/bench_hostile.py's (docs/robustness.md), not pass/fail tests here."""
 from __future__ import annotations
 
 import json
+import struct
 import tracemalloc
 
 import cbor2
 import pytest
 import wirekit
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from wirekit import JSON, LIMIT, NONCANONICAL, rejected_both
 
 import codec
@@ -200,3 +203,60 @@ def test_layout_wire_of_a_large_bytes_like_wire_is_the_limit(cls: type) -> None:
     layout = codec.layout_wire(wire)
     assert layout.error is not None and layout.error.code == LIMIT
     assert layout.wire_size == (16 << 20) + 22
+
+
+# --- binary: the walker's diagnostic without the walk ------------------------------------
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(width=64, allow_nan=False, allow_infinity=False) | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=6), inner, max_size=5),
+    max_leaves=30,
+)
+
+
+def _walker(body: bytes) -> tuple[str, int | None, str] | None:
+    try:
+        binary_v1.check_cbor(body)
+    except codec.CompactError as exc:
+        return exc.code, exc.offset, exc.message
+    return None
+
+
+def _departures(body: bytes, data: st.DataObject) -> bytes:
+    """``body`` with one head spelled another way the lenient read accepts, or
+    one byte changed, or bytes appended."""
+    kind = data.draw(st.sampled_from(["indefinite", "wide", "float32", "trailing", "byte"]))
+    at = data.draw(st.integers(0, len(body) - 1))
+    ib = body[at]
+    major, ai = ib >> 5, ib & 31
+    if kind == "indefinite" and body[0] >> 5 in (4, 5) and body[0] & 31 < 24:
+        # the top array or map with an indefinite length: the same items, then a break
+        return bytes([body[0] | 31]) + body[1:] + b"\xff"
+    if kind == "wide" and major in (0, 1, 3, 4, 5) and ai < 24:
+        return body[:at] + bytes([(major << 5) | 24, ai]) + body[at + 1 :]
+    if kind == "float32" and ib == 0xFB:
+        x = struct.unpack(">d", body[at + 1 : at + 9])[0]
+        if struct.unpack(">f", struct.pack(">f", x))[0] == x:
+            return body[:at] + b"\xfa" + struct.pack(">f", x) + body[at + 9 :]
+        return body
+    if kind == "trailing":
+        return body + data.draw(st.binary(min_size=1, max_size=3))
+    if kind == "byte":
+        return body[:at] + bytes([data.draw(st.integers(0, 255))]) + body[at + 1 :]
+    return body
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(value=json_values, data=st.data())
+def test_an_encoding_fault_is_the_walkers_verdict(value: object, data: st.DataObject) -> None:
+    body = _departures(cbor2.dumps(value), data)
+    fault = binary_v1.encoding_fault(body)
+    if fault is not None:
+        assert (fault.code, fault.offset, fault.message) == _walker(body)
+
+
+def test_an_indefinite_array_at_the_top_is_placed_without_the_walk() -> None:
+    body = b"\x9f" + cbor2.dumps([1, "a"])[1:] + b"\xff"
+    fault = binary_v1.encoding_fault(body)
+    assert fault is not None and (fault.code, fault.offset, fault.message) == _walker(body)
