@@ -17,7 +17,7 @@ import threading
 from array import array
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from itertools import accumulate
+from itertools import accumulate, repeat
 from typing import Any
 
 from . import errors as E
@@ -553,27 +553,26 @@ def _duplicate_key_fault(document: bytes, stop: int) -> CompactError | None:
     from each outside part by one ``translate``, a key is a string that a colon
     follows, and its identity is its bytes unless it holds an escape."""
     parts = _string_parts(document)
+    # per string: the brackets before it, and whether a colon follows it (in C, by map)
+    brackets = list(map(bytes.translate, parts[0::2], repeat(None), repeat(_NOT_BRACKETS)))
+    keyed = list(map(bytes.startswith, map(bytes.lstrip, parts[2::2]), repeat(b":")))
     stack: list[set[bytes] | None] = []
     offset = 0
-    last = len(parts) - 1
-    for k in range(0, last, 2):
-        outside = parts[k]
-        for bracket in outside.translate(None, _NOT_BRACKETS):
+    for i, content in enumerate(parts[1::2]):
+        for bracket in brackets[i]:
             if bracket == 0x7B:
                 stack.append(set())
             elif bracket == 0x5B:
                 stack.append(None)
             elif stack:
                 stack.pop()
-        offset += len(outside)
+        offset += len(parts[2 * i])
         if offset >= stop:
             return None
-        content = parts[k + 1]
-        after = parts[k + 2]
-        if stack and (after[:1] == b":" or after.lstrip(b" \t\r\n")[:1] == b":"):
+        if keyed[i] and stack:
             keys = stack[-1]
             if keys is not None:
-                key = _key_identity(content)
+                key = _key_identity(content) if b"\\" in content else content
                 if key in keys:
                     token = document[offset : offset + len(content) + 2].decode("utf-8", "replace")
                     return CompactError(E.JSON, f"duplicate object key {token[:60]}", offset)
