@@ -506,6 +506,7 @@ def _token_fault(document: bytes, stop: int) -> CompactError | None:
         pos = m.end()
 
 
+_DEPTH_CHUNK = 1 << 20
 _OPEN_CLOSE_DEPTH = bytes(1 if b in b"[{" else 0xFF if b in b"]}" else 0 for b in range(256))
 
 
@@ -515,10 +516,15 @@ def _depth_fault_offset(document: bytes, skeleton: bytes) -> int | None:
     from ``skeleton`` in C; one counted, possessive pass over the document finds
     where it stands."""
     deltas = array("b", skeleton.translate(_OPEN_CLOSE_DEPTH, _NOT_BRACKETS))
-    try:
-        index = list(accumulate(deltas)).index(limits.MAX_DEPTH + 1)
-    except ValueError:
-        return None
+    index, depth = 0, 0
+    while True:  # a chunk at a time, so no list of every bracket's depth is held
+        chunk = list(accumulate(deltas[index : index + _DEPTH_CHUNK], initial=depth))[1:]
+        if not chunk:
+            return None
+        if max(chunk) > limits.MAX_DEPTH:
+            index += chunk.index(limits.MAX_DEPTH + 1)
+            break
+        index, depth = index + len(chunk), chunk[-1]
     before = re.compile(
         b"(?:(?:" + scan.STRING + rb'|[^"\[\]{}]++)*+[\[\]{}]){%d}+(?:' % index
         + scan.STRING + rb'|[^"\[\]{}]++)*+'
