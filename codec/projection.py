@@ -15,6 +15,7 @@ import re
 import sys
 import threading
 from array import array
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import accumulate, repeat
@@ -356,7 +357,7 @@ def _normalize(selected: bytes, skeleton: bytes | None, *, lexical: bool = True)
         repeats = skeleton.count(b":") > _colons_outside_strings(again)
         canonical_here = excerpt(again, at)
         del again
-        fault = _json_fault(selected, skeleton) if repeats else None  # a repeated key, or an earlier fault
+        fault = _json_fault(selected, skeleton, diverges=at) if repeats else None  # a repeated key, or an earlier fault
         if fault is not None:
             raise fault
         raise CompactError(
@@ -553,29 +554,38 @@ def _string_parts(document: bytes) -> list[bytes]:
     return parts
 
 
-def _duplicate_key_fault(document: bytes, stop: int) -> CompactError | None:
+def _duplicate_key_fault(document: bytes, stop: int, diverges: int = 0) -> CompactError | None:
     """The first key before ``stop`` that its object already has. Python reads one
     step per string token (not per byte or per token of structure): brackets come
     from each outside part by one ``translate``, a key is a string that a colon
-    follows, and its identity is its bytes unless it holds an escape."""
+    follows, and its identity is its bytes unless it holds an escape.
+
+    ``diverges``, when the caller knows it, is where the document's canonical
+    encoding first differs from it: an object that closes before that holds no
+    repeated key (the encoding would differ inside it), so the walk starts at
+    the outermost object still open there (``_walk_start``)."""
     parts = _string_parts(document)
-    # per string: the brackets before it, and whether a colon follows it (in C, by map)
-    brackets = list(map(bytes.translate, parts[0::2], repeat(None), repeat(_NOT_BRACKETS)))
-    keyed = list(map(bytes.startswith, map(bytes.lstrip, parts[2::2]), repeat(b":")))
+    first = _walk_start(parts, diverges) if diverges else 0
+    outside = parts[2 * first :: 2]
+    # per string from ``first``: the brackets before it, and whether a colon follows it (in C, by map)
+    brackets = list(map(bytes.translate, outside, repeat(None), repeat(_NOT_BRACKETS)))
+    keyed = list(map(bytes.startswith, map(bytes.lstrip, outside[1:]), repeat(b":")))
+    del outside
     stack: list[set[bytes] | None] = []
-    offset = 0
-    for i, content in enumerate(parts[1::2]):
-        for bracket in brackets[i]:
+    offset = sum(map(len, parts[: 2 * first])) + 2 * first
+    for j, is_key in enumerate(keyed):
+        content = parts[2 * (first + j) + 1]
+        for bracket in brackets[j]:
             if bracket == 0x7B:
                 stack.append(set())
             elif bracket == 0x5B:
                 stack.append(None)
             elif stack:
                 stack.pop()
-        offset += len(parts[2 * i])
+        offset += len(parts[2 * (first + j)])
         if offset >= stop:
             return None
-        if keyed[i] and stack:
+        if is_key and stack:
             keys = stack[-1]
             if keys is not None:
                 key = _key_identity(content) if b"\\" in content else content
@@ -587,12 +597,49 @@ def _duplicate_key_fault(document: bytes, stop: int) -> CompactError | None:
     return None
 
 
+_NOT_BRACKET_RUN = rb"[^\[\]{}]*+"
+
+
+def _walk_start(parts: list[bytes], diverges: int) -> int:
+    """The index of the outside part (among ``parts[0::2]``) where the outermost
+    object open at offset ``diverges`` opens, or of the part that holds that
+    offset when none is open; 0 when that is not found cheaply. All in C: the
+    brackets before that part, with matched pairs removed (a few passes), say
+    from which depth the outermost open object opened, the running depth which
+    bracket opened it, and a counted pass where that bracket stands."""
+    ends = list(accumulate(map(len, parts)))  # without the strings' quotes
+    holding = bisect_right(range(len(ends)), diverges, key=lambda k: ends[k] + 2 * ((k + 1) // 2))
+    part = min(holding // 2, len(parts) // 2)
+    skeleton = join_parts(parts[0 : 2 * part : 2])
+    before = skeleton.translate(None, _NOT_BRACKETS)
+    reduced = before
+    for _ in range(4):
+        shorter = reduced.replace(b"[]", b"").replace(b"{}", b"")
+        if len(shorter) == len(reduced):
+            break
+        reduced = shorter
+    else:
+        return 0  # deeply nested: start at the top
+    if b"{" not in reduced:
+        return part
+    level = reduced.index(b"{")  # the outermost open object opens from this depth
+    running = list(accumulate(array("b", before.translate(_OPEN_CLOSE_DEPTH)), initial=0))
+    opened = len(running) - 1 - running[::-1].index(level)  # the bracket that opens it
+    del running
+    at = re.compile(b"(?:" + _NOT_BRACKET_RUN + rb"[\[\]{}]){%d}+" % opened + _NOT_BRACKET_RUN).match(skeleton)
+    if at is None:
+        return 0
+    return bisect_right(list(accumulate(map(len, parts[0 : 2 * part : 2]))), at.end())
+
+
 def _skeleton_of(document: bytes) -> bytes:
     quoted = quote_split(document)
     return join_parts((quoted if quoted is not None else split_strings(document))[0::2])
 
 
-def _json_fault(document: bytes, skeleton: bytes | None = None, *, keys: bool = True) -> CompactError | None:
+def _json_fault(
+    document: bytes, skeleton: bytes | None = None, *, keys: bool = True, diverges: int = 0
+) -> CompactError | None:
     """The first fault in document order that the fast path (json.loads, then
     comparison) cannot place, in a document nested no deeper than 512 levels
     (``normalize`` checks that first): NaN/Infinity, a float out
@@ -607,7 +654,7 @@ def _json_fault(document: bytes, skeleton: bytes | None = None, *, keys: bool = 
     if found is not None and found.offset is not None:
         stop = found.offset
     if keys and b"{" in skeleton:
-        key = _duplicate_key_fault(document, stop)
+        key = _duplicate_key_fault(document, stop, diverges)
         if key is not None:
             found = key
     return found

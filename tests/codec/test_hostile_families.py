@@ -260,3 +260,19 @@ def test_an_indefinite_array_at_the_top_is_placed_without_the_walk() -> None:
     body = b"\x9f" + cbor2.dumps([1, "a"])[1:] + b"\xff"
     fault = binary_v1.encoding_fault(body)
     assert fault is not None and (fault.code, fault.offset, fault.message) == _walker(body)
+
+
+@pytest.mark.parametrize(
+    ("doc", "duplicate"),
+    [
+        # the encoding diverges early (the outer "a" takes its last value), the
+        # first repeated key in document order is the inner "c"
+        (b'{"a":[1],"b":{"c":1,"c":2},"a":[2]}', b'"c":2'),
+        (b'[{"x":1},{"y":[1,{"z":0}]},{"a":1,"b":{"a":0},"a":2}]', b'"a":2'),
+        (b'[{"x":1} ,{"a":1,"a":1}]', b'"a":1}]'),  # a space before: the duplicate still wins
+        (b'{"k":{"a":{"b":1}},"j":[{"a":1,"b":2,"a":3}]}', b'"a":3'),
+    ],
+)
+def test_the_first_repeated_key_in_document_order_is_placed(doc: bytes, duplicate: bytes) -> None:
+    exc = rejected_both("json", doc, JSON)
+    assert exc.offset == doc.index(duplicate)
