@@ -148,7 +148,7 @@ class Reader(stages.Reader):
                 return
             fault = encoding_fault(body)
             if fault is not None:
-                raise fault.shifted(self.body_start)
+                raise fault.shifted(self.body_start or 0)
         try:
             self.floats = check_cbor(body, self.items)
         except CompactError as exc:

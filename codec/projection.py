@@ -539,7 +539,8 @@ def _key_identity(content: bytes) -> bytes:
     if b"\\" not in content:
         return content
     try:
-        return json.loads(b'"' + content + b'"').encode("utf-8", "surrogatepass")
+        decoded: str = json.loads(b'"' + content + b'"')
+        return decoded.encode("utf-8", "surrogatepass")
     except ValueError:
         return content
 

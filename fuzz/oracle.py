@@ -159,14 +159,17 @@ def check_layout_wire(data: bytes) -> object:
     decoded = outcome(codec.decode_wire, data)
     size = len(data)
     _require(layout.wire_size == size, "wire_size")
+    error = layout.error
     if isinstance(decoded, CompactError):
-        _require(layout.error is not None, f"layout_wire says valid, decode_wire said {decoded!r}")
+        _require(error is not None, f"layout_wire says valid, decode_wire said {decoded!r}")
+        assert error is not None
         _require(
-            (layout.error.code, layout.error.offset) == (decoded.code, decoded.offset),
-            f"layout_wire stopped at {layout.error!r}, decode_wire at {decoded!r}",
+            (error.code, error.offset) == (decoded.code, decoded.offset),
+            f"layout_wire stopped at {error!r}, decode_wire at {decoded!r}",
         )
     else:
-        _require(layout.valid, f"decode_wire accepted, layout_wire says {layout.error!r}")
+        _require(layout.valid and isinstance(decoded, codec.DecodedWire), f"decode_wire accepted, layout_wire says {error!r}")
+        assert isinstance(decoded, codec.DecodedWire)
         _require(layout.document == decoded.selected, "layout document differs from the decoded one")
     spans = [s for s in (layout.header, layout.dict_line, layout.body_marker, layout.body) if s is not None]
     spans += [*(f.line for f in layout.fields), *(f.value for f in layout.fields), *layout.entry_spans]

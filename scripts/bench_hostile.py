@@ -97,7 +97,7 @@ def measure(wire: bytes, cap_mib: int | None, workdir: Path) -> dict:
 # --- wires -----------------------------------------------------------------------------------------
 
 
-def _framing():
+def _framing() -> tuple[Callable[..., bytes], Callable[..., bytes], Callable[..., bytes]]:
     from codec import binary_v1, model_text, text_v1
     from codec.projection import source_digest
     from codec.scan import frame_fields
@@ -391,7 +391,7 @@ def main(argv: list[str] | None = None) -> int:
         print("\n## Families, by size (ratios to the baseline of the same form)\n")
         print("| family | form | wire MiB | CPU s | time ratio | peak RSS MiB | RSS ratio | against | outcome |")
         print("|---|---|---:|---:|---:|---:|---:|---|---|", flush=True)
-        linear: list[tuple[str, str, float, float]] = []
+        linear: list[tuple[str, str, tuple[float, float], tuple[float, float]]] = []
         for name, (forms, build) in families.items():
             for form in forms:
                 by_size: dict[float, float] = {}
