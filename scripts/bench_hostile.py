@@ -14,7 +14,9 @@ than wall-clock time; the baseline table shows both. ``--cap-mib`` runs every
 child under an address-space cap (``resource.setrlimit(RLIMIT_AS)``); a
 ``MemoryError`` then shows in the outcome column. Targets (issue 13): at most 5x
 the time and 2x the peak RSS of the valid 16 MiB decode, and the 16 MiB figure at
-most 20x the 1 MiB one. Numbers on a shared machine are noisy: rerun before
+most 20x the 1 MiB one. A rejected family with a valid twin in ``TWINS`` (issue
+23: the same shape and size, accepted) is compared with that twin instead,
+measured just before it at each size (the "against" column says which). Numbers on a shared machine are noisy: rerun before
 drawing conclusions from a single row.
 """
 
