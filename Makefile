@@ -19,10 +19,10 @@ inspect: $(STAMP)
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n auto
 
 bench: $(STAMP)
-	$(PY) scripts/bench_codec.py
+	$(VENV)/bin/semaprax bench codec
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

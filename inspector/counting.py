@@ -2,9 +2,9 @@
 loaded projection, and each dictionary entry's net tokens saved. Results are
 cached by the SHA-256 of the counted bytes, so reopening a wire costs nothing.
 
-Dictionary literals are counted one ``encode_ordinary`` call each:
-``encode_ordinary_batch`` builds a new thread pool per call, which made 40,000
-literals take 1.4 s instead of 0.1 s."""
+Each entry's saving comes from the cost ledger's attribution of the whole wire
+and full JSON (``inspector/ledger.py``), never from its literal counted alone:
+a literal's tokens depend on its neighbours."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import fields, replace
 
 from . import child
-from .messages import Counts
 from .model import Loaded, encodings_of
+from .values import Counts
 
 _CACHE: dict[bytes, dict[str, int]] = {}
 _SAVED: dict[bytes, dict[str, list[int]]] = {}
@@ -26,39 +26,63 @@ FORM_ORDER = ("json", "text", "model-text", "binary")
 
 def count_bytes(data: bytes) -> dict[str, int]:
     """cl100k_base and o200k_base counts of ``data``, cached by its hash."""
-    from views import tokens
-
     key = hashlib.sha256(data).digest()
     with _LOCK:
         hit = _CACHE.get(key)
     if hit is None:
-        hit = tokens.count_tokens(data)
+        hit = count_in_pieces(data)
         with _LOCK:
             _CACHE[key] = hit
     return hit
 
 
-def entries_saved(loaded: Loaded) -> dict[str, list[int]]:
-    """Per entry and encoding: the tokens its references save against writing
-    the literal inline at each use, minus its own dictionary line (the literal
-    and its LF). Negative when the entry costs more than it saves."""
+#: Counting cuts a text into pieces of about this many bytes.
+COUNT_PIECE = 1 << 20
+
+
+def count_in_pieces(data: bytes, piece: int = COUNT_PIECE) -> dict[str, int]:
+    """``views.tokens.count_tokens(data)``, exactly, counted a piece at a time:
+    the text is cut at restart points (``token_spans``: boundaries of the
+    tokenizers' pieces whatever the text around them, and ASCII bytes, so each
+    piece decodes as it does inside the whole). Encoding 16 MiB at once made a
+    list of four million token ids, 150 MB of Python objects, in the counting
+    process; a piece's list is a sixteenth of that at most."""
     from views import tokens
 
-    key = hashlib.sha256(b"\n".join(loaded.entries)).digest() + bytes(str(loaded.reference_counts), "ascii")
+    from . import token_spans
+
+    counts = dict.fromkeys(tokens.ENCODING_NAMES, 0)
+    pos, end = 0, len(data)
+    while pos < end:
+        cut = token_spans.restart_after(data, pos + piece) if pos + piece < end else end
+        text = data[pos:cut].decode("utf-8", errors="replace")
+        for name in tokens.ENCODING_NAMES:
+            counts[name] += len(tokens.get_encoding(name).encode_ordinary(text))
+        pos = cut
+    return counts
+
+
+def entries_saved(loaded: Loaded, full_json: bytes | None,
+                  cancelled: Callable[[], bool] = lambda: False) -> dict[str, list[int]]:
+    """Per entry and encoding: the tokens the entry saves against full JSON, from
+    the cost ledger's attribution (``ledger.entry_savings``: its line and its
+    ``@N`` uses against the same literals inline), so the entries and the rest
+    add up to the wire's saving exactly. Negative when the entry costs. Empty
+    when there is nothing to compare with."""
+    from views import tokens
+
+    from .ledger import entry_savings
+
+    if full_json is None or not loaded.entries:
+        return {}
+    key = hashlib.sha256(loaded.wire).digest()
     with _LOCK:
         hit = _SAVED.get(key)
     if hit is not None:
         return hit
-    saved: dict[str, list[int]] = {}
-    for name in tokens.ENCODING_NAMES:
-        encode = tokens.get_encoding(name).encode_ordinary
-        counts = loaded.reference_counts
-        out = []
-        for i, entry in enumerate(loaded.entries):
-            literal = len(encode(entry.decode("utf-8", "replace")))
-            ref = len(encode(f"@{i}"))
-            out.append(counts[i] * (literal - ref) - literal - 1)
-        saved[name] = out
+    saved = entry_savings(loaded, full_json, tuple(tokens.ENCODING_NAMES), cancelled)
+    if saved is None:
+        return {}
     with _LOCK:
         _SAVED[key] = saved
     return saved
@@ -105,16 +129,16 @@ def count_all(loaded: Loaded, cancelled: Callable[[], bool] = lambda: False, *,
             counts = replace(counts, tokens={**counts.tokens, form: count_bytes(wires[form])})
             yield counts
     if loaded.entries and not cancelled():
-        counts = replace(counts, saved=entries_saved(loaded))
+        counts = replace(counts, saved=entries_saved(loaded, wires.get("json"), cancelled))
     yield replace(counts, done=True)
 
 
 def _count_in_child(loaded: Loaded, cancelled: Callable[[], bool]) -> Iterator[Counts]:
-    """The same steps in a child process (``python -m inspector.count_child``),
+    """The same steps in a child process (``python -m inspector.worker count``),
     handed what the loader already decoded and verified (``_counted_parts``):
     it encodes the other forms and counts, and the parent's interpreter lock
     stays free."""
-    for item in child.results("inspector.count_child", _counted_parts(loaded), cancelled):
+    for item in child.results("count", _counted_parts(loaded), cancelled):
         yield Counts(loaded, **item)
 
 
@@ -123,7 +147,9 @@ def _counted_parts(loaded: Loaded) -> Loaded:
     the verdict, the entries and their uses), without the derived views, so
     the child neither decodes the wire again nor receives what it does not use."""
     return Loaded(loaded.name, loaded.wire, loaded.form, projection=loaded.projection, error=loaded.error,
-                  entries=loaded.entries, reference_counts=loaded.reference_counts)
+                  entries=loaded.entries, reference_counts=loaded.reference_counts,
+                  entry_spans=loaded.entry_spans, ref_wire=loaded.ref_wire, ref_index=loaded.ref_index,
+                  ref_doc=loaded.ref_doc, body_start=loaded.body_start)
 
 
 def stop_children() -> None:
@@ -131,13 +157,10 @@ def stop_children() -> None:
     child.stop_children()
 
 
-def child_main() -> None:
-    """The child's side: the parts of a loaded wire in, each step's fields out,
-    at a lower scheduling priority than the interface (counting is background
-    work: on two busy cores the interface process keeps the CPU for the keys)."""
-    child.serve(_count_steps, nice=10)
-
-
-def _count_steps(loaded: Loaded) -> Iterator[dict]:
+def child_steps(loaded: Loaded) -> Iterator[dict[str, object]]:
+    """The child's side (``python -m inspector.worker count``, at a lower
+    scheduling priority than the interface: counting is background work, and on
+    two busy cores the interface process keeps the CPU for the keys): the parts
+    of a loaded wire in, each step's fields out."""
     for counts in count_all(loaded, here=True):
         yield {f.name: getattr(counts, f.name) for f in fields(counts) if f.name != "source"}

@@ -35,6 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="compare PATH with its canonical re-encoding (what a noncanonical wire should be)")
     parser.add_argument("--watch", action="store_true", help="reload when the file changes on disk")
     parser.add_argument("--no-tokens", action="store_true", help="do not count tokens")
+    parser.add_argument("--text", metavar="TEXT",
+                        help="open the Tokens tab on how TEXT tokenizes, beside the wire's own forms (E types more)")
     return parser
 
 
@@ -115,7 +117,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         app.run()
         return 0
     app = InspectorApp(loaded, path=None if loaded else path, profile=profile, workspace=workspace,
-                       watch=args.watch, count_tokens=not args.no_tokens, compare=target)
+                       watch=args.watch, count_tokens=not args.no_tokens, compare=target, text=args.text)
     app.run()
     return 0
 

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
+from pilotkit import press, step
 from textual.widgets import DataTable, Static
 
 from inspector.app import InspectorApp
@@ -130,7 +131,7 @@ def test_envelope_rows_mark_what_differs():
     rows = {f.name: f for f in envelope_diff(left, right)}
     assert not rows["form"].same and rows["form"].right == "v1 text"
     assert rows["profile"].same and rows["source_digest"].same and rows["document bytes"].same
-    assert rows["dict"].left == "59 entries" and rows["dict"].right == ""
+    assert rows["dict"].left == "56 entries" and rows["dict"].right == ""
 
 
 def test_dictionary_entries_added_removed_and_kept_with_their_uses():
@@ -188,12 +189,12 @@ def produce(workspace: Path, out: Path, encoding: str = "model-text") -> bytes:
 
 async def compared(app: InspectorApp, pilot) -> CompareScreen:
     for _ in range(200):
-        await pilot.pause()
+        await step(pilot)
         await app.workers.wait_for_complete()
         screen = app.screen
         if isinstance(screen, CompareScreen):
             await screen.workers.wait_for_complete()
-            await pilot.pause()
+            await step(pilot)
             if screen.comparison is not None and screen.comparison.done:
                 return screen
     raise AssertionError("the compare view did not finish")
@@ -230,8 +231,8 @@ def test_a_wire_against_the_same_view_after_a_source_edit(tmp_path):
             assert [r[1] for r in rows(screen, "#compare-changes")] == [ch.path for ch in c.changes]
             assert c.tokens == (None, None)  # not counted: the app was told not to
             assert f"{len(found)} structural difference" in status(screen)
-            await pilot.press("escape")
-            await pilot.pause()
+            await press(pilot, "escape")
+            await step(pilot)
             assert not isinstance(app.screen, CompareScreen)
     run(scenario())
 
@@ -264,10 +265,10 @@ def test_a_noncanonical_wire_against_its_canonical_re_encoding_from_the_verify_t
     async def scenario():
         app = InspectorApp(load_bytes(NONCANONICAL.read_bytes(), "noncanonical"), count_tokens=False)
         async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
+            await step(pilot)
             await app.workers.wait_for_complete()
             app.action_verify()
-            await pilot.pause()
+            await step(pilot)
             button = app.query_one("#compare-canonical-button")
             assert button.display and app.query_one("#canon-panes").display  # the side-by-side view stays
             button.press()
@@ -287,14 +288,14 @@ def test_the_compare_command_asks_for_the_other_file():
     async def scenario():
         app = InspectorApp(load_bytes(LEDGER.read_bytes(), "ledger"), count_tokens=True)
         async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            await pilot.press("C")
-            await pilot.pause()
+            await step(pilot)
+            await press(pilot, "C")
+            await step(pilot)
             assert isinstance(app.screen, CompareWithScreen)
             path = app.screen.query_one("#compare-path")
             path.value = str(ROOT / "examples" / "wires" / "banking_ledger.graph.text")
             path.focus()
-            await pilot.press("enter")
+            await press(pilot, "enter")
             screen = await compared(app, pilot)
             c = screen.comparison
             assert c.diff_note == "the documents are the same bytes"
@@ -322,10 +323,10 @@ def test_a_file_that_cannot_be_read_is_said_so(tmp_path):
                            compare=Target("file", str(tmp_path / "missing.model-text")))
         async with app.run_test(size=SIZE) as pilot:
             for _ in range(50):
-                await pilot.pause()
+                await step(pilot)
                 if isinstance(app.screen, CompareScreen):
                     await app.screen.workers.wait_for_complete()
-                    await pilot.pause()
+                    await step(pilot)
                     break
             assert "could not compare with" in status(app.screen)
             assert app.screen.comparison is None
@@ -367,9 +368,9 @@ def test_a_tab_key_leaves_the_compare_view_for_that_tab():
                            compare=Target("canonical"))
         async with app.run_test(size=SIZE) as pilot:
             await compared(app, pilot)
-            await pilot.press("d")
-            await pilot.pause()
-            await pilot.pause()
+            await press(pilot, "d")
+            await step(pilot)
+            await step(pilot)
             assert not isinstance(app.screen, CompareScreen) and app.tabbed.active == "dictionary"
     run(scenario())
 
@@ -387,7 +388,7 @@ def test_a_failure_inside_the_comparison_is_said_on_screen(monkeypatch):
         app = InspectorApp(load_bytes(LEDGER.read_bytes(), "ledger"), count_tokens=False, compare=Target("canonical"))
         async with app.run_test(size=SIZE) as pilot:
             for _ in range(50):
-                await pilot.pause()
+                await step(pilot)
                 if isinstance(app.screen, CompareScreen) and "failed" in status(app.screen):
                     break
             assert "could not compare with canonical re-encoding: the comparison failed (KeyError('a bug'))" in status(
@@ -402,3 +403,90 @@ def test_semaprax_inspect_with_two_wires_opens_the_compare_view(monkeypatch):
     other = ROOT / "examples" / "wires" / "banking_ledger.graph.text"
     assert semaprax(["inspect", str(LEDGER), str(other)]) == 0
     assert opened == [(str(LEDGER), Target("file", str(other)))]
+
+
+# --- compare that aligns (issue 24) -----------------------------------------------------
+
+
+def test_one_function_inserted_in_the_middle_is_one_row_added(tmp_path):
+    """Rows with a name are aligned by it: the inserted function is one row
+    added, nothing removed, and the rows below it are counted as shifted (their
+    line numbers moved), not changed."""
+    from heldout import held_out_wire
+
+    before = load_bytes(held_out_wire(tmp_path / "a"), "before")
+    after = load_bytes(held_out_wire(tmp_path / "b", insert_at=35), "after")
+    *_, c = compare(before, after, count_tokens=False)
+    counts = dict(c.counts)
+    added = [x for x in c.changes if x.kind == "added"]
+    assert len(added) == 1 and added[0].path.startswith(".definitions.rows[") and "inserted_audit_step" in added[0].new
+    assert counts.get("removed", 0) == 0
+    assert counts == {"changed": 1, "added": 1, "shifted": 35}  # .lines, the row, the 35 rows after it
+    assert {x.by for x in c.changes if x.kind == "shifted"} == {3}
+    assert c.total_changes == 2
+    assert c.summary().startswith("2 structural differences (1 changed, 1 added); 35 rows only shifted")
+
+
+def test_rows_without_identity_are_aligned_by_lcs():
+    old = {"xs": [[1, 2], [3, 4], [5, 6]]}
+    new = {"xs": [[1, 2], [9, 9], [3, 4], [5, 6]]}
+    assert changes(old, new) == [("added", ".xs[1]", "", "[9,9]")]
+    objs_old = {"defs": [{"name": "a", "line": 1}, {"name": "b", "line": 5}]}
+    objs_new = {"defs": [{"name": "z", "line": 1}, {"name": "a", "line": 3}, {"name": "b", "line": 7}]}
+    assert [k for k, *_ in changes(objs_old, objs_new)] == ["added", "shifted", "shifted"]
+
+
+def test_a_valid_document_500_deep_compares_without_recursion_error():
+    old = b'{"k":' * 500 + b"[1]" + b"}" * 500
+    new = b'{"k":' * 500 + b"[2]" + b"}" * 500
+    (change,) = StructuralDiff(parse(old), parse(new))
+    assert change.kind == "changed" and change.path.endswith(".k[0]") and change.path.count(".k") == 500
+
+
+def test_n_steps_through_changes_and_enter_opens_the_path_in_the_body(tmp_path):
+    from heldout import held_out_wire
+
+    left = tmp_path / "before.model-text"
+    right = tmp_path / "after.model-text"
+    left.write_bytes(held_out_wire(tmp_path / "a"))
+    right.write_bytes(held_out_wire(tmp_path / "b", insert_at=35))
+
+    async def scenario():
+        app = InspectorApp(load_bytes(left.read_bytes(), str(left), path=str(left)), count_tokens=False,
+                           compare=Target("file", str(right)))
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await compared(app, pilot)
+            assert "2 structural differences (1 changed, 1 added); 35 rows only shifted" in status(screen)
+            table = screen.query_one("#compare-changes", DataTable)
+            kinds = [c.kind for c in screen.comparison.changes]
+            await pilot.press("n")
+            assert kinds[table.cursor_row] == "added"
+            await pilot.press("n")  # past the shifted rows, round to the first change
+            assert table.cursor_row == 0 and kinds[0] == "changed"
+            await pilot.press("N")
+            assert kinds[table.cursor_row] == "added"
+            await pilot.press("o")  # the added row is on the right side only
+            await pilot.pause()
+            await settle(app, pilot)
+            assert not isinstance(app.screen, CompareScreen) and app.tabbed.active == "body"
+            loaded = app.loaded
+            assert loaded.name == str(right)
+            doc = app.selection.doc
+            assert loaded.document[doc[0]:doc[0] + 23] == b'["inserted_audit_step",'
+            # Enter opens a change in the left side
+            app.open_compare(Target("file", str(right)), load_bytes(left.read_bytes(), str(left)))
+            screen = await compared(app, pilot)
+            table = screen.query_one("#compare-changes", DataTable)
+            table.focus()
+            await pilot.press("enter")  # the first change: .lines
+            await settle(app, pilot)
+            assert app.tabbed.active == "body" and app.loaded.name == str(left)
+            doc = app.selection.doc
+            assert app.loaded.document[doc[0]:doc[0] + 3] == b"428"
+    run(scenario())
+
+
+async def settle(app, pilot):
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
