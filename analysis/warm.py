@@ -159,7 +159,7 @@ class IndexCache:
                 self._views.move_to_end(full)
                 self._give(ws, entry)
                 self.stats.view_hits += 1
-                return entry.index  # type: ignore[no-any-return]
+                return entry.index
         entry = self._build(ws, folder, listing, produce)
         with self._view_lock:
             self.stats.view_builds += 1
@@ -167,7 +167,7 @@ class IndexCache:
             self._views.move_to_end(full)
             while len(self._views) > self.views:
                 self._views.popitem(last=False)
-        return entry.index  # type: ignore[no-any-return]
+        return entry.index
 
     @staticmethod
     def _give(ws: Workspace, entry: _Entry) -> None:

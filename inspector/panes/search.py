@@ -54,7 +54,7 @@ class Search:
     @staticmethod
     def find(pane: str, data: bytes, query: str, hex_ok: bool = False) -> Search:
         needle = Search.needle(query, hex_ok)
-        matches = []
+        matches: list[int] = []
         start = data.find(needle)
         while start >= 0 and len(matches) < MAX_MATCHES:
             matches.append(start)
