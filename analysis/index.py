@@ -7,10 +7,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
+from analysis.filecache import CLASS, PREPARED, VALUE, Event, Record, RecordStore, default_store
 from analysis.model import UNRESOLVED, Definition, ModuleAnalysis, Use
-from analysis.resolver import ClassInfo, analyse_module, collector_paused
-from analysis.sources import Workspace, WorkspaceError, suggest
+from analysis.resolver import TOO_DEEP, ClassInfo, ClassLookup, ValueLookup, analyse_module, collector_paused
+from analysis.sources import ModuleFile, Workspace, WorkspaceError, suggest
 
 
 @dataclass(frozen=True)
@@ -22,6 +24,7 @@ class Located:
 #: Called as progress(done, total) while a large workspace is analysed: files
 #: analysed of files to analyse (a file analysed again counts again).
 Progress = Callable[[int, int], None]
+Prepared = Callable[[dict[str, ClassInfo], dict[str, str]], None]
 progress_hook: Progress | None = None
 
 
@@ -31,11 +34,82 @@ class WorkspaceIndex:
     that module is analysed first (to a bounded depth), so the classes a module
     uses are usually known when it needs them; a file is analysed again only
     when it asked for a class that a later file turned out to define. The result
-    is the same as analysing every file with every class known."""
+    is the same as analysing every file with every class known.
 
-    def __init__(self, ws: Workspace, files: list[str]) -> None:
+    With a ``store`` (analysis/filecache.py), a file whose record is there is
+    replayed instead of analysed: the same questions in the same order, and the
+    recorded analysis while every answer is the recorded one; so the index is
+    the one a cold build gives, and an edit re-analyses the files it changed and
+    those whose questions it answers differently."""
+
+    def __init__(self, ws: Workspace, files: list[str], store: RecordStore | None = None) -> None:
+        self.store = store
+        #: Files replayed from the store, and files analysed.
+        self.replayed = 0
+        self.analysed = 0
         with collector_paused():
             self._build(ws, files)
+        if store is not None:
+            store.flush()
+
+    def _run(self, data: bytes, m: ModuleFile, phase: str, classes: ClassLookup, values: ValueLookup,
+             prepared: Prepared | None) -> ModuleAnalysis:
+        """The analysis of one file: replayed from its record while the
+        answers agree, else made (fed the answers the replay already got), and
+        recorded."""
+        store = self.store
+        key = store.key(data, m.path, m.module, m.is_package, phase) if store is not None else ""
+        record = store.get(key) if store is not None else None
+        given: list[Event] = []
+        if record is not None:
+            for event in record.events:
+                kind, q, answer = event
+                if kind == PREPARED:
+                    if prepared is not None:
+                        prepared(q, answer)
+                    given.append(event)
+                    continue
+                got = (classes if kind == CLASS else values)(q)
+                given.append((kind, q, got))
+                if got != answer:
+                    break
+            else:
+                self.replayed += 1
+                return record.result
+        events: list[Event] = []
+        at = 0
+
+        def ask(kind: int, q: str) -> Any:
+            nonlocal at
+            if at < len(given) and given[at][0] == PREPARED:
+                at += 1  # told already by the replay; the analysis tells the same (same answers so far)
+            if at < len(given):
+                k, asked, got = given[at]
+                if k == kind and asked == q:
+                    at += 1
+                    events.append((kind, q, got))
+                    return got
+                at = len(given)  # not the same questions: never the case for the same analysis
+            got = (classes if kind == CLASS else values)(q)
+            events.append((kind, q, got))
+            return got
+
+        def tell(c: dict[str, ClassInfo], v: dict[str, str]) -> None:
+            nonlocal at
+            events.append((PREPARED, c, v))
+            if at < len(given) and given[at][0] == PREPARED:
+                at += 1
+                return
+            if prepared is not None:
+                prepared(c, v)
+
+        a = analyse_module(data, m.path, m.module, is_package=m.is_package,
+                           classes=functools.partial(ask, CLASS), values=functools.partial(ask, VALUE),
+                           on_prepared=tell)
+        self.analysed += 1
+        if store is not None and not any(p.kind == TOO_DEEP for p in a.problems):
+            store.put(key, Record(tuple(events), a))
+        return a
 
     def _build(self, ws: Workspace, files: list[str]) -> None:
         self.ws = ws
@@ -43,8 +117,9 @@ class WorkspaceIndex:
         report = progress_hook if progress_hook is not None and len(modules) > 50 else None
         self.classes: dict[str, ClassInfo] = {}
         self.values: dict[str, str] = {}  # what ModuleAnalysis.value_types says, for every module
-        #: "pkg.Session" -> "pkg.sessions.Session": the names modules import, as others may use them
-        self.aliases: dict[str, str] = {}
+        #: "pkg.Session" -> "pkg.sessions.Session": the names modules import, as others may use them;
+        #: and the dotted paths of modules in namespace folders ("nsroot.inner.leaf" -> "leaf")
+        self.aliases: dict[str, str] = _namespace_aliases(modules)
         #: _canonical's answers while aliases stays as it is (cleared when it grows)
         self._canonicals: dict[str, str] = {}
         results: list[ModuleAnalysis | None] = [None] * len(modules)
@@ -78,9 +153,11 @@ class WorkspaceIndex:
                     misses[n].add((table is self.classes, qualname))
                 return found
 
-            results[n] = a = analyse_module(ws.read(m.path), m.path, m.module, is_package=m.is_package,
-                                            classes=functools.partial(lookup, self.classes),
-                                            values=functools.partial(lookup, self.values), on_prepared=prepared)
+            a = self._run(ws.read(m.path), m, "first", functools.partial(lookup, self.classes),
+                          functools.partial(lookup, self.values), prepared)
+            if depth and any(p.kind == TOO_DEEP for p in a.problems):
+                raise RecursionError  # deep only for being analysed on demand: analysed in turn
+            results[n] = a
             new = [(f"{a.module}.{i.local}", i.target) for i in a.imports
                    if i.scope == a.module and i.local != "*" and i.target != f"{a.module}.{i.local}"]
             if new:
@@ -98,8 +175,7 @@ class WorkspaceIndex:
         total = len(modules) + len(again)
         for k, n in enumerate(again):
             m = modules[n]
-            results[n] = analyse_module(ws.read(m.path), m.path, m.module, is_package=m.is_package,
-                                        classes=self.classes.get, values=self.values.get)
+            results[n] = self._run(ws.read(m.path), m, "again", self.classes.get, self.values.get, None)
             if report and k % 25 == 0:
                 report(len(modules) + k, total)
         names = {d.qualname for a in results if a is not None for d in a.definitions}
@@ -113,6 +189,10 @@ class WorkspaceIndex:
         for a in self.modules:
             for d in a.definitions:
                 self.definitions.setdefault(d.qualname, Located(a, d))
+
+    def canonical(self, target: str) -> str:
+        """The name ``target`` reaches through imports and namespace folders."""
+        return self._canonical(target)
 
     def _canonical(self, target: str, names: set[str] | None = None) -> str:
         """The definition a name reached through imports is: ``requests.Session``
@@ -182,10 +262,38 @@ def _owner(qualname: str, modules: dict[str, int]) -> str | None:
     return None
 
 
+def _namespace_aliases(modules: list[ModuleFile]) -> dict[str, str]:
+    """A module in a folder without ``__init__.py`` is named from its own
+    folder (``nsroot/inner/leaf.py`` is ``leaf``); imported by its dotted path
+    from a folder above (``from nsroot.inner.leaf import grow``, a namespace
+    package), that path names it too. Each longer dotted path of a module's
+    file that is not itself a module's name leads to it."""
+    names = {m.module for m in modules}
+    out: dict[str, str] = {}
+    for m in modules:
+        parts = m.path.removesuffix(".py").split("/")
+        if m.is_package:
+            parts.pop()
+        if not all(p.isidentifier() for p in parts):
+            continue
+        size = m.module.count(".") + 1
+        for start in range(len(parts) - size - 1, -1, -1):
+            dotted = ".".join(parts[start:])
+            if dotted not in names:
+                out.setdefault(dotted, m.module)
+    return out
+
+
+def build_index(ws: Workspace, files: list[str]) -> WorkspaceIndex:
+    """The index of ``files``, its files replayed from the process's record
+    store where they can be (analysis/filecache.py)."""
+    return WorkspaceIndex(ws, files, default_store(ClassInfo))
+
+
 def index_of(ws: Workspace, files: list[str]) -> WorkspaceIndex:
     """The analysis of ``files`` together; a server's Workspace carries an
     IndexCache so that an unchanged workspace is analysed once per process
-    (analysis/warm.py)."""
+    (analysis/warm.py), and each file once per change (analysis/filecache.py)."""
     if ws.index_cache is None:
-        return WorkspaceIndex(ws, files)
-    return ws.index_cache.index(ws, files, WorkspaceIndex)
+        return build_index(ws, files)
+    return ws.index_cache.index(ws, files, build_index)
