@@ -86,12 +86,21 @@ def _flat(obj: Any, names: tuple[str, ...]) -> tuple[Any, ...]:
     return tuple(d[n] for n in names)
 
 
-def _make(cls: type, names: tuple[str, ...], values: tuple[Any, ...]) -> Any:
-    """A frozen dataclass instance from its field values, without its
-    ``__init__`` (a record holds hundreds of thousands of them)."""
-    obj: Any = object.__new__(cls)
-    object.__setattr__(obj, "__dict__", dict(zip(names, values, strict=True)))
-    return obj
+def _maker(cls: type, names: tuple[str, ...]) -> Callable[[tuple[Any, ...]], Any]:
+    """A function making a frozen dataclass instance from its field values,
+    without its ``__init__`` (a record holds hundreds of thousands of them)."""
+    new, setattr_ = object.__new__, object.__setattr__
+
+    def make(values: tuple[Any, ...]) -> Any:
+        obj: Any = new(cls)
+        setattr_(obj, "__dict__", dict(zip(names, values)))
+        return obj
+
+    return make
+
+
+_make_def, _make_use = _maker(Definition, _DEF), _maker(Use, _USE)
+_make_imp, _make_prob = _maker(Import, _IMP), _maker(Problem, _PROB)
 
 
 def _dump(record: Record) -> bytes:
@@ -118,9 +127,8 @@ def _load(data: bytes, class_info: Callable[..., Any]) -> Record | None:
         return None
     (name, path, definitions, uses, imports, problems, has_main, lines, value_types) = module
     result = ModuleAnalysis(
-        name, path, tuple(_make(Definition, _DEF, d) for d in definitions),
-        tuple(_make(Use, _USE, u) for u in uses), tuple(_make(Import, _IMP, i) for i in imports),
-        tuple(_make(Problem, _PROB, p) for p in problems), has_main, lines, value_types)
+        name, path, tuple(map(_make_def, definitions)), tuple(map(_make_use, uses)),
+        tuple(map(_make_imp, imports)), tuple(map(_make_prob, problems)), has_main, lines, value_types)
     out: list[Event] = []
     for kind, q, answer in events:
         if kind == PREPARED:

@@ -47,6 +47,9 @@ class WorkspaceIndex:
         #: Files replayed from the store, and files analysed.
         self.replayed = 0
         self.analysed = 0
+        #: Grows whenever what the lookups answer may change (a module analysed,
+        #: classes or values told, an alias added).
+        self._generation = 0
         with collector_paused():
             self._build(ws, files)
         if store is not None:
@@ -78,27 +81,42 @@ class WorkspaceIndex:
                 return record.result
         events: list[Event] = []
         at = 0
+        feeding = bool(given)
+        # (kind, question) -> (generation, answer): a question asked again while
+        # nothing the answer depends on changed is answered as before, and not
+        # recorded (the analysis asks the same few questions many times over)
+        memo: dict[tuple[int, str], tuple[int, Any]] = {}
 
         def ask(kind: int, q: str) -> Any:
-            nonlocal at
-            if at < len(given) and given[at][0] == PREPARED:
-                at += 1  # told already by the replay; the analysis tells the same (same answers so far)
-            if at < len(given):
-                k, asked, got = given[at]
-                if k == kind and asked == q:
-                    at += 1
-                    events.append((kind, q, got))
-                    return got
-                at = len(given)  # not the same questions: never the case for the same analysis
+            nonlocal at, feeding
+            key = (kind, q)
+            if feeding:
+                if at < len(given):
+                    k, asked, got = given[at]
+                    if k == kind and asked == q:  # asked live by the run the replay followed
+                        at += 1
+                        events.append((kind, q, got))
+                        memo[key] = (-1, got)
+                        return got
+                    known = memo.get(key)
+                    if known is not None:  # answered from its memo by that run too
+                        return known[1]
+                feeding = False  # past the replay (or never the case: not the same questions)
+                at = len(given)
+                memo.clear()
+            known = memo.get(key)
+            if known is not None and known[0] == self._generation:
+                return known[1]
             got = (classes if kind == CLASS else values)(q)
             events.append((kind, q, got))
+            memo[key] = (self._generation, got)
             return got
 
         def tell(c: dict[str, ClassInfo], v: dict[str, str]) -> None:
             nonlocal at
             events.append((PREPARED, c, v))
-            if at < len(given) and given[at][0] == PREPARED:
-                at += 1
+            if feeding and at < len(given) and given[at][0] == PREPARED:
+                at += 1  # told already by the replay; the analysis tells the same (same answers so far)
                 return
             if prepared is not None:
                 prepared(c, v)
@@ -128,6 +146,7 @@ class WorkspaceIndex:
         done = 0
 
         def prepared(classes: dict[str, ClassInfo], values: dict[str, str]) -> None:
+            self._generation += 1
             self.classes.update((q, ClassInfo(tuple(b for b in i.bases if not b.startswith(UNRESOLVED)), i.members))
                                 for q, i in classes.items())
             self.values.update(values)
@@ -136,6 +155,7 @@ class WorkspaceIndex:
             nonlocal done
             m = modules[n]
             waiting.pop(m.module, None)
+            self._generation += 1
 
             def lookup(table: dict, qualname: str):  # a ClassInfo, or a class name
                 found = table.get(qualname)
@@ -163,6 +183,7 @@ class WorkspaceIndex:
             if new:
                 self.aliases.update(new)
                 self._canonicals.clear()
+                self._generation += 1
             done += 1
             if report and done % 25 == 0:
                 report(done, len(modules))
@@ -221,9 +242,17 @@ class WorkspaceIndex:
         """Uses name what they reach: a name imported through another module
         (``requests.compat.urlparse``) is what that module imported it from
         (``urllib.parse.urlparse``)."""
-        uses = tuple(u if u.target in names or not u.resolved else replace(u, target=self._canonical(u.target, names))
-                     for u in a.uses)
-        return a if uses == a.uses else replace(a, uses=uses)
+        changed = False
+        out = []
+        for u in a.uses:
+            target = u.target
+            if target not in names and target[:1] != UNRESOLVED:
+                canonical = self._canonical(target, names)
+                if canonical != target:
+                    u = _with_target(u, canonical)
+                    changed = True
+            out.append(u)
+        return replace(a, uses=tuple(out)) if changed else a
 
     def find(self, qualname: str) -> Located:
         found = self.definitions.get(qualname)
@@ -245,6 +274,14 @@ class WorkspaceIndex:
                 if u.target == qualname:
                     out.append((a, u))
         return out
+
+
+def _with_target(u: Use, target: str) -> Use:
+    """``replace(u, target=target)`` without ``__init__`` (the standard
+    library has two hundred thousand such uses)."""
+    new = object.__new__(Use)
+    object.__setattr__(new, "__dict__", {**u.__dict__, "target": target})
+    return new
 
 
 #: How deep analysing a module may first analyse the modules it asks about;

@@ -219,6 +219,7 @@ class _Analyser:
         self.overload_stubs: dict[str, list[Definition]] = {}
         self.import_ends: dict[int, int] = {}  # first line of an import statement -> its last
         self.reexported: set[tuple[str, str]] = set()
+        self.noqa_spans: dict[tuple[int, int | None], frozenset[str] | None] = {}
 
     # --- driver ----------------------------------------------------------------
 
@@ -287,7 +288,15 @@ class _Analyser:
 
     def _noqa(self, line: int, end: int | None = None) -> frozenset[str] | None:
         """The codes a ``# noqa`` comment on lines ``line``..``end`` silences
-        (an empty set: all of them), or None when there is none."""
+        (an empty set: all of them), or None when there is none. Remembered per
+        span: the thousand names of one ``from m import (...)`` ask of the same
+        lines a thousand times."""
+        span = (line, end)
+        if span not in self.noqa_spans:
+            self.noqa_spans[span] = self._read_noqa(line, end)
+        return self.noqa_spans[span]
+
+    def _read_noqa(self, line: int, end: int | None) -> frozenset[str] | None:
         codes: set[str] = set()
         found = False
         for text in self.text_lines[max(line, 1) - 1: end or line]:
