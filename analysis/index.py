@@ -200,7 +200,9 @@ class WorkspaceIndex:
             if report and k % 25 == 0:
                 report(len(modules) + k, total)
         names = {d.qualname for a in results if a is not None for d in a.definitions}
-        self.modules: list[ModuleAnalysis] = [self._through_reexports(a, names) for a in results if a is not None]
+        final: dict[str, str] = {}  # _canonical's answers, now that aliases are all known
+        self.modules: list[ModuleAnalysis] = [self._through_reexports(a, names, final)
+                                              for a in results if a is not None]
         #: How many analyses were made: the number of files plus the ones redone.
         self.analyses = total
         if report:
@@ -238,7 +240,7 @@ class WorkspaceIndex:
                 return current
         return current
 
-    def _through_reexports(self, a: ModuleAnalysis, names: set[str]) -> ModuleAnalysis:
+    def _through_reexports(self, a: ModuleAnalysis, names: set[str], final: dict[str, str]) -> ModuleAnalysis:
         """Uses name what they reach: a name imported through another module
         (``requests.compat.urlparse``) is what that module imported it from
         (``urllib.parse.urlparse``)."""
@@ -247,7 +249,9 @@ class WorkspaceIndex:
         for u in a.uses:
             target = u.target
             if target not in names and target[:1] != UNRESOLVED:
-                canonical = self._canonical(target, names)
+                canonical = final.get(target)
+                if canonical is None:
+                    canonical = final[target] = self._canonical(target, names)
                 if canonical != target:
                     u = _with_target(u, canonical)
                     changed = True

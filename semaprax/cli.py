@@ -125,11 +125,19 @@ def _progress(done: int, total: int) -> None:
               end=end, file=sys.stderr, flush=True)
 
 
+def _cache(args: argparse.Namespace) -> None:
+    """``--no-cache``: the analysis cache on disk is left alone (analysis/filecache.py)."""
+    from analysis import filecache
+
+    filecache.use_disk = not args.no_cache
+
+
 def cmd_project(args: argparse.Namespace) -> int:
     from analysis import index
     from servers.route import make_projection
 
     index.progress_hook = _progress
+    _cache(args)
 
     p = make_projection(args.profile, args.root, args.workspace)
     _write(codec.ENCODERS[args.encoding](p), args.output, binary=args.encoding == "binary")
@@ -141,6 +149,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from servers.route import make_projection
 
     index.progress_hook = _progress
+    _cache(args)
 
     found = codec.decode_wire(_read(args.wire))
     if found.projection is None:
@@ -284,6 +293,8 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("--encoding", choices=codec.FORMS, default="json", help="wire form (default: json)")
     pr.add_argument("--workspace", default=".", metavar="DIR", help="workspace folder (default: .)")
     pr.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
+    pr.add_argument("--no-cache", dest="no_cache", action="store_true",
+                    help="neither read nor write the per-file analysis cache in the user's cache folder")
     pr.set_defaults(run=cmd_project)
 
     r = sub.add_parser(
@@ -296,6 +307,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     r.add_argument("wire", metavar="WIRE", help="wire file, or - for standard input")
     r.add_argument("--workspace", default=".", metavar="DIR", help="workspace folder (default: .)")
+    r.add_argument("--no-cache", dest="no_cache", action="store_true",
+                   help="neither read nor write the per-file analysis cache in the user's cache folder")
     r.set_defaults(run=cmd_replay)
 
     t = sub.add_parser(
