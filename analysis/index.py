@@ -161,14 +161,22 @@ class WorkspaceIndex:
                 found = table.get(qualname)
                 if found is None:
                     found = table.get(self._canonical(qualname))
-                if found is None and depth < _DEPTH:
-                    owner = _owner(qualname, waiting)
-                    if owner is not None:
-                        try:
-                            analyse(waiting[owner], depth + 1)
-                        except RecursionError:  # too deep for this interpreter: it is analysed in turn
-                            pass
-                        found = table.get(qualname)
+                for _ in range(3) if found is None and depth < _DEPTH else ():
+                    # the module it lies in, as named or where the name leads through the
+                    # imports known so far: a package's __init__ first, then the module it
+                    # imports the name from (a circular import, in either order)
+                    owner = _owner(qualname, waiting) or _owner(self._canonical(qualname), waiting)
+                    if owner is None:
+                        break
+                    try:
+                        analyse(waiting[owner], depth + 1)
+                    except RecursionError:  # too deep for this interpreter: it is analysed in turn
+                        pass
+                    found = table.get(qualname)
+                    if found is None:
+                        found = table.get(self._canonical(qualname))
+                    if found is not None:
+                        break
                 if found is None:
                     misses[n].add((table is self.classes, qualname))
                 return found
@@ -191,8 +199,11 @@ class WorkspaceIndex:
         for n in range(len(modules)):
             if results[n] is None:
                 analyse(n, 0)
-        again = [n for n, missed in enumerate(misses)
-                 if any(name in (self.classes if is_class else self.values) for is_class, name in missed)]
+        def known(is_class: bool, name: str) -> bool:
+            table: dict[str, Any] = self.classes if is_class else self.values
+            return name in table or self._canonical(name) in table
+
+        again = [n for n, missed in enumerate(misses) if any(known(is_class, name) for is_class, name in missed)]
         total = len(modules) + len(again)
         for k, n in enumerate(again):
             m = modules[n]
@@ -200,6 +211,7 @@ class WorkspaceIndex:
             if report and k % 25 == 0:
                 report(len(modules) + k, total)
         names = {d.qualname for a in results if a is not None for d in a.definitions}
+        self._module_names = {a.module for a in results if a is not None}
         final: dict[str, str] = {}  # _canonical's answers, now that aliases are all known
         self.modules: list[ModuleAnalysis] = [self._through_reexports(a, names, final)
                                               for a in results if a is not None]
@@ -248,7 +260,10 @@ class WorkspaceIndex:
         out = []
         for u in a.uses:
             target = u.target
-            if target not in names and target[:1] != UNRESOLVED:
+            # a name the package's __init__ rebinds (``from .foo import foo``) is what it rebinds
+            # it to, not the submodule of the same name: Python's attribute after the import
+            if (target not in names or target in self._module_names and target in self.aliases) \
+                    and target[:1] != UNRESOLVED:
                 canonical = final.get(target)
                 if canonical is None:
                     canonical = final[target] = self._canonical(target, names)

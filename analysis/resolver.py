@@ -524,6 +524,10 @@ class _Analyser:
                         cls = scope.cls
                 if cls and not isinstance(node, ast.AsyncFunctionDef):
                     self.attribute_types[scope.qualname + "()"] = cls
+                    if scope.cls and any(_is_property(d) for d in node.decorator_list):
+                        self.attribute_types[scope.qualname] = cls  # ``obj.prop`` is the getter's result
+                elif cls:  # ``await f()``: what the coroutine returns
+                    self.attribute_types[scope.qualname + "()await"] = cls
             elif isinstance(node, ast.ClassDef):
                 for stmt in body:
                     if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
@@ -562,6 +566,11 @@ class _Analyser:
             target = self._resolve_expr(node, scope)
             if target and not target.startswith(UNRESOLVED):
                 return self._value_of(target)
+        if isinstance(node, ast.Await) and isinstance(node.value, ast.Call) and \
+                isinstance(node.value.func, (ast.Name, ast.Attribute)):
+            target = self._resolve_expr(node.value.func, scope)
+            if target and not target.startswith(UNRESOLVED):
+                return self._value_of(target + "()await")
         if isinstance(node, ast.Subscript):
             if isinstance(node.slice, ast.Slice):  # a slice of a list is a list
                 return self._value_type(node.value, scope)
@@ -618,12 +627,32 @@ class _Analyser:
                 item = self._item_type(stmt.iter, scope)
                 if item:
                     scope.types.setdefault(stmt.target.id, item)
+            elif isinstance(stmt, (ast.For, ast.AsyncFor)) and isinstance(stmt.target, ast.Tuple):
+                for name, iterable in self._unpacked(stmt.target, stmt.iter, scope):
+                    item = self._item_type(iterable, scope)
+                    if item:
+                        scope.types.setdefault(name, item)
             elif isinstance(stmt, ast.With):
                 for item_node in stmt.items:
                     if isinstance(item_node.optional_vars, ast.Name):
                         cls = self._entered_class(item_node.context_expr, scope)
                         if cls:
                             scope.types.setdefault(item_node.optional_vars.id, cls)
+
+    def _unpacked(self, target: ast.Tuple, iterable: ast.expr, scope: _Scope) -> list[tuple[str, ast.expr]]:
+        """``for i, x in enumerate(xs)``: x is an item of xs; ``for a, b in
+        zip(xs, ys)``: a of xs, b of ys. Names paired with what they iterate."""
+        if not (isinstance(iterable, ast.Call) and isinstance(iterable.func, (ast.Name, ast.Attribute))
+                and not iterable.keywords and all(isinstance(e, ast.Name) for e in target.elts)):
+            return []
+        func = self._resolve_expr(iterable.func, scope)
+        names = [e.id for e in target.elts if isinstance(e, ast.Name)]
+        args = iterable.args
+        if func == "builtins.enumerate" and len(args) >= 1 and len(names) == 2:
+            return [(names[1], args[0])]
+        if func == "builtins.zip" and len(args) == len(names) and not any(isinstance(a, ast.Starred) for a in args):
+            return list(zip(names, args, strict=True))
+        return []
 
     def _entered_class(self, expr: ast.expr, scope: _Scope) -> str | None:
         """The class of ``v`` in ``with expr as v``: what ``__enter__`` returns."""
@@ -1185,6 +1214,12 @@ def _newer_syntax(line: str, msg: str) -> str:
     if msg.startswith("f-string"):
         return f" (Python 3.12 allows reused quotes, backslashes and comments inside f-string braces{here})"
     return ""
+
+
+def _is_property(decorator: ast.expr) -> bool:
+    """``@property``, ``@functools.cached_property``, ``@cached_property``."""
+    name = decorator.attr if isinstance(decorator, ast.Attribute) else getattr(decorator, "id", "")
+    return name in ("property", "cached_property")
 
 
 def _is_overload(decorator: str) -> bool:

@@ -177,3 +177,69 @@ def test_the_views_import_no_distribution_metadata():
     code = "import sys, views, analysis.index; print(sorted(m for m in ('importlib.metadata', 'email') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+# --- smaller ones -----------------------------------------------------------------------------
+
+TYPED = '''
+class Item:
+    def use(self) -> int:
+        return 1
+
+class Box:
+    @property
+    def item(self) -> Item:
+        return Item()
+
+    async def fetch(self) -> Item:
+        return Item()
+
+def f(box: Box, items: list[Item], others: list[Item]):
+    box.item.use()
+    for i, it in enumerate(items):
+        it.use()
+    for a, b in zip(items, others):
+        b.use()
+
+async def g(box: Box):
+    x = await box.fetch()
+    x.use()
+    (await box.fetch()).use()
+'''
+
+
+def test_property_access_await_and_enumerate_zip_unpacking_keep_their_targets():
+    a = analyse_module(TYPED.encode(), "m.py", "m")
+    calls = {(u.line, u.target) for u in a.uses if u.kind == "calls"}
+    for line in (15, 17, 19, 23, 24):
+        assert (line, "m.Item.use") in calls, line
+    assert not [t for _, t in calls if t.startswith("?")]
+
+
+def test_a_package_name_rebound_to_a_function_is_the_function_not_the_submodule(tmp_path):
+    _write(tmp_path, {
+        "pkg/__init__.py": "from .foo import foo\n",
+        "pkg/foo.py": "def foo():\n    return 1\n",
+        "user.py": "import pkg\nfrom pkg import foo\n\ndef use():\n    foo()\n    pkg.foo()\n",
+    })
+    assert _view("task-context", "user.use", tmp_path)["callees"] == {"pkg.foo.foo": "()"}
+
+
+CIRCULAR = {
+    "pkg/__init__.py": "from .a import A\nfrom .b import B\n",
+    "pkg/a.py": "from pkg import B\n\nclass A:\n    def go(self):\n        pass\n\n    def f(self):\n        B().run()\n",
+    "pkg/b.py": "from pkg import A\n\nclass B:\n    def run(self):\n        pass\n\n    def g(self):\n        A().go()\n",
+}
+
+
+def test_a_circular_import_resolves_the_same_in_either_order(tmp_path):
+    from analysis.index import WorkspaceIndex
+
+    _write(tmp_path, CIRCULAR)
+    ws = Workspace(tmp_path)
+    outcomes = []
+    for files in (ws.python_files(), ws.python_files()[::-1]):
+        index = WorkspaceIndex(ws, files)
+        outcomes.append(sorted((u.source, u.target) for a in index.modules for u in a.uses if u.kind == "calls"))
+    assert outcomes[0] == outcomes[1]
+    assert ("pkg.a.A.f", "pkg.b.B.run") in outcomes[0] and ("pkg.b.B.g", "pkg.a.A.go") in outcomes[0]
