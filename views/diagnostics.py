@@ -30,6 +30,7 @@ def produce(ws: Workspace, root: str) -> tuple[str, Any]:
         rows = problem_rows(_without_reexports(index.modules))
         rows.extend(_unresolved_imports(index, project.dependencies))
         rows.extend(_skipped_rows(ws, project.folder))
+        rows.extend(_same_names(index))
         rel = project.manifest
     else:
         rel = python_file(ws, root)
@@ -123,3 +124,20 @@ def _skipped_rows(ws: Workspace, folder: str) -> list[list[Any]]:
     ws.python_files()  # the listing finds them
     prefix = folder + "/" if folder else ""
     return [[path, 1, 1, "skipped-file", f"skipped: {why}"] for path, why in ws.skipped if path.startswith(prefix)]
+
+
+def _same_names(index: WorkspaceIndex) -> list[list[Any]]:
+    """Files that are the same module: modules in folders without
+    ``__init__.py`` are named from their own folder, so ``a/util.py`` and
+    ``b/util.py`` are both ``util``, and a name in ``util`` may be either's."""
+    paths: dict[str, list[str]] = {}
+    for a in index.modules:
+        paths.setdefault(a.module, []).append(a.path)
+    rows = []
+    for module, group in paths.items():
+        if len(group) > 1:
+            for path in group:
+                others = ", ".join(p for p in group if p != path)
+                rows.append([path, 1, 1, "same-module-name",
+                             f"module {module!r} is also {others}: a name in {module!r} may be either file's"])
+    return rows

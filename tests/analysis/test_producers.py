@@ -243,3 +243,13 @@ def test_a_circular_import_resolves_the_same_in_either_order(tmp_path):
         outcomes.append(sorted((u.source, u.target) for a in index.modules for u in a.uses if u.kind == "calls"))
     assert outcomes[0] == outcomes[1]
     assert ("pkg.a.A.f", "pkg.b.B.run") in outcomes[0] and ("pkg.b.B.g", "pkg.a.A.go") in outcomes[0]
+
+
+def test_two_files_that_are_the_same_module_are_said_to_be(tmp_path):
+    _write(tmp_path, {"semaprax.toml": "[project]\nname = 'x'\n",
+                      "a/util.py": "def f():\n    return 1\n", "b/util.py": "def g():\n    return 2\n"})
+    rows = _view("diagnostics", "semaprax.toml", tmp_path)["rows"]
+    assert [(r[0], r[3], r[4]) for r in rows] == [
+        ("a/util.py", "same-module-name", "module 'util' is also b/util.py: a name in 'util' may be either file's"),
+        ("b/util.py", "same-module-name", "module 'util' is also a/util.py: a name in 'util' may be either file's"),
+    ]
