@@ -30,6 +30,7 @@ import marshal
 import os
 import sys
 import tempfile
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -151,6 +152,7 @@ class RecordStore:
         self.disk_limit = disk_limit
         self._memory: OrderedDict[str, Record] = OrderedDict()
         self._pending: dict[str, Record] = {}
+        self._lock = threading.Lock()  # a server's threads share the process's store
         self.hits = self.misses = 0
 
     @staticmethod
@@ -161,13 +163,15 @@ class RecordStore:
         return h.hexdigest()
 
     def get(self, key: str) -> Record | None:
-        record = self._memory.get(key)
-        if record is not None:
-            self._memory.move_to_end(key)
-        elif self.folder is not None:
+        with self._lock:
+            record = self._memory.get(key)
+            if record is not None:
+                self._memory.move_to_end(key)
+        if record is None and self.folder is not None:
             record = self._read(key)
             if record is not None:
-                self._remember(key, record)
+                with self._lock:
+                    self._remember(key, record)
         if record is None:
             self.misses += 1
         else:
@@ -175,9 +179,10 @@ class RecordStore:
         return record
 
     def put(self, key: str, record: Record) -> None:
-        self._remember(key, record)
-        if self.folder is not None:
-            self._pending[key] = record
+        with self._lock:
+            self._remember(key, record)
+            if self.folder is not None:
+                self._pending[key] = record
 
     def _remember(self, key: str, record: Record) -> None:
         self._memory[key] = record
@@ -202,7 +207,8 @@ class RecordStore:
     def flush(self) -> None:
         """Write the records made since the last flush, each atomically, then
         keep the folder within its size."""
-        pending, self._pending = self._pending, {}
+        with self._lock:
+            pending, self._pending = self._pending, {}
         if self.folder is None or not pending:
             return
         wrote = False

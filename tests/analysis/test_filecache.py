@@ -153,3 +153,31 @@ def test_the_same_workspace_gives_the_same_bytes_four_ways(tmp_path):
     assert run(one, "1", "cache") == cold  # another seed, every file replayed from disk
     assert run(two, "2", "no-cache") == cold  # another path, no cache
     assert run(two, "3", "cache") == cold  # another path, cache (other keys: analysed, then recorded)
+
+
+def test_a_server_reanalyses_only_the_edited_file_and_gives_the_cold_bytes(tmp_path, monkeypatch):
+    from analysis.warm import IndexCache
+    from servers.route import make_projection
+
+    monkeypatch.setattr(filecache, "use_disk", False)  # the records a server keeps in memory
+    ws = _write(tmp_path / "ws", FILES)
+    old = os.stat(ws / "app.py").st_mtime - 3600  # out of the racy window
+    for p in ws.rglob("*"):
+        os.utime(p, (old, old))
+    cache = IndexCache()
+    make_projection("references", "pkg.util.helper", ws, index_cache=cache)
+    util = ws / "pkg" / "util.py"
+    util.write_text(FILES["pkg/util.py"] + "\n\ndef extra():\n    return helper(1)\n")
+    analysed: list[str] = []
+    real = index_module.analyse_module
+    monkeypatch.setattr(index_module, "analyse_module", lambda *a, **k: analysed.append(a[1]) or real(*a, **k))
+    after = make_projection("references", "pkg.util.helper", ws, index_cache=cache)
+    assert analysed == ["pkg/util.py"] and cache.stats.builds == 2
+    monkeypatch.undo()
+    monkeypatch.setattr(filecache, "use_disk", False)
+    kept = filecache._stores.copy()
+    filecache._stores.clear()  # a cold build: no records
+    try:
+        assert after == make_projection("references", "pkg.util.helper", ws)
+    finally:
+        filecache._stores.update(kept)
