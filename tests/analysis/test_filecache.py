@@ -152,7 +152,7 @@ def test_the_same_workspace_gives_the_same_bytes_four_ways(tmp_path):
     assert (tmp_path / "xdg" / "semaprax" / "analysis").is_dir()
     assert run(one, "1", "cache") == cold  # another seed, every file replayed from disk
     assert run(two, "2", "no-cache") == cold  # another path, no cache
-    assert run(two, "3", "cache") == cold  # another path, cache (other keys: analysed, then recorded)
+    assert run(two, "3", "cache") == cold  # another path, cache (keys hold workspace-relative paths: replayed)
 
 
 def test_a_server_reanalyses_only_the_edited_file_and_gives_the_cold_bytes(tmp_path, monkeypatch):
