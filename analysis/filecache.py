@@ -153,6 +153,10 @@ class RecordStore:
         self._memory: OrderedDict[str, Record] = OrderedDict()
         self._pending: dict[str, Record] = {}
         self._lock = threading.Lock()  # a server's threads share the process's store
+        #: The last index's modules renamed through re-exports, by record key (analysis
+        #: itself, renamed), and what the renaming depended on (analysis/index.py).
+        self.finals: dict[str, tuple[ModuleAnalysis, ModuleAnalysis]] = {}
+        self.finals_state: Any = None
         self.hits = self.misses = 0
 
     @staticmethod

@@ -51,6 +51,7 @@ class WorkspaceIndex:
         #: Grows whenever what the lookups answer may change (a module analysed,
         #: classes or values told, an alias added).
         self._generation = 0
+        self._keys: dict[str, str] = {}  # path -> the key of its record, the last made
         with collector_paused():
             self._build(ws, files)
             # What the build made lives as long as the index, and holds no cycles:
@@ -68,6 +69,7 @@ class WorkspaceIndex:
         recorded."""
         store = self.store
         key = store.key(data, m.path, m.module, m.is_package, phase) if store is not None else ""
+        self._keys[m.path] = key
         record = store.get(key) if store is not None else None
         given: list[Event] = []
         if record is not None:
@@ -144,8 +146,9 @@ class WorkspaceIndex:
         #: "pkg.Session" -> "pkg.sessions.Session": the names modules import, as others may use them;
         #: and the dotted paths of modules in namespace folders ("nsroot.inner.leaf" -> "leaf")
         self.aliases: dict[str, str] = _namespace_aliases(modules)
-        #: _canonical's answers while aliases stays as it is (cleared when it grows)
+        #: _canonical's answers, each forgotten when an alias added could change it
         self._canonicals: dict[str, str] = {}
+        self._canonicals_by_top: dict[str, set[str]] = {}  # first part -> memo entries that passed it
         results: list[ModuleAnalysis | None] = [None] * len(modules)
         misses: list[set[tuple[bool, str]]] = [set() for _ in modules]  # (a class?, name) asked in vain
         waiting = {m.module: n for n, m in enumerate(modules)}  # not analysed yet
@@ -195,9 +198,7 @@ class WorkspaceIndex:
             new = [(f"{a.module}.{i.local}", i.target) for i in a.imports
                    if i.scope == a.module and i.local != "*" and i.target != f"{a.module}.{i.local}"]
             if new:
-                self.aliases.update(new)
-                self._canonicals.clear()
-                self._generation += 1
+                self._add_aliases(new)
             done += 1
             if report and done % 25 == 0:
                 report(done, len(modules))
@@ -219,8 +220,25 @@ class WorkspaceIndex:
         names = {d.qualname for a in results if a is not None for d in a.definitions}
         self._module_names = {a.module for a in results if a is not None}
         final: dict[str, str] = {}  # _canonical's answers, now that aliases are all known
-        self.modules: list[ModuleAnalysis] = [self._through_reexports(a, names, final)
-                                              for a in results if a is not None]
+        # Renamed through re-exports, each module is a function of its analysis, the names
+        # defined and the aliases: a module replayed as before, with the same names and
+        # aliases (an edit that changed no definition and no import), is renamed as before.
+        store = self.store
+        state = (frozenset(names), frozenset(self.aliases.items()), frozenset(self._module_names)) \
+            if store is not None else None
+        kept = store.finals if store is not None and store.finals_state == state else {}
+        self.modules: list[ModuleAnalysis] = []
+        finals: dict[str, tuple[ModuleAnalysis, ModuleAnalysis]] = {}
+        for a in results:
+            if a is None:
+                continue
+            key = self._keys.get(a.path, "")
+            before = kept.get(key)
+            renamed = before[1] if before is not None and before[0] is a else self._through_reexports(a, names, final)
+            finals[key] = (a, renamed)
+            self.modules.append(renamed)
+        if store is not None:
+            store.finals, store.finals_state = finals, state
         #: How many analyses were made: the number of files plus the ones redone.
         self.analyses = total
         if report:
@@ -231,21 +249,36 @@ class WorkspaceIndex:
             for d in a.definitions:
                 self.definitions.setdefault(d.qualname, Located(a, d))
 
+    def _add_aliases(self, new: list[tuple[str, str]]) -> None:
+        """New aliases change the memo of _canonical only for the names whose
+        walk passed a name with the same first part as a new alias (a head
+        of it starts the same): those are forgotten, the rest kept."""
+        self.aliases.update(new)
+        for key, _target in new:
+            for target in self._canonicals_by_top.pop(key.partition(".")[0], ()):
+                self._canonicals.pop(target, None)
+        self._generation += 1
+
     def canonical(self, target: str) -> str:
         """The name ``target`` reaches through imports and namespace folders."""
         return self._canonical(target)
 
-    def _canonical(self, target: str, names: set[str] | None = None) -> str:
+    def _canonical(self, target: str, names: set[str] | None = None, chain: list[str] | None = None) -> str:
         """The definition a name reached through imports is: ``requests.Session``
         (``from .sessions import Session`` in requests/__init__.py) is
         ``requests.sessions.Session``. Unchanged when no alias leads anywhere."""
         if names is None:
             known = self._canonicals.get(target)
             if known is None:
-                known = self._canonicals[target] = self._canonical(target, set())
+                chain: list[str] = []
+                known = self._canonicals[target] = self._canonical(target, set(), chain)
+                for name in chain:  # what an alias added later may change (see _add_aliases)
+                    self._canonicals_by_top.setdefault(name.partition(".")[0], set()).add(target)
             return known
         current = target
         for _ in range(8):  # re-exports of re-exports, never a cycle
+            if chain is not None:
+                chain.append(current)
             parts = current.split(".")
             for k in range(len(parts), 1, -1):
                 head = ".".join(parts[:k])
