@@ -67,8 +67,12 @@ def analyser_version() -> str:
     return h.hexdigest()
 
 
-def cache_folder() -> Path:
+def cache_folder() -> Path | None:
+    """``$XDG_CACHE_HOME/semaprax/analysis``, else ``~/.cache/semaprax/analysis``;
+    None when neither names an absolute folder (no cache on disk then)."""
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    if not os.path.isabs(base):
+        return None
     return Path(base) / "semaprax" / "analysis"
 
 
