@@ -253,3 +253,12 @@ def test_two_files_that_are_the_same_module_are_said_to_be(tmp_path):
         ("a/util.py", "same-module-name", "module 'util' is also b/util.py: a name in 'util' may be either file's"),
         ("b/util.py", "same-module-name", "module 'util' is also a/util.py: a name in 'util' may be either file's"),
     ]
+
+
+def test_project_graph_names_the_namespace_module_an_import_reaches(tmp_path):
+    _write(tmp_path, {"semaprax.toml": "[project]\nname = 'x'\n",
+                      "nsroot/inner/leaf.py": "def grow():\n    return 1\n",
+                      "user.py": "from nsroot.inner.leaf import grow\n\ngrow()\n"})
+    graph = _view("project-graph", "semaprax.toml", tmp_path)
+    assert graph["imports"] == {"user": ["leaf"]}
+    assert not graph.get("external")  # not an outside package called nsroot
