@@ -21,7 +21,7 @@ test: $(STAMP)
 	$(PY) -m pytest -q
 
 bench: $(STAMP)
-	$(PY) scripts/bench_codec.py
+	$(VENV)/bin/semaprax bench codec
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

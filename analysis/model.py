@@ -68,7 +68,7 @@ class Import:
 
 @dataclass(frozen=True)
 class Problem:
-    """A diagnostic found while analysing (spec section 8, diagnostics view)."""
+    """A diagnostic found while analysing (docs/profiles.md, the diagnostics view)."""
 
     kind: str  # syntax-error | unresolved-import | unresolved-name | unused-import | redefinition
     line: int

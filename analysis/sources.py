@@ -1,6 +1,6 @@
 """The workspace folder: which Python files it holds, what modules they are, and
 a reader that remembers every file a producer read, so ``source_revision`` always
-covers exactly those files (spec section 8)."""
+covers exactly those files (docs/profiles.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """Version/encoding/profile negotiation for the compact-projection route
-(docs/wire-format.md §10).
+(README, "Servers for agents and editors"; compact.negotiation is in
+docs/wire-format.md §10).
 
 Offers match only as exact triples, so a client that asks for v2 text or v1
 model-text gets nothing rather than a form it did not ask for. A format_version

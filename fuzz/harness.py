@@ -8,7 +8,7 @@ layout_model_text). The codec is instrumented for coverage; the custom mutator
 (fuzz/mutate.py) mutates mostly the body and then recomputes the digest.
 A finding (an exception other than CompactError, an oracle violation, a timeout
 or a memory overrun) makes libFuzzer write the input to ``crash-…``/``timeout-…``
-/``oom-…``. scripts/fuzz.py runs campaigns with limits and collects the findings.
+/``oom-…``. semaprax bench fuzz runs campaigns with limits and collects the findings.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ reports it with its input). Beyond that:
   span, reference and document offset it lists lies within what was read.
 
 Hangs and memory overruns are caught by the fuzzer's own ``-timeout`` and
-``-rss_limit_mb`` (scripts/fuzz.py sets both, plus an address-space cap).
+``-rss_limit_mb`` (semaprax bench fuzz sets both, plus an address-space cap).
 """
 
 from __future__ import annotations

@@ -69,10 +69,12 @@ COMMANDS: tuple[Command, ...] = (
     Command("A", "calls", "Agent calls", "Show the tool calls of the tap session this inspector opened "
             "(semaprax tap): what each result cost and what the model read", footer=False),
     # pane commands
-    Command("slash", "search", "Search…", "Search the bytes of this pane", panes=("body", "bytes")),
+    Command("slash", "search", "Search…", "Search this pane: the body's bytes (the linked cursor follows), the "
+            "bytes as text or hex (de ad), the tree (the node holding the text), the tokens (text, or #id)",
+            panes=("body", "bytes", "tree", "tokens")),
     Command("slash", "filter", "Filter entries", "Filter the dictionary by text", panes=("dictionary",)),
-    Command("n", "next_match", "Next match", "Next search match", panes=("body", "bytes")),
-    Command("N", "prev_match", "Previous match", "Previous search match", panes=("body", "bytes")),
+    Command("n", "next_match", "Next match", "Next search match", panes=("body", "bytes", "tree", "tokens")),
+    Command("N", "prev_match", "Previous match", "Previous search match", panes=("body", "bytes", "tree", "tokens")),
     Command("m", "toggle_reading", "Reading view", "Switch the body between exact bytes and indented JSON",
             panes=("body",)),
     Command("s", "toggle_sync", "Sync panes", "Make the other body pane follow this one (on by default)",
@@ -81,6 +83,8 @@ COMMANDS: tuple[Command, ...] = (
             "Tokens: cycle full JSON / v1 text / model-text and cl100k_base / o200k_base (the ledger: its encoding)",
             panes=("tokens",)),
     Command("I", "toggle_ids", "Token ids", "Tokens: show the ids of the cursor line's tokens", panes=("tokens",)),
+    Command("E", "type_text", "Tokenize text…", "Tokens: type or paste any text and see how it tokenizes, "
+            "beside the wire's own tokens (semaprax-inspect --text TEXT opens on it)", panes=("tokens",)),
     Command("L", "toggle_ledger", "Cost ledger",
             "Tokens: the wire's tokens by region and each entry's difference to full JSON (computed once)",
             panes=("tokens",)),

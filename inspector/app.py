@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import App, ComposeResult
 from textual.reactive import reactive
 from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
@@ -60,6 +60,22 @@ PANES: dict[str, type[Pane]] = {"overview": OverviewPane, "dictionary": Dictiona
                                 "tree": TreePane}
 
 
+def load_failure(exc: BaseException, path: str, profile: str | None, workspace: str | None) -> str:
+    """Why a load failed, naming what to fix."""
+    reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+    if isinstance(exc, OSError) and exc.filename is not None and str(exc.filename) not in reason:
+        reason = f"{exc.filename}: {reason}"
+    if profile is None:
+        return reason
+    ws = workspace if workspace is not None else (str(Path(path).parent) or ".")
+    if isinstance(exc, CompactError):
+        return f"{reason} (the producer rejected it)"
+    if type(exc).__name__ == "WorkspaceError" or isinstance(exc, OSError):
+        return (f"{reason}; the workspace is {display_value(ws.encode())}: give --workspace DIR, the folder "
+                "holding the sources (with semaprax.toml or pyproject.toml for a package), and PATH inside it")
+    return f"the producer failed: {type(exc).__name__}: {reason}"
+
+
 @dataclass(frozen=True)
 class Place:
     """Where the user was, for back/forward history."""
@@ -83,8 +99,9 @@ class InspectorApp(App[None]):
 
     def __init__(self, loaded: Loaded | None = None, *, path: str | None = None, profile: str | None = None,
                  workspace: str | None = None, watch: bool = False, count_tokens: bool = True,
-                 compare: Target | None = None, session: str | None = None) -> None:
+                 compare: Target | None = None, session: str | None = None, text: str | None = None) -> None:
         super().__init__()
+        self._text = text  # `semaprax-inspect --text`: shown in the token view once the wire is loaded
         self.session_path = session  # a tap session (semaprax tap): opened on its Calls view
         self._compare_on_load = compare  # `semaprax-inspect A B`: opened once A is loaded
         self._initial = loaded
@@ -96,8 +113,13 @@ class InspectorApp(App[None]):
         self.history: list[Place] = []
         self.future: list[Place] = []
         self._mtime: float | None = None
+        self._seen: tuple[int, float, int] | None = None  # --watch: the file as last seen
+        self._gone_said = False
+        self._watch_started = False
         self._load_serial = 0
         self._preview_painted = threading.Event()
+        self._loading = False  # a load is under way
+        self._held_keys: list[events.Key] = []  # pressed before the wire was there to act on
 
     # --- layout -----------------------------------------------------------------------
 
@@ -143,9 +165,33 @@ class InspectorApp(App[None]):
 
     # --- loading ------------------------------------------------------------------------
 
+    #: Keys that act at once even while a wire loads (quit, help, the palette).
+    IMMEDIATE_KEYS = frozenset({"ctrl+q", "ctrl+c", "q", "question_mark", "ctrl+p", "escape"})
+
+    async def on_event(self, event: events.Event) -> None:
+        """Keys pressed while the wire is not yet there to act on (nothing shown, or
+        the envelope preview of a large one) are kept, and pressed again in order
+        once it is loaded, instead of acting on an empty pane and being lost."""
+        if (isinstance(event, events.Key) and not event.is_forwarded and self._loading
+                and (self.loaded is None or self.loaded.pending) and event.key not in self.IMMEDIATE_KEYS
+                and len(self.screen_stack) == 1):
+            self._held_keys.append(event)
+            return
+        await super().on_event(event)
+
+    def _release_keys(self) -> None:
+        """Press the kept keys again, one per refresh (a tab key moves the focus,
+        and the next key must reach the pane it moved to)."""
+        if self._held_keys and not self._loading:
+            key = self._held_keys.pop(0)
+            self.post_message(events.Key(key.key, key.character))
+            if self._held_keys:
+                self.call_after_refresh(self._release_keys)
+
     def load_file(self, path: str) -> None:
         gc.unfreeze()  # the model shown so far may be let go: its objects are the collector's again
         self._load_serial += 1
+        self._loading = True
         self._load_worker(self._load_serial, path, self._profile, self._workspace)
 
     @work(thread=True, exclusive=True, group="load", exit_on_error=False, description="load")
@@ -171,9 +217,8 @@ class InspectorApp(App[None]):
                 loaded = load_bytes(data, path, path=path, layout=layout).prepare()  # layout None: here
             else:
                 loaded = load_path(path, profile=profile, workspace=workspace).prepare()
-        except (OSError, CompactError, ValueError) as exc:
-            reason = getattr(exc, "strerror", None) or str(exc)
-            self.post_message(LoadFailed(serial, path, reason))
+        except Exception as exc:  # noqa: BLE001 - every failure ends the load, on screen
+            self.post_message(LoadFailed(serial, path, load_failure(exc, path, profile, workspace)))
             return
         self.post_message(FileLoaded(serial, loaded))
 
@@ -181,6 +226,8 @@ class InspectorApp(App[None]):
         if message.serial == self._load_serial:  # an older request answered late: dropped
             self.loaded = message.loaded
             if not message.loaded.pending:
+                self._loading = False
+                self.call_after_refresh(self._release_keys)
                 # What is shown now lives until the next load: a full collection that walks it (and the
                 # app's own widgets) stalls the keys for 50-200 ms on a large wire, so it is left out
                 # of collections until load_file unfreezes it.
@@ -190,8 +237,15 @@ class InspectorApp(App[None]):
 
     def on_load_failed(self, message: LoadFailed) -> None:
         if message.serial == self._load_serial:
-            self._show_failure(f"could not open {display_value(message.path.encode())}: {message.reason}"
-                               + ("" if self.loaded is None else " (still showing the previous file)"))
+            self._loading = False
+            self.call_after_refresh(self._release_keys)
+            what = (f"could not produce the {self._profile} view of" if self._profile is not None
+                    else "could not open")
+            text = f"{what} {display_value(message.path.encode())}: {message.reason}"
+            self._show_failure(text + ("" if self.loaded is None else " (still showing the previous file)"))
+            if self.loaded is None:  # nothing else to show: the first screen says it instead of "Loading…"
+                badge = Text(" NOT LOADED ", style="bold white on red")
+                self.query_one("#badge", Static).update(badge.append(f" {text}", style="bold"))
 
     def _show_failure(self, message: str) -> None:
         banner = self.query_one("#diagnostic", Static)
@@ -199,17 +253,41 @@ class InspectorApp(App[None]):
         banner.add_class("shown")
         self.notify(message, severity="error", timeout=8)
 
+    def _stat(self, path: str) -> tuple[int, float, int] | None:
+        """What --watch compares: the file's inode (a replacement by rename is a new
+        one), its modification time and size; None when it is gone."""
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        return st.st_ino, st.st_mtime, st.st_size
+
     def _check_file(self) -> None:
+        """--watch: reload when the file changes or is replaced; say when it is
+        deleted (the wire shown stays), and pick it up again when it comes back."""
         path = self.loaded.path if self.loaded is not None else None
-        if not path or not os.path.exists(path):
+        if not path:
             return
-        mtime = os.path.getmtime(path)
-        if self._mtime is None:
-            self._mtime = mtime
-        elif mtime != self._mtime:
-            self._mtime = mtime
-            self.notify(f"{path} changed on disk: reloaded")
+        now = self._stat(path)
+        seen, self._seen = self._seen, now
+        shown = display_value(path.encode())
+        if now is None:
+            if seen is not None or not self._gone_said:
+                self._gone_said = True
+                self._show_failure(f"{shown} was deleted from disk: still showing the wire as it was; "
+                                   "watching for a new file there")
+            return
+        self._gone_said = False
+        if seen is None and self._watch_started:
+            self.notify(f"{shown} is back on disk: loaded the new file")
             self.action_reload()
+        elif seen is not None and now[0] != seen[0]:
+            self.notify(f"{shown} was replaced on disk: loaded the new file")
+            self.action_reload()
+        elif seen is not None and now != seen:
+            self.notify(f"{shown} changed on disk: reloaded")
+            self.action_reload()
+        self._watch_started = True
 
     def watch_loaded(self, loaded: Loaded | None) -> None:
         if loaded is None:
@@ -220,13 +298,19 @@ class InspectorApp(App[None]):
         self._fill_banner(loaded)
         if loaded.path and os.path.exists(loaded.path):
             self._mtime = os.path.getmtime(loaded.path)
+            if self.watch_file:
+                self._seen = self._stat(loaded.path)
         if loaded.pending:  # a preview: the full model follows
             return
         if self._compare_on_load is not None:
             target, self._compare_on_load = self._compare_on_load, None
             self.call_after_refresh(self.open_compare, target)
+        if self._text is not None:
+            text, self._text = self._text, None
+            self.call_after_refresh(self.show_text_tokens, text)
         if self.count_tokens_enabled:  # after the first paint, so drawing comes first
             self.call_after_refresh(self.action_count_tokens)
+            self.call_after_refresh(self._sources_worker, loaded, self._workspace)
         if loaded.error is not None and loaded.error.offset is not None:
             self.call_after_refresh(self._position_at_error)
 
@@ -282,6 +366,23 @@ class InspectorApp(App[None]):
                 self.post_message(CountsProgress(counts))
         except (RuntimeError, OSError, ValueError) as exc:  # e.g. a missing vocabulary
             self.post_message(CountsProgress(replace(counts, done=True, error=str(exc))))
+
+    @work(thread=True, exclusive=True, group="sources", exit_on_error=False, description="count the sources")
+    def _sources_worker(self, loaded: Loaded, workspace: str | None) -> None:
+        """The source files the view covers and their tokens (inspector/sources.py)."""
+        from .sources import SourcesCounted, source_costs
+
+        try:
+            costs, why = source_costs(loaded, workspace)
+        except (RuntimeError, OSError, ValueError) as exc:  # e.g. a missing vocabulary
+            costs, why = None, f"the sources could not be counted: {exc}"
+        self.post_message(SourcesCounted(loaded, costs, why))
+
+    def on_sources_counted(self, message: object) -> None:
+        from .sources import SourcesCounted
+
+        if isinstance(message, SourcesCounted) and message.source is self.loaded:
+            self.query_one("#overview-pane", OverviewPane).show_sources(message.costs)
 
     def on_counts_progress(self, message: CountsProgress) -> None:
         if message.counts.source is self.loaded:  # counts of a model no longer loaded are dropped
@@ -401,6 +502,29 @@ class InspectorApp(App[None]):
             self.action_tab("bytes")
         self.select_wire(offset)
 
+    def show_text_tokens(self, text: str) -> None:
+        """The Tokens tab on how ``text`` tokenizes (beside the wire's own forms)."""
+        self.action_tab("tokens")
+        self.query_one("#tokens-pane", TokensPane).set_typed(text)
+
+    def show_document_offset(self, loaded: Loaded, offset: int) -> None:
+        """The Body pane on document byte ``offset`` of ``loaded`` (made the wire
+        shown first when it is another one, e.g. compare's right side)."""
+        def go() -> None:
+            current = self.loaded
+            if current is None:
+                return
+            self._remember()
+            self.action_tab("body")
+            start, end, doc = current.doc_span_at(offset)
+            self.selection = Selection(current, start, end, "compare", doc)
+            self.body.expanded.go_to_offset(offset)
+
+        if loaded is not self.loaded:
+            self.loaded = loaded.prepare()
+            self.notify(f"now showing {display_value(loaded.name.encode())}")
+        self.call_after_refresh(go)
+
     def action_jump_error(self) -> None:
         loaded = self.loaded
         if loaded is None or loaded.error is None or loaded.error.offset is None:
@@ -440,7 +564,8 @@ class InspectorApp(App[None]):
             self.notify("nothing to export: the wire has no decodable projection", severity="error")
             return
         stem = Path(loaded.path or "projection").stem
-        self.push_screen(ExportScreen(f"{stem}.export.model-text"), self._export_chosen)
+        beside = Path(loaded.path).parent if loaded.path else Path(".")  # default: beside the wire
+        self.push_screen(ExportScreen(str(beside / f"{stem}.export.model-text")), self._export_chosen)
 
     def _export_chosen(self, choice: tuple[str, str] | None) -> None:
         if choice is None:
@@ -477,7 +602,7 @@ class InspectorApp(App[None]):
             return
         from .session_screen import SessionScreen
 
-        self.push_screen(SessionScreen(self.session_path, follow=True))
+        self.push_screen(SessionScreen(self.session_path, follow=True, workspace=self._workspace or "."))
 
     # --- compare and repair (inspector/compare_screen.py, inspector/repair_screen.py) -----
 

@@ -207,12 +207,15 @@ class PathChange:
     """One structural difference: at ``path`` (jq-style, ``.rows[3][0]``; ``.``
     is the whole document) a value was changed, added or removed, or an
     object's keys were reordered. ``old`` and ``new`` are short JSON previews
-    (empty where the side has no value)."""
+    (empty where the side has no value). A ``shifted`` change is an array's row
+    whose numbers all moved by one amount (``by``): its line numbers after an
+    insertion above it, which a person counts as no change of its own."""
 
-    kind: str  # "changed" | "added" | "removed" | "reordered"
+    kind: str  # "changed" | "added" | "removed" | "reordered" | "shifted"
     path: str
     old: str = ""
     new: str = ""
+    by: int = 0  # "shifted": the amount every number of the row moved by (its line numbers)
 
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -273,6 +276,114 @@ def _at(path: str) -> str:
     return path or "."
 
 
+def _equal(a: object, b: object) -> bool:
+    """JSON equality of two parsed values: Python's ``==`` (in C), or for values
+    nested deeper than its recursion allows, the same comparison walked with a
+    stack of its own (a valid document may be 512 levels deep, docs/wire-format.md §1)."""
+    try:
+        return a == b
+    except RecursionError:
+        pass
+    stack = [(a, b)]
+    while stack:
+        x, y = stack.pop()
+        if type(x) is not type(y):
+            return False
+        if isinstance(x, (list, tuple)):
+            if len(x) != len(y):  # type: ignore[arg-type]
+                return False
+            stack.extend(zip(x, y))  # type: ignore[call-overload]
+        elif x != y:
+            return False
+    return True
+
+
+def _key(value: object) -> str:
+    """A value as a string equal exactly when the values are (``repr``, or for a
+    deeply nested one, the same spelled out with a stack)."""
+    try:
+        return repr(value)
+    except RecursionError:
+        pass
+    out: list[str] = []
+    stack: list[object] = [value]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, _Close):
+            out.append(x.text)
+        elif isinstance(x, (list, tuple)):
+            out.append("{" if isinstance(x, _Object) else "(")
+            stack.append(_Close("}" if isinstance(x, _Object) else ")"))
+            stack.extend(reversed(x))
+        else:
+            out.append(repr(x))
+    return ",".join(out)
+
+
+@dataclass(frozen=True)
+class _Close:
+    """A closing bracket on ``_key``'s stack (never a value of the document)."""
+
+    text: str
+
+
+#: Keys naming what an object is, in the order they are tried, for aligning arrays of objects.
+IDENTITY_KEYS = ("name", "path", "id", "qualname", "symbol", "module", "file", "uri")
+
+
+def identity(item: object) -> str | None:
+    """What an array item is, where it says so: a table row's first cell when it
+    is a string (a definition's name, a path), an object's ``name``/``path``/…
+    when it is a string. None when it does not say."""
+    if isinstance(item, _Object):
+        for name in IDENTITY_KEYS:
+            for k, v in item:
+                if k == name and isinstance(v, str):
+                    return f"{name}={v}"
+        return None
+    if isinstance(item, list) and item and isinstance(item[0], str):
+        return f"row={item[0]}"
+    return None
+
+
+def _identities(a: list[object], b: list[object]) -> tuple[list[str], list[str]] | None:
+    """Each item's identity on both sides, when every item has one, unique on its side."""
+    ka, kb = [identity(x) for x in a], [identity(x) for x in b]
+    if None in ka or None in kb or len(set(ka)) != len(ka) or len(set(kb)) != len(kb):
+        return None
+    return ka, kb  # type: ignore[return-value]
+
+
+def shift(a: object, b: object) -> int | None:
+    """The one amount every number moved by, when two values differ only in
+    integer numbers and all by the same amount (a row whose line numbers moved
+    after an insertion above it); None otherwise."""
+    moved: int | None = None
+    stack = [(a, b)]
+    while stack:
+        x, y = stack.pop()
+        if isinstance(x, bytes) and isinstance(y, bytes):  # numbers, as spelled
+            if x == y:
+                continue
+            try:
+                d = int(y[1:]) - int(x[1:])
+            except ValueError:
+                return None
+            if moved is None:
+                moved = d
+            elif d != moved:
+                return None
+        elif type(x) is not type(y):
+            return None
+        elif isinstance(x, (list, tuple)):
+            if len(x) != len(y):  # type: ignore[arg-type]
+                return None
+            stack.extend(zip(x, y))  # type: ignore[call-overload]
+        elif x != y:
+            return None
+    return moved
+
+
 class StructuralDiff:
     """Iterate the differences between two parsed documents in document order
     (an array's removed and added items before the changes inside its members).
@@ -281,16 +392,20 @@ class StructuralDiff:
 
     def __init__(self, old: object, new: object) -> None:
         self.progress = 0.0
-        # LIFO work: (path, old, new, share start, share end)
-        self._stack: list[tuple[str, object, object, float, float]] = [("", old, new, 0.0, 1.0)]
+        # LIFO work: (path, old, new, share start, share end, the amount an array's row was only shifted by)
+        self._stack: list[tuple[str, object, object, float, float, int | None]] = [("", old, new, 0.0, 1.0, None)]
 
     def __iter__(self) -> Iterator[PathChange]:
         stack = self._stack
         while stack:
-            path, a, b, lo, hi = stack.pop()
+            path, a, b, lo, hi, moved = stack.pop()
             self.progress = lo
-            if a == b:
+            if _equal(a, b):
                 self.progress = hi
+                continue
+            if moved is not None:  # a row whose numbers all moved by one amount: one change, as a person sees it
+                self.progress = hi
+                yield PathChange("shifted", _at(path), preview(a), preview(b), moved)
                 continue
             if isinstance(a, _Object) and isinstance(b, _Object):
                 yield from self._objects(path, a, b, lo, hi)  # its members advance the progress
@@ -300,12 +415,15 @@ class StructuralDiff:
                 self.progress = hi
                 yield PathChange("changed", _at(path), preview(a), preview(b))
 
-    def _push(self, pairs: list[tuple[int, str, object, object]], size: int, lo: float, hi: float) -> None:
+    def _push(self, pairs: list[tuple[int, str, object, object]], size: int, lo: float, hi: float,
+              shifted: dict[int, int] | None = None) -> None:
         """Queue members to compare; member at position ``n`` of ``size`` gets
-        that share of the container's progress."""
+        that share of the container's progress. ``shifted``: an array's items
+        known to be only shifted, and by how much."""
         step = (hi - lo) / max(size, 1)
+        shifted = shifted or {}
         for n, p, a, b in reversed(pairs):  # reversed: the first is popped first
-            self._stack.append((p, a, b, lo + n * step, lo + (n + 1) * step))
+            self._stack.append((p, a, b, lo + n * step, lo + (n + 1) * step, shifted.get(n)))
 
     def _objects(self, path: str, a: _Object, b: _Object, lo: float, hi: float) -> Iterator[PathChange]:
         left, right = dict(a), dict(b)
@@ -325,8 +443,24 @@ class StructuralDiff:
     def _lists(self, path: str, a: list, b: list, lo: float, hi: float) -> Iterator[PathChange]:
         pairs: list[tuple[int, str, object, object]] = []
         changes: list[PathChange] = []
-        for tag, i1, i2, j1, j2 in align(a, b):
+        ids = _identities(a, b)
+        shifted: dict[int, int] = {}  # item of a -> the amount all its numbers moved by
+        if ids is not None:  # rows that say what they are: the same name is the same row, wherever it moved
+            ops = _anchored(_unique_anchors(ids[0], ids[1], 0, len(a), 0, len(b)), len(a), len(b))
+            moves = {i: shift(a[i], b[j]) for tag, i, _, j, _ in ops if tag == "equal" and not _equal(a[i], b[j])}
+            often: dict[int, int] = {}
+            for d in moves.values():
+                if d is not None:
+                    often[d] = often.get(d, 0) + 1
+            # a row whose numbers all moved by an amount other rows moved by too: shifted by an insertion
+            shifted = {i: d for i, d in moves.items() if d is not None and often[d] >= 2}
+        else:
+            ops = align(a, b)
+        for tag, i1, i2, j1, j2 in ops:
             if tag == "equal":
+                if ids is not None:  # the same row by its name: compared in place
+                    pairs += [(i, index_path(path, i if i == j else f"{i}→{j}"), a[i], b[j])
+                              for i, j in zip(range(i1, i2), range(j1, j2))]
                 continue
             for k in range(min(i2 - i1, j2 - j1)):  # replaced items are compared in place
                 i, j = i1 + k, j1 + k
@@ -338,7 +472,20 @@ class StructuralDiff:
         # removals and additions are reported where the walk meets them: before the
         # members compared in place, which the stack yields in order after this
         yield from changes
-        self._push(pairs, len(a), lo, hi)
+        self._push(pairs, len(a), lo, hi, shifted)
+
+
+def _anchored(anchors: list[tuple[int, int]], n: int, m: int) -> list[tuple[str, int, int, int, int]]:
+    """Opcodes from matched positions: each anchor an equal pair, each gap between them a replacement."""
+    ops: list[tuple[str, int, int, int, int]] = []
+    x = y = 0
+    for i, j in [*anchors, (n, m)]:
+        if x < i or y < j:
+            ops.append(("replace", x, i, y, j))
+        if i < n:
+            ops.append(("equal", i, i + 1, j, j + 1))
+        x, y = i + 1, j + 1
+    return ops
 
 
 def align(a: list, b: list) -> list[tuple[str, int, int, int, int]]:
@@ -355,10 +502,10 @@ def align(a: list, b: list) -> list[tuple[str, int, int, int, int]]:
 def _align_span(a: list, b: list, i1: int, i2: int, j1: int, j2: int, ops: list,
                 keys: tuple[list[str], list[str]] | None) -> None:
     p = 0
-    while i1 + p < i2 and j1 + p < j2 and a[i1 + p] == b[j1 + p]:
+    while i1 + p < i2 and j1 + p < j2 and _equal(a[i1 + p], b[j1 + p]):
         p += 1
     s = 0
-    while s < i2 - i1 - p and s < j2 - j1 - p and a[i2 - 1 - s] == b[j2 - 1 - s]:
+    while s < i2 - i1 - p and s < j2 - j1 - p and _equal(a[i2 - 1 - s], b[j2 - 1 - s]):
         s += 1
     if p:
         ops.append(("equal", i1, i1 + p, j1, j1 + p))
@@ -367,13 +514,13 @@ def _align_span(a: list, b: list, i1: int, i2: int, j1: int, j2: int, ops: list,
         if mi1 < mi2 or mj1 < mj2:
             ops.append(("replace", mi1, mi2, mj1, mj2))
     elif (mi2 - mi1) + (mj2 - mj1) <= ALIGN_LIMIT:
-        ka = keys[0][mi1:mi2] if keys else [repr(x) for x in a[mi1:mi2]]
-        kb = keys[1][mj1:mj2] if keys else [repr(x) for x in b[mj1:mj2]]
+        ka = keys[0][mi1:mi2] if keys else [_key(x) for x in a[mi1:mi2]]
+        kb = keys[1][mj1:mj2] if keys else [_key(x) for x in b[mj1:mj2]]
         matcher = SequenceMatcher(None, ka, kb)
         ops += [(tag, x1 + mi1, x2 + mi1, y1 + mj1, y2 + mj1) for tag, x1, x2, y1, y2 in matcher.get_opcodes()]
     else:
         if keys is None:
-            keys = ([repr(x) for x in a], [repr(x) for x in b])
+            keys = ([_key(x) for x in a], [_key(x) for x in b])
         anchors = _unique_anchors(keys[0], keys[1], mi1, mi2, mj1, mj2)
         if not anchors:
             ops.append(("replace", mi1, mi2, mj1, mj2))
@@ -463,7 +610,28 @@ class Comparison:
 
     @property
     def total_changes(self) -> int:
-        return sum(n for _, n in self.counts)
+        """The differences a person counts: rows only shifted (their numbers moved
+        by one amount, ``PathChange.by``) are counted apart (``shifted``)."""
+        return sum(n for k, n in self.counts if k != "shifted")
+
+    @property
+    def shifted(self) -> int:
+        return dict(self.counts).get("shifted", 0)
+
+    def summary(self) -> str:
+        """The structural differences in words, as a person counts them."""
+        counts = dict(self.counts)
+        total = self.total_changes
+        parts = [f"{counts[k]:,} {k}" for k in ("changed", "added", "removed", "reordered") if counts.get(k)]
+        text = f"{total:,} structural difference{'s' if total != 1 else ''}"
+        if parts:
+            text += " (" + ", ".join(parts) + ")"
+        if self.shifted:
+            amounts = sorted({c.by for c in self.changes if c.kind == "shifted"})
+            by = ", ".join(f"{a:+,}" for a in amounts[:3]) + ("…" if len(amounts) > 3 else "")
+            text += (f"; {self.shifted:,} row{'s' if self.shifted != 1 else ''} only shifted "
+                     f"(every number moved by {by}: line numbers after an insertion)")
+        return text
 
 
 def side_notes(left: Loaded, right: Loaded) -> tuple[str, ...]:

@@ -107,7 +107,7 @@ def _marked(same: bool, text: str) -> Text:
     return Text(text) if same else Text(text, style="bold yellow")
 
 
-KIND_STYLES = {"changed": "yellow", "added": "green", "removed": "red", "reordered": "magenta"}
+KIND_STYLES = {"changed": "yellow", "added": "green", "removed": "red", "reordered": "magenta", "shifted": "dim"}
 STATUS_SIGNS = {"removed": ("−", "red"), "added": ("+", "green"), "kept": ("=", "")}
 
 
@@ -115,6 +115,11 @@ class CompareScreen(Screen[None]):
     """Two wires compared; Esc or q goes back to the inspector."""
 
     BINDINGS = [Binding("escape,q", "close", "Close compare"),
+                Binding("slash", "search", "Search"),
+                Binding("n", "next_change(1)", "Next change"),
+                Binding("N", "next_change(-1)", "Previous change"),
+                Binding("enter", "open_change('left')", "Open left", show=False),
+                Binding("o", "open_change('right')", "Open right"),
                 # a tab's key leaves the compare view for that tab, rather than switching it unseen beneath
                 *(Binding(key, f"leave('{name}')", show=False) for key, name in TABS)]
     DEFAULT_CSS = """
@@ -149,6 +154,7 @@ class CompareScreen(Screen[None]):
         self.comparison: Comparison | None = None
         self._changes_shown = 0
         self._filled = False
+        self.query_text = ""  # the text searched for with /; n/N step through the changes holding it
 
     def compose(self) -> ComposeResult:
         yield Static("", id="compare-heading")
@@ -323,16 +329,12 @@ class CompareScreen(Screen[None]):
         self._changes_shown = len(c.changes)
 
     def _fill_status(self, c: Comparison) -> None:
-        counts = dict(c.counts)
         total = c.total_changes
-        parts = [f"{counts[k]:,} {k}" for k in ("changed", "added", "removed", "reordered") if counts.get(k)]
-        if c.diff_note and not total:
+        if c.diff_note and not total and not c.shifted:
             text = c.diff_note
         else:
-            text = f"{total:,} structural difference{'s' if total != 1 else ''}"
-            if parts:
-                text += " (" + ", ".join(parts) + ")"
-            if total > len(c.changes):
+            text = c.summary()
+            if total + c.shifted > len(c.changes):
                 text += f"; the first {len(c.changes):,} listed"
         if c.progress < 1.0:
             text = f"comparing the documents… {c.progress:.0%}; {text} so far"
@@ -366,6 +368,85 @@ class CompareScreen(Screen[None]):
             text.append("\n  right: ")
             text.append(display_value(change.new.encode()), "green")
         self.query_one("#compare-detail", Static).update(text)
+
+    def action_search(self) -> None:
+        """Find text in the changes' paths and values: n/N then step through the
+        changes that hold it (an empty search steps through every change again)."""
+        from .screens import PromptScreen
+
+        def run(query: str | None) -> None:
+            if query is None:
+                return
+            self.query_text = query.strip()
+            if not self.query_text:
+                self.notify("n/N step through every change again")
+                return
+            c = self.comparison
+            hits = [i for i, ch in enumerate(c.changes) if self._holds(ch)] if c is not None else []
+            if not hits:
+                self.notify(f"{self.query_text!r} is in no change's path or values", severity="warning")
+                return
+            self.notify(f"{len(hits):,} changes hold {self.query_text!r} (n/N: next/previous)")
+            table = self.query_one("#compare-changes", DataTable)
+            table.move_cursor(row=hits[0])
+            table.focus()
+
+        self.app.push_screen(PromptScreen("Search the changes (paths and values)", "text", self.query_text), run)
+
+    def _holds(self, change: object) -> bool:
+        needle = self.query_text.lower()
+        return any(needle in str(getattr(change, name)).lower() for name in ("path", "old", "new"))
+
+    def action_next_change(self, step: int) -> None:
+        """The next (or previous) change a person counts (rows only shifted are
+        passed over), or holding the searched text after a search."""
+        c = self.comparison
+        table = self.query_one("#compare-changes", DataTable)
+        if c is None or not c.changes:
+            self.notify("no changes to step through")
+            return
+        n = len(c.changes)
+        row = table.cursor_row
+        for k in range(1, n + 1):
+            r = (row + step * k) % n
+            change = c.changes[r]
+            if (self._holds(change) if self.query_text else change.kind != "shifted"):
+                table.move_cursor(row=r)
+                table.focus()
+                return
+        self.notify("no other change holds the searched text" if self.query_text
+                    else "every change is a row only shifted")
+
+    def action_open_change(self, side: str) -> None:
+        """Open the highlighted change's path in the Body pane of one side (Enter:
+        the left, o: the right, which then becomes the wire shown)."""
+        from .structure import Structure, path_steps
+
+        c = self.comparison
+        table = self.query_one("#compare-changes", DataTable)
+        if c is None or not 0 <= table.cursor_row < len(c.changes):
+            return
+        change = c.changes[table.cursor_row]
+        loaded = c.left if side == "left" else c.right
+        steps = path_steps(change.path, side)
+        document = loaded.document
+        values = loaded.json_values() if document is not None else None
+        at = -1
+        if document is not None and values is not None and steps is not None:
+            at = Structure(document, values).find(steps)
+        if at < 0 or values is None:
+            other = "o opens the right side" if side == "left" else "Enter opens the left side"
+            self.notify(f"{display_value(change.path.encode())} is not in the {side} document ({other})",
+                        severity="warning")
+            return
+        self.workers.cancel_group(self, "compare")
+        self.dismiss(None)
+        self.app.show_document_offset(loaded, values.start[at])  # type: ignore[attr-defined]
+
+    @on(DataTable.RowSelected, "#compare-changes")
+    def _change_chosen(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_open_change("left")
 
     def action_close(self) -> None:
         self.workers.cancel_group(self, "compare")

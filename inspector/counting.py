@@ -2,9 +2,9 @@
 loaded projection, and each dictionary entry's net tokens saved. Results are
 cached by the SHA-256 of the counted bytes, so reopening a wire costs nothing.
 
-Dictionary literals are counted one ``encode_ordinary`` call each:
-``encode_ordinary_batch`` builds a new thread pool per call, which made 40,000
-literals take 1.4 s instead of 0.1 s."""
+Each entry's saving comes from the cost ledger's attribution of the whole wire
+and full JSON (``inspector/ledger.py``), never from its literal counted alone:
+a literal's tokens depend on its neighbours."""
 
 from __future__ import annotations
 
@@ -38,27 +38,27 @@ def count_bytes(data: bytes) -> dict[str, int]:
     return hit
 
 
-def entries_saved(loaded: Loaded) -> dict[str, list[int]]:
-    """Per entry and encoding: the tokens its references save against writing
-    the literal inline at each use, minus its own dictionary line (the literal
-    and its LF). Negative when the entry costs more than it saves."""
+def entries_saved(loaded: Loaded, full_json: bytes | None,
+                  cancelled: Callable[[], bool] = lambda: False) -> dict[str, list[int]]:
+    """Per entry and encoding: the tokens the entry saves against full JSON, from
+    the cost ledger's attribution (``ledger.entry_savings``: its line and its
+    ``@N`` uses against the same literals inline), so the entries and the rest
+    add up to the wire's saving exactly. Negative when the entry costs. Empty
+    when there is nothing to compare with."""
     from views import tokens
 
-    key = hashlib.sha256(b"\n".join(loaded.entries)).digest() + bytes(str(loaded.reference_counts), "ascii")
+    from .ledger import entry_savings
+
+    if full_json is None or not loaded.entries:
+        return {}
+    key = hashlib.sha256(loaded.wire).digest()
     with _LOCK:
         hit = _SAVED.get(key)
     if hit is not None:
         return hit
-    saved: dict[str, list[int]] = {}
-    for name in tokens.ENCODING_NAMES:
-        encode = tokens.get_encoding(name).encode_ordinary
-        counts = loaded.reference_counts
-        out = []
-        for i, entry in enumerate(loaded.entries):
-            literal = len(encode(entry.decode("utf-8", "replace")))
-            ref = len(encode(f"@{i}"))
-            out.append(counts[i] * (literal - ref) - literal - 1)
-        saved[name] = out
+    saved = entry_savings(loaded, full_json, tuple(tokens.ENCODING_NAMES), cancelled)
+    if saved is None:
+        return {}
     with _LOCK:
         _SAVED[key] = saved
     return saved
@@ -105,7 +105,7 @@ def count_all(loaded: Loaded, cancelled: Callable[[], bool] = lambda: False, *,
             counts = replace(counts, tokens={**counts.tokens, form: count_bytes(wires[form])})
             yield counts
     if loaded.entries and not cancelled():
-        counts = replace(counts, saved=entries_saved(loaded))
+        counts = replace(counts, saved=entries_saved(loaded, wires.get("json"), cancelled))
     yield replace(counts, done=True)
 
 
@@ -123,7 +123,9 @@ def _counted_parts(loaded: Loaded) -> Loaded:
     the verdict, the entries and their uses), without the derived views, so
     the child neither decodes the wire again nor receives what it does not use."""
     return Loaded(loaded.name, loaded.wire, loaded.form, projection=loaded.projection, error=loaded.error,
-                  entries=loaded.entries, reference_counts=loaded.reference_counts)
+                  entries=loaded.entries, reference_counts=loaded.reference_counts,
+                  entry_spans=loaded.entry_spans, ref_wire=loaded.ref_wire, ref_index=loaded.ref_index,
+                  ref_doc=loaded.ref_doc, body_start=loaded.body_start)
 
 
 def stop_children() -> None:

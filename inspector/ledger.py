@@ -94,6 +94,49 @@ def _use_regions(loaded: Loaded) -> tuple[list[tuple[int, int]], list[tuple[int,
     return in_wire, in_doc
 
 
+def _use_counts(loaded: Loaded, run: StartMarks, regions: list[tuple[int, int]]) -> list[int]:
+    """Per entry: the tokens starting in its use regions of one text."""
+    per = [0] * len(loaded.entries)
+    marks = run.marks
+    for (s, e), i in zip(regions, loaded.ref_index):
+        per[i] += marks.count(1, s, e)
+    return per
+
+
+def entry_differences(loaded: Loaded, wire_run: StartMarks, json_run: StartMarks,
+                      uses: tuple[list[tuple[int, int]], list[tuple[int, int]]] | None = None) -> list[int]:
+    """Per entry, in one encoding: its tokens against full JSON (its line plus its
+    ``@N`` uses in the wire, minus the same uses inline in full JSON); negative
+    when the entry saves. The one computation behind every per-entry figure
+    (the ledger's Δ column, the Dictionary tab, the first screen)."""
+    if uses is None:
+        uses = _use_regions(loaded) if loaded.ref_wire else ([], [])
+    wire_uses = _use_counts(loaded, wire_run, uses[0])
+    inline = _use_counts(loaded, json_run, uses[1])
+    return [wire_run.starting(span.start, span.end + 1) + wire_uses[i] - inline[i]
+            for i, span in enumerate(loaded.entry_spans[:len(loaded.entries)])]
+
+
+def entry_savings(loaded: Loaded, full_json: bytes, names: tuple[str, ...],
+                  cancelled: Callable[[], bool] = lambda: False) -> dict[str, list[int]] | None:
+    """Per encoding, the tokens each dictionary entry saves against full JSON
+    (``-entry_differences``): with the ledger's "everything else" row they sum
+    to full JSON's count minus the wire's, exactly. Each encoding's texts are
+    tokenized whole, one after the other, and let go. None when cancelled or
+    when the wire is not UTF-8 (its tokens cannot be placed on its bytes)."""
+    if not loaded.entries or not _utf8(loaded.wire):
+        return None
+    uses = _use_regions(loaded) if loaded.ref_wire else ([], [])
+    out: dict[str, list[int]] = {}
+    for name in names:
+        wire_run = start_marks(loaded.wire, name, lambda f: cancelled())
+        json_run = start_marks(full_json, name, lambda f: cancelled()) if wire_run is not None else None
+        if wire_run is None or json_run is None:
+            return None
+        out[name] = [-d for d in entry_differences(loaded, wire_run, json_run, uses)]
+    return out
+
+
 def attribute(loaded: Loaded, wire_runs: dict[str, StartMarks], json_runs: dict[str, StartMarks]) -> Ledger:
     """The ledger from whole tokenizations of the wire and (when there is one) full JSON."""
     names = tuple(wire_runs)
@@ -113,17 +156,9 @@ def attribute(loaded: Loaded, wire_runs: dict[str, StartMarks], json_runs: dict[
                               count(region.start, region.end)))
     marker = next((i for i, r in enumerate(rows) if r.kind == "marker"), len(rows))
     entry_rows: list[LedgerRow] = []
-    uses_wire, uses_doc = _use_regions(loaded) if loaded.ref_wire else ([], [])
-    use_tokens = {n: [0] * len(loaded.entries) for n in names}
-    inline = {n: [0] * len(loaded.entries) for n in json_runs}
-    for n in names:
-        marks, per = wire_runs[n].marks, use_tokens[n]
-        for (s, e), i in zip(uses_wire, loaded.ref_index):
-            per[i] += marks.count(1, s, e)
-    for n, run in json_runs.items():
-        marks, per = run.marks, inline[n]
-        for (s, e), i in zip(uses_doc, loaded.ref_index):
-            per[i] += marks.count(1, s, e)
+    uses = _use_regions(loaded) if loaded.ref_wire else ([], [])
+    use_tokens = {n: _use_counts(loaded, wire_runs[n], uses[0]) for n in names}
+    inline = {n: _use_counts(loaded, run, uses[1]) for n, run in json_runs.items()}
     for i, span in enumerate(loaded.entry_spans):
         entry_rows.append(LedgerRow(
             f"entry @{i} {display_value(loaded.entries[i])}" if i < len(loaded.entries) else f"entry @{i}",

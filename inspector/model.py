@@ -279,7 +279,7 @@ def display_value(raw: bytes) -> str:
 
 # --- verification, as a checklist -----------------------------------------------------
 
-#: The decode-and-verify steps of each form, in order (docs/wire-format.md §4).
+#: The decode-and-verify steps of each form, in order (docs/wire-format.md §4, §5.2, §6, §7).
 VERIFY_STEPS = {
     "model-text": ("envelope", "dictionary", "references", "digest", "normalised", "re-encoded"),
     "text": ("envelope", "references", "digest", "normalised", "re-encoded"),
@@ -363,10 +363,12 @@ def problems(loaded: Loaded) -> list[Problem]:
     if crlf >= 0:
         out.append(Problem(f"CRLF line ending at byte {crlf:,}: the wire's lines end with LF alone "
                            "(docs/wire-format.md §3)", crlf, "hint", "crlf"))
-    try:
-        wire.decode("utf-8")
-    except UnicodeDecodeError as bad:
-        out.append(Problem(f"invalid UTF-8 at byte {bad.start:,}", bad.start, "hint"))
+    if loaded.form != "binary":  # a CBOR body is not text: its bytes need not be UTF-8
+        try:
+            wire.decode("utf-8")
+        except UnicodeDecodeError as bad:
+            out.append(Problem(f"invalid UTF-8 at byte {bad.start:,}", bad.start, "hint"))
+    out.extend(_digest_hints(loaded))
     out.extend(_length_hints(loaded))
     out.extend(_truncation_hints(loaded))
     return out
@@ -410,6 +412,27 @@ def field_rows(loaded: Loaded) -> list[FieldRow]:
                              nl if nl >= 0 else None))
         break
     return rows
+
+
+def _digest_hints(loaded: Loaded) -> list[Problem]:
+    """A declared digest a few hex digits away from the body's own: the digest
+    line was edited, not the body (a changed body changes about every digit)."""
+    if loaded.error is None or loaded.error.code != "compact.digest" or loaded.document is None:
+        return []
+    declared = next((f for f in loaded.fields if f.name == "source_digest"), None)
+    if declared is None:
+        return []
+    actual = codec.source_digest(loaded.document).encode()
+    if len(actual) != len(declared.raw):
+        return []
+    differ = [k for k, (a, b) in enumerate(zip(actual, declared.raw)) if a != b]
+    if not 0 < len(differ) <= 4:
+        return []
+    at = declared.value.start + differ[0]
+    digits = "digit" if len(differ) == 1 else "digits"
+    return [Problem(f"the declared source_digest differs from the body's digest in {len(differ)} hex {digits} "
+                    f"(first at byte {at:,}): the digest itself was edited, the body is likely as produced "
+                    f"(docs/wire-format.md §2); the body's digest is {actual.decode()}", at, "hint")]
 
 
 def _length_hints(loaded: Loaded) -> list[Problem]:

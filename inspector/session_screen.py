@@ -27,7 +27,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from codec.visible import visible
-from servers.session import CONTEXT_TOKENS, CONVENTIONS, Call, Session, read_session
+from servers.session import CONTEXT_TOKENS, CONVENTIONS, Call, Replayed, Session, read_session, replay_session
 from views.tokens import ENCODING_NAMES
 
 #: How much of each reading the detail shows.
@@ -39,14 +39,23 @@ CONVENTION_TITLES = {"structured": "structured-first clients (Claude Code, Codex
 
 
 @dataclass
+class SessionReplayed(Message):
+    serial: int
+    results: list[Replayed]
+
+
+@dataclass
 class SessionRead(Message):
     serial: int
     session: Session | None
     error: str = ""
 
 
-#: How much of a call's arguments its row shows (the detail has the rest).
+#: How much of a call's arguments and tool name its row shows (the detail has the rest).
 ARGUMENTS_SHOWN = 48
+TOOL_SHOWN = 20
+#: Below this many columns the table leaves the time and the arguments to the detail.
+NARROW = 120
 
 
 def _cut(text: str, width: int) -> str:
@@ -69,6 +78,7 @@ class SessionScreen(Screen[None]):
 
     BINDINGS = [Binding("escape,q", "close", "Close calls"),
                 Binding("enter", "open_call", "Open result"),
+                Binding("r", "replay", "Replay against the sources"),
                 Binding("ctrl+r", "reload", "Read again", show=False)]
     DEFAULT_CSS = """
     SessionScreen { layout: vertical; }
@@ -79,9 +89,12 @@ class SessionScreen(Screen[None]):
     #session-totals { width: 2fr; height: 1fr; padding: 0 1; overflow-y: auto; }
     """
 
-    def __init__(self, path: str, *, follow: bool = True) -> None:
+    def __init__(self, path: str, *, follow: bool = True, workspace: str = ".") -> None:
         super().__init__()
         self.path = path
+        self.workspace = workspace
+        self.replayed: dict[int, Replayed] = {}
+        self.narrow = False
         self.follow = follow
         self.session: Session | None = None
         self.serial = 0
@@ -98,8 +111,11 @@ class SessionScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one("#session-calls", DataTable)
-        table.add_columns("#", "time s", "tool", "arguments", "ms", "bytes", "structured c100k/o200k",
-                          "text c100k/o200k", "error")
+        # under NARROW columns the time and arguments stay in the detail, so the costs fit on the screen
+        self.narrow = self.app.size.width < NARROW
+        table.add_columns(*(c for c in ("#", "time s", "tool", "arguments", "ms", "bytes",
+                                        "structured", "text", "error", "replay")
+                            if not (self.narrow and c in ("time s", "arguments"))))
         self.action_reload()
         if self.follow:
             self.set_interval(1.0, self._check_file)
@@ -152,9 +168,11 @@ class SessionScreen(Screen[None]):
             latency = "waiting" if call.latency is None else f"{call.latency * 1000:,.1f}"
             size = "" if call.response_bytes is None else f"{call.response_bytes:,}"
             error = Text("error", style="bold red") if call.is_error else ""
-            table.add_row(str(call.number), f"{call.t:,.3f}", visible(call.tool), visible(_cut(call.short_arguments, ARGUMENTS_SHOWN)),
+            wide = [] if self.narrow else [f"{call.t:,.3f}"]
+            arguments = [] if self.narrow else [visible(_cut(call.short_arguments, ARGUMENTS_SHOWN))]
+            table.add_row(str(call.number), *wide, visible(_cut(call.tool, TOOL_SHOWN)), *arguments,
                           latency, size, _tokens(call, "structured"), _tokens(call, "text"), error,
-                          key=str(call.number))
+                          self._replay_cell(call.number), key=str(call.number))
         if session.calls:
             table.move_cursor(row=min(max(row, 0), len(session.calls) - 1))
         command = " ".join(session.header.get("command", [])) or "?"
@@ -162,7 +180,9 @@ class SessionScreen(Screen[None]):
         notes = f"; {session.unreadable_lines} unreadable lines" if session.unreadable_lines else ""
         self.query_one("#session-heading", Static).update(Text.assemble(
             ("Calls ", "bold"), f"{visible(self.path)}: {len(session.calls)} tool calls of {session.messages} "
-            f"messages, server {visible(command)}, started {started}{notes}"))
+            f"messages, server {visible(command)}, started {started}{notes}. Tokens are cl100k / o200k of what "
+            "the model reads: structured = clients that hand it the structured content when there is one, "
+            "text = the text blocks"))
         self._show_totals(session)
         self._show_detail()
 
@@ -202,6 +222,9 @@ class SessionScreen(Screen[None]):
             return
         text = Text()
         text.append(f"Call {call.number}: {visible(call.tool)} {visible(call.short_arguments)}", style="bold")
+        done = self.replayed.get(call.number)
+        if done is not None and done.detail:
+            text.append(f"\nreplay: {done.status}: {visible(done.detail)}", style="red")
         wire = call.wire()
         text.append("  (a semaprax wire: Enter opens it)\n" if wire else "  (Enter opens it as JSON)\n"
                     if call.response is not None else "  (no answer yet)\n")
@@ -220,7 +243,36 @@ class SessionScreen(Screen[None]):
             text.append(visible(shown, newline="⏎") + "\n")
         detail.update(text)
 
+    def _replay_cell(self, number: int) -> str | Text:
+        done = self.replayed.get(number)
+        if done is None:
+            return ""
+        styles = {"same": "green", "stale": "bold red", "failed": "yellow", "not a view": "dim"}
+        return Text(done.status, style=styles[done.status])
+
     # --- actions ------------------------------------------------------------------
+
+    def action_replay(self) -> None:
+        """Produce every view of the session again from the workspace's sources
+        and mark each call same, stale or failed (servers.session.replay_session)."""
+        if self.session is None:
+            return
+        self.notify(f"replaying {len(self.session.calls)} calls against {visible(self.workspace)}…")
+        self._replay(self.serial, self.session)
+
+    @work(thread=True, exclusive=True, group="session-replay", exit_on_error=False, description="replay")
+    def _replay(self, serial: int, session: Session) -> None:
+        self.post_message(SessionReplayed(serial, replay_session(session, self.workspace)))
+
+    def on_session_replayed(self, message: SessionReplayed) -> None:
+        if message.serial != self.serial or self.session is None:
+            return
+        self.replayed = {r.number: r for r in message.results}
+        self._fill(self.session)
+        stale = [r for r in message.results if r.status == "stale"]
+        self.notify(f"{len(stale)} stale of {sum(r.status != 'not a view' for r in message.results)} views"
+                    + (f"; call {stale[0].number} {stale[0].detail}" if stale else ""),
+                    severity="warning" if stale else "information")
 
     def action_open_call(self) -> None:
         call = self.current_call()

@@ -195,6 +195,69 @@ class Structure:
         return text if text.startswith(".") else "." + text
 
 
+    def find(self, steps: list[str | int]) -> int:
+        """The value at a path given as steps (an object key, an array index), -1
+        when the document has none there."""
+        v = self.values
+        if not len(v):
+            return -1
+        i = 0
+        for step in steps:
+            kind = v.kind[i]
+            if kind not in _CONTAINERS:
+                return -1
+            j, n, last = i + 1, 0, self.last_descendant(i)
+            found = -1
+            while j <= last:
+                if kind == ord("o"):
+                    if isinstance(step, str) and self._key(j) == step:
+                        found = j + 1
+                        break
+                    j = self.last_descendant(j) + 1  # the key
+                    if j > last:
+                        break
+                elif n == step:
+                    found = j
+                    break
+                else:
+                    n += 1
+                j = self.last_descendant(j) + 1
+            if found < 0 or found > last:
+                return -1
+            i = found
+        return i
+
+    def _key(self, i: int) -> str | None:
+        try:
+            key = json.loads(self.document[self.values.start[i]:self.end_of(i)])
+        except (ValueError, UnicodeDecodeError):
+            return None
+        return key if isinstance(key, str) else None
+
+
+_STEP = re.compile(r'\.([A-Za-z_][A-Za-z0-9_]*)|\[("(?:[^"\\]|\\.)*")\]|\[(\d+)(?:→(\d+))?\]')
+
+
+def path_steps(path: str, side: str = "left") -> list[str | int] | None:
+    """A path as compare spells it (``.rows[3→4][0]``, ``.["odd key"]``) as steps,
+    on the ``left`` or ``right`` side of a moved index; None when it does not read."""
+    steps: list[str | int] = []
+    pos = 1 if path.startswith(".") and (len(path) == 1 or path[1] == "[") else 0
+    while pos < len(path):
+        m = _STEP.match(path, pos)
+        if m is None:
+            return None
+        name, quoted, index, moved = m.groups()
+        if name is not None:
+            steps.append(name)
+        elif quoted is not None:
+            steps.append(json.loads(quoted))
+        else:
+            steps.append(int(moved if side == "right" and moved is not None else index))
+        pos = m.end()
+    return steps
+
+
 def _key_step(token: bytes) -> str:
     """A key as a path step: ``.name`` for a plain name, else ``["…"]`` with the
     key spelled as the JSON has it (jq reads JSON string syntax)."""

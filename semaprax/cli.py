@@ -151,7 +151,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
     index.progress_hook = _progress
     _cache(args)
 
-    found = codec.decode_wire(_read(args.wire))
+    data = _read(args.wire)
+    from servers.session import is_session
+
+    if is_session(data[: 1 << 16]):
+        return _replay_session(data, args.workspace)
+    found = codec.decode_wire(data)
     if found.projection is None:
         raise _Usage("a full JSON wire has no profile or root to replay; replay a wire with metadata")
     p = found.projection
@@ -172,6 +177,22 @@ def cmd_replay(args: argparse.Namespace) -> int:
             "but the content is equal"
         )
     return 0
+
+
+def _replay_session(data: bytes, workspace: str) -> int:
+    """Every semaprax result of a tap session replayed; 1 when any is stale."""
+    from servers.session import parse_session, replay_session
+
+    session = parse_session(data.splitlines(), count=False)
+    results = replay_session(session, workspace)
+    for call, done in zip(session.calls, results, strict=True):
+        detail = f": {_visible(done.detail)}" if done.detail else ""
+        print(f"call {call.number} {_visible(call.tool)} {_visible(call.short_arguments)}: {done.status}{detail}")
+    stale = sum(r.status == "stale" for r in results)
+    views = sum(r.status != "not a view" for r in results)
+    print(f"{views} of {len(results)} calls are views; {stale} stale, "
+          f"{sum(r.status == 'failed' for r in results)} cannot be produced now")
+    return EXIT_FAILURE if stale else 0
 
 
 def cmd_tokens(args: argparse.Namespace) -> int:
@@ -241,8 +262,17 @@ def cmd_tap(args: argparse.Namespace) -> int:
     from servers.tap import run_tap
 
     command = args.server[1:] if args.server[:1] == ["--"] else args.server
+    if (args.listen is None) != (args.upstream is None):
+        raise _Usage("--listen and --upstream go together (the Streamable HTTP tap)")
+    if args.listen is not None:
+        if command:
+            raise _Usage("give either --listen/--upstream or a server command after --, not both")
+        from servers.tap_http import run_http_tap
+
+        return run_http_tap(args.session, args.listen, args.upstream)
     if not command:
-        raise _Usage("tap needs the server's command after --, e.g. semaprax tap --session s.jsonl -- semaprax mcp")
+        raise _Usage("tap needs the server's command after --, e.g. semaprax tap --session s.jsonl -- semaprax mcp "
+                     "(or --listen HOST:PORT --upstream URL for Streamable HTTP)")
     return run_tap(args.session, command)
 
 
@@ -303,9 +333,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Decode and verify WIRE, regenerate its profile's view of its root from the "
         "workspace's current sources, and require exactly the same selected bytes "
         "(compact.replay naming the first differing byte otherwise). A different "
-        "source_revision with equal content is reported, not failed.",
+        "source_revision with equal content is reported, not failed. Given a tap session "
+        "(semaprax tap), replays every view its calls returned and marks the stale ones.",
     )
-    r.add_argument("wire", metavar="WIRE", help="wire file, or - for standard input")
+    r.add_argument("wire", metavar="WIRE", help="wire file or tap session, or - for standard input")
     r.add_argument("--workspace", default=".", metavar="DIR", help="workspace folder (default: .)")
     r.add_argument("--no-cache", dest="no_cache", action="store_true",
                    help="neither read nor write the per-file analysis cache in the user's cache folder")
@@ -358,10 +389,15 @@ def build_parser() -> argparse.ArgumentParser:
         "message to FILE as one JSON line (direction, monotonic time, size, the message). Configure "
         "an agent's client with this as the server's command; open FILE with semaprax-inspect. "
         "Exits with the server's status; SIGINT, SIGTERM and SIGHUP are passed on to it.",
-        epilog="example: semaprax tap --session calls.jsonl -- semaprax mcp --workspace .",
+        epilog="examples: semaprax tap --session calls.jsonl -- semaprax mcp --workspace . ; "
+        "semaprax tap --session calls.jsonl --listen 127.0.0.1:8765 --upstream http://127.0.0.1:8000/mcp "
+        "(Streamable HTTP: point the client at http://127.0.0.1:8765/)",
     )
     tp.add_argument("--session", required=True, metavar="FILE",
                     help="the session file; records are appended, so one file can hold several runs")
+    tp.add_argument("--listen", metavar="HOST:PORT",
+                    help="Streamable HTTP: listen here and forward every request to --upstream")
+    tp.add_argument("--upstream", metavar="URL", help="Streamable HTTP: the MCP server's endpoint URL")
     tp.add_argument("server", nargs=argparse.REMAINDER, metavar="-- COMMAND [ARGS...]",
                     help="the server to start, after --")
     tp.set_defaults(run=cmd_tap)
@@ -374,6 +410,12 @@ def build_parser() -> argparse.ArgumentParser:
         add_help=False,
     )
     i.add_argument("rest", nargs=argparse.REMAINDER)
+
+    # `semaprax bench NAME --help` and `semaprax report --help` are semaprax.bench's (see main)
+    sub.add_parser("bench", add_help=False, help="run a measurement: semaprax bench NAME [options] "
+                   "(semaprax bench --help lists them)").add_argument("rest", nargs=argparse.REMAINDER)
+    sub.add_parser("report", add_help=False, help="every wire form of the measured views, in bytes and "
+                   "tokens: writes docs/measurements.md").add_argument("rest", nargs=argparse.REMAINDER)
     return parser
 
 
@@ -383,6 +425,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from semaprax.inspect import main as inspect_main
 
         return inspect_main(argv[1:])
+    if argv[:1] in (["bench"], ["report"]):  # each measurement has its own options
+        from semaprax.bench import main as bench_main
+
+        return bench_main(argv)
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -26,7 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="a second wire: open the compare view of PATH and OTHER")
     parser.add_argument("--profile", choices=codec.PROFILES, help="produce this view of PATH live")
     parser.add_argument("--workspace", metavar="DIR",
-                        help="workspace folder for --profile (default: the folder holding PATH) and for "
+                        help="workspace folder for --profile (default: the folder holding PATH), for a tap session's replay (r) and for "
                         "--replay (default: .)")
     parser.add_argument("--replay", action="store_true",
                         help="compare PATH with its view regenerated from the workspace's sources (where a "
@@ -35,6 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="compare PATH with its canonical re-encoding (what a noncanonical wire should be)")
     parser.add_argument("--watch", action="store_true", help="reload when the file changes on disk")
     parser.add_argument("--no-tokens", action="store_true", help="do not count tokens")
+    parser.add_argument("--text", metavar="TEXT",
+                        help="open the Tokens tab on how TEXT tokenizes, beside the wire's own forms (E types more)")
     return parser
 
 
@@ -111,11 +113,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         what = "is a folder (give --profile to produce a view of it)" if Path(path).is_dir() else "does not exist"
         parser.error(f"{path} {what}")
     elif profile is None and target is None and _is_session(path):
-        app = InspectorApp(None, count_tokens=not args.no_tokens, session=path)
+        app = InspectorApp(None, count_tokens=not args.no_tokens, session=path, workspace=workspace)
         app.run()
         return 0
     app = InspectorApp(loaded, path=None if loaded else path, profile=profile, workspace=workspace,
-                       watch=args.watch, count_tokens=not args.no_tokens, compare=target)
+                       watch=args.watch, count_tokens=not args.no_tokens, compare=target, text=args.text)
     app.run()
     return 0
 

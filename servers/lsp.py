@@ -1,5 +1,5 @@
-"""``semaprax serve``: the ``workspace/compact-projection`` route (docs/wire-format.md
-§10) as a language server on stdio, built on pygls.
+"""``semaprax serve``: the ``workspace/compact-projection`` route (README, "Servers for
+agents and editors") as a language server on stdio, built on pygls.
 
 pygls does the protocol (initialize, shutdown, exit, ``$/cancelRequest``); the
 route (servers/route.py) does the request. What this module adds:

@@ -1,4 +1,4 @@
-"""The compact-projection route (docs/wire-format.md §10): one request in, one
+"""The compact-projection route (README, "Servers for agents and editors"): one request in, one
 wire or one error out, for the CLI, ``semaprax serve`` and ``semaprax mcp``.
 
 The route owns the whole request: it validates the parameters (a format_version is

@@ -228,3 +228,78 @@ def _count(call: Call) -> None:
 def read_session(path: str, *, count: bool = True) -> Session:
     with open(path, "rb") as f:
         return parse_session(f, count=count)
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """One call's result produced again from the current sources.
+
+    ``status``: ``same`` (the selected document is byte-identical), ``stale``
+    (the sources now give another document; ``detail`` names the first
+    difference), ``failed`` (the view cannot be produced now: ``detail`` says
+    why) or ``not a view`` (the result is not a semaprax projection)."""
+
+    number: int
+    status: str
+    detail: str = ""
+
+
+def _projection_of(call: Call) -> tuple[str, str, bytes] | None:
+    """The profile, root and selected document a call's result carries: a wire's
+    own metadata, or for full JSON the metadata the result gives beside it
+    (``_meta`` under ``semaprax/projection``, else its structured content)."""
+    import codec
+
+    wire = call.wire()
+    if wire is not None:
+        try:
+            p = codec.decode_wire(wire).projection
+        except codec.CompactError:
+            return None
+        return None if p is None else (p.profile, p.root, p.selected)
+    if call.response is None or call.is_error:
+        return None
+    result = call.response.get("result")
+    if not isinstance(result, dict):
+        return None
+    meta = result.get("_meta")
+    described = meta.get("semaprax/projection") if isinstance(meta, dict) else None
+    if not isinstance(described, dict):
+        described = result.get("structuredContent")
+    if not isinstance(described, dict):
+        return None
+    profile, root = described.get("profile"), described.get("root")
+    if not isinstance(profile, str) or not isinstance(root, str):
+        return None
+    return profile, root, model_reads(call.response)["text"].encode("utf-8")
+
+
+def replay_session(session: Session, workspace: str) -> list[Replayed]:
+    """Every semaprax result of ``session`` produced again in ``workspace``
+    (the existing replay: the same producer, compared on the selected bytes)."""
+    from analysis.sources import WorkspaceError
+    from codec import CompactError
+    from codec.errors import excerpt
+    from codec.projection import first_difference
+    from servers.route import make_projection
+
+    out = []
+    for call in session.calls:
+        found = _projection_of(call)
+        if found is None:
+            out.append(Replayed(call.number, "not a view"))
+            continue
+        profile, root, selected = found
+        try:
+            again = make_projection(profile, root, workspace)
+        except (CompactError, WorkspaceError, OSError) as exc:
+            out.append(Replayed(call.number, "failed", str(exc)))
+            continue
+        if again.selected == selected:
+            out.append(Replayed(call.number, "same"))
+            continue
+        at = first_difference(selected, again.selected)
+        out.append(Replayed(call.number, "stale", f"differs at byte {at}: the result has "
+                                                  f"{excerpt(selected, at)}, the sources now give "
+                                                  f"{excerpt(again.selected, at)}"))
+    return out

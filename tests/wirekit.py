@@ -32,7 +32,7 @@ def as_bytes(value: str | bytes) -> bytes:
 
 
 def digest_of(doc: bytes) -> str:
-    """Spec section 2, hashed piecewise so a 16 MiB document is not copied."""
+    """docs/wire-format.md §2, hashed piecewise so a 16 MiB document is not copied."""
     h = hashlib.sha256(DIGEST_TAG)
     h.update(len(doc).to_bytes(8, "big"))
     h.update(doc)
@@ -48,7 +48,7 @@ def _digest(doc: bytes | None, digest: str | bytes | None) -> bytes:
 
 
 def field_line(name: str | bytes, value: str | bytes) -> bytes:
-    """One text-envelope field of spec section 3: ``name SP len SP value LF``."""
+    """One text-envelope field of docs/wire-format.md §3: ``name SP len SP value LF``."""
     value = as_bytes(value)
     return as_bytes(name) + b" %d " % len(value) + value + b"\n"
 
@@ -82,7 +82,7 @@ def leb128(n: int) -> bytes:
 
 
 def binary_field(value: str | bytes) -> bytes:
-    """One binary-envelope field of spec section 6: LEB128 length, then the bytes."""
+    """One binary-envelope field of docs/wire-format.md §7: LEB128 length, then the bytes."""
     value = as_bytes(value)
     return leb128(len(value)) + value
 
@@ -100,7 +100,7 @@ def binary(doc: bytes | None, cbor: bytes, *, profile: str | bytes = b"graph", r
 # Shared so that "rejected", "bounded" and the offset rule mean the same thing in
 # every file. Decoding goes through the codec; building the wires above does not.
 
-#: The codes spec section 11 names, by their last word (a KeyError here means the
+#: The codes docs/wire-format.md §10 names, by their last word (a KeyError here means the
 #: codec lost or renamed one).
 CODE = {code.removeprefix("compact."): code for code in CODES}
 ENVELOPE, METADATA, LIMIT, DICTIONARY, REFERENCE, DIGEST, JSON, NONCANONICAL = (
@@ -120,7 +120,7 @@ META = {"profile": "graph", "root": "pkg/mod.py", "revision": "sha256:" + "5a" *
 
 
 def check_diagnostic(exc: CompactError, wire: bytes) -> None:
-    """Spec 11: a known code, and an offset that is None or a byte of the input."""
+    """§10: a known code, and an offset that is None or a byte of the input."""
     assert isinstance(exc, CompactError)
     assert exc.code in CODES, f"unknown code {exc.code!r}"
     assert exc.offset is None or (
@@ -176,7 +176,7 @@ def rejected_both(form: str, wire: bytes, code: str | set | None = None) -> Comp
 def bounded(call, wire: bytes, code: str | set | None = LIMIT, *, extra: int = 8 << 20) -> CompactError:
     """Rejected having allocated at most ``extra`` bytes beyond two copies of the
     wire: work measured as allocation (tracemalloc), not wall-clock time, which
-    belongs in scripts/bench_hostile.py."""
+    belongs in semaprax bench hostile."""
     tracemalloc.start()
     try:
         exc = refused(call, wire, code=code)

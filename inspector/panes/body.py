@@ -352,8 +352,24 @@ class BodyPane(Pane):
         view.go_to_offset(offset)
         view.focus()
         self._follow(view, offset)
+        self._announce_match(view, offset)
         self.status_message = f"match {self.search.position + 1} of {len(self.search.matches):,}"
         self.update_status()
+
+    def _announce_match(self, view: LineView, offset: int) -> None:
+        """A hit is the linked cursor: the other body pane and every other pane stand on it."""
+        loaded = self.loaded
+        if loaded is None or loaded.body_start is None or loaded.form == "binary":
+            return
+        if view is self.compact:
+            start, end, doc = loaded.span_at(loaded.body_start + offset)
+            self.announce(start, end, doc, at=loaded.body_start + offset)
+            if doc is not None:
+                self.expanded.go_to_offset(doc[0])
+        elif loaded.document is not None:
+            start, end, doc = loaded.doc_span_at(offset)
+            self.announce(start, end, doc)
+            self.compact.go_to_offset(loaded.doc_to_body(offset))
 
     def action_next_match(self) -> None:
         if self.search.step(1):

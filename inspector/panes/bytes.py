@@ -73,15 +73,26 @@ class BytesPane(Pane):
             self.search = search
             self.action_next_match()
 
-        Search.ask(self, "hex", self.loaded.wire, found)
+        Search.ask(self, "hex", self.loaded.wire, found, hex_ok=True)
+
+    def _show_match(self) -> None:
+        """The match under the cursor, and the linked cursor of every pane on it."""
+        offset = self.search.current
+        self.hex.go_to_offset(offset)
+        if self.loaded is not None:
+            start, end, doc = self.loaded.span_at(offset)
+            self.hex.select_span(start, end)
+            self.announce(start, end, doc, at=offset)
+        self.notify(f"match {self.search.position + 1} of {len(self.search.matches):,} at byte {offset:,}",
+                    timeout=3)
 
     def action_next_match(self) -> None:
         if self.search.step(1):
-            self.hex.go_to_offset(self.search.current)
+            self._show_match()
 
     def action_prev_match(self) -> None:
         if self.search.step(-1):
-            self.hex.go_to_offset(self.search.current)
+            self._show_match()
 
     def copy_value(self) -> str:
         if self.loaded is None:

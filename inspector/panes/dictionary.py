@@ -63,6 +63,8 @@ class DictionaryPane(Pane):
         self.view.tokens_pending = not counts.done
         if counts.saved:
             self.view.set_tokens_saved(counts.saved)
+            if self.selected_entry is not None:
+                self._select(self.selected_entry)
 
     def on_show(self) -> None:
         self.call_after_refresh(self.update_header)
@@ -70,7 +72,7 @@ class DictionaryPane(Pane):
     def update_header(self) -> None:
         view = self.view
         width = view.scrollable_content_region.width or 100
-        self.query_one("#dict-header", Static).update(header_text(width, view.sort_column, view.reverse))
+        self.query_one("#dict-header", Static).update(header_text(width, view.sort_column, view.reverse, view.widths))
 
     def select(self, index: int) -> None:
         """Put the cursor on entry ``index`` (from the body or history)."""
@@ -85,8 +87,15 @@ class DictionaryPane(Pane):
         uses = loaded.reference_counts[index]
         self.query_one("#dict-detail", Static).update(Text.assemble(
             (f"@{index}", "bold"), f" = {display_value(loaded.entries[index])}\n",
-            f"{len(loaded.entries[index]):,} bytes, {uses:,} uses, saves {loaded.bytes_saved(index):,} bytes — "
-            "Enter or ] steps through its uses in the body"))
+            f"{len(loaded.entries[index]):,} bytes, {uses:,} uses, saves {loaded.bytes_saved(index):,} bytes"
+            f"{self._tokens_story(index)} — Enter or ] steps through its uses in the body"))
+
+    def _tokens_story(self, index: int) -> str:
+        """The entry's tokens against full JSON, per encoding (the ledger's attribution)."""
+        saved = self.view.tokens_saved
+        parts = [f"{saved[n][index]:+,} {n.split('_')[0]}" for n in ("cl100k_base", "o200k_base")
+                 if n in saved and index < len(saved[n])]
+        return f", tokens saved against full JSON {' / '.join(parts)}" if parts else ""
 
     def follow(self, selection: Selection) -> None:
         """The linked cursor is on an entry's line or one of its @N: select its row."""

@@ -14,6 +14,7 @@ from textual.widgets.option_list import Option
 
 from ..messages import Counts
 from ..model import Loaded, display_value, field_rows, no_dictionary_reason, problems, verify_steps
+from ..sources import SourceCosts, ratio
 from . import Pane
 
 FORM_NAMES = {"json": "full JSON", "text": "v1 text", "model-text": "v2 model-text", "binary": "v1 binary",
@@ -37,13 +38,17 @@ def _entries(n: int) -> str:
     return f"{n:,} entr" + ("y" if n == 1 else "ies")
 
 
-def savings_table(counts: Counts | None, loaded: Loaded, counting: bool = True) -> Table:
-    """Bytes and tokens of each form, with the change against full JSON; the
-    cheapest of each column marked. Cells not yet counted say so."""
+def savings_table(counts: Counts | None, loaded: Loaded, counting: bool = True, width: int = 160) -> Table:
+    """Bytes and tokens of each form, each figure in its own right-aligned column
+    with its change against full JSON beside it; the cheapest of each column
+    marked ★. Cells not yet counted say so. Under 100 columns the change is its
+    share alone, so every figure fits whole."""
+    narrow = width < 100
     table = Table(box=None, padding=(0, 1), show_edge=False, header_style="bold", expand=False)
-    table.add_column("form")
-    for name in ("bytes", "cl100k_base tokens", "o200k_base tokens"):
-        table.add_column(name, justify="right")
+    table.add_column("form", no_wrap=True)
+    for name in ("bytes", "cl100k_base" if not narrow else "cl100k", "o200k_base" if not narrow else "o200k"):
+        table.add_column(name, justify="right", no_wrap=True)
+        table.add_column("vs JSON", justify="right", no_wrap=True)
     if counts is None:
         sizes = {loaded.form if loaded.ok and loaded.form in FORM_NAMES else "given": len(loaded.wire)}
         tokens: dict[str, dict[str, int]] = {}
@@ -57,30 +62,58 @@ def savings_table(counts: Counts | None, loaded: Loaded, counting: bool = True) 
             continue
         cells = [Text(FORM_NAMES[form], style="bold" if form == loaded.form else "")]
         size = sizes[form]
-        cells.append(_cell(f"{size:,}", change(size, sizes.get("json")) if form != "json" else "",
-                           form == cheapest_bytes))
+        cells += _cells(size, sizes.get("json") if form != "json" else None, form == cheapest_bytes, narrow)
         for e in ENCODINGS:
             if form == "binary":
-                cells.append(Text("bytes only", style="dim"))
+                cells += [Text("bytes only", style="dim"), Text("")]
             elif form in tokens:
                 n = tokens[form][e]
-                base = tokens.get("json", {}).get(e)
-                cells.append(_cell(f"{n:,}", change(n, base) if form != "json" else "", cheapest.get(e) == form))
+                base = tokens.get("json", {}).get(e) if form != "json" else None
+                cells += _cells(n, base, cheapest.get(e) == form, narrow)
             else:
                 pending = counting and (counts is None or not counts.done)
-                cells.append(Text("after decoding" if loaded.pending and pending else
-                                  "counting…" if pending else "not counted", style="dim italic"))
+                cells += [Text("after decoding" if loaded.pending and pending else
+                               "counting…" if pending else "not counted", style="dim italic"), Text("")]
         table.add_row(*cells)
     return table
 
 
-def _cell(value: str, delta: str, best: bool) -> Text:
-    text = Text(value, style="bold green" if best else "")
-    if delta:
-        text.append(f"  {delta}", style="green" if delta.startswith("-") else "red")
-    if best:
-        text.append(" ★", style="bold green")
-    return text
+def _cells(value: int, base: int | None, best: bool, narrow: bool) -> list[Text]:
+    """A figure and its change against full JSON (★ after the cheapest), as two cells."""
+    number = Text(f"{value:,}", style="bold green" if best else "")
+    delta = change(value, base) if base else ""
+    if narrow and delta:
+        delta = delta.split(" ", 1)[1].strip("()")
+    text = Text(delta, style="green" if delta.startswith("-") else "red" if delta else "")
+    text.append(" ★" if best else "  ", style="bold green")
+    return [number, text]
+
+
+def _fit(value: str, width: int) -> str:
+    """A value cut in the middle with … to ``width`` (a digest differs early and
+    late alike): never cut silently at the screen's edge."""
+    if len(value) <= width:
+        return value
+    half = (width - 1) // 2
+    return value[:half] + "…" + value[len(value) - (width - 1 - half):]
+
+
+def savings_sums(counts: Counts, loaded: Loaded) -> list[str]:
+    """Per encoding: the entries' savings, the rest (envelope, dictionary and
+    body lines, and the body around the uses), and their sum, the wire's saving
+    against full JSON (both counted whole)."""
+    out = []
+    wire = counts.tokens.get(loaded.form if loaded.ok else "", {})
+    full = counts.tokens.get("json", {})
+    for e in ENCODINGS:
+        saved = counts.saved.get(e)
+        if not saved or e not in wire or e not in full:
+            continue
+        total = full[e] - wire[e]
+        entries = sum(saved)
+        out.append(f"{e.split('_')[0]}: entries save {entries:+,}, the rest {total - entries:+,}: "
+                   f"the wire saves {total:+,} tokens against full JSON")
+    return out
 
 
 class OverviewPane(Pane):
@@ -93,9 +126,12 @@ class OverviewPane(Pane):
         with VerticalScroll(id="overview-scroll"):
             yield Static("", id="savings")
             yield Static("", id="savings-note")
+            yield Static("", id="sources")
             yield DataTable(id="fields", cursor_type="row", zebra_stripes=True)
             yield Static("", id="entries")
             yield Static("", id="summary")
+
+    sources: SourceCosts | None = None  # the source files the view covers, when at hand
 
     def on_mount(self) -> None:
         self.query_one("#fields", DataTable).add_columns("field", "bytes", "value")
@@ -116,16 +152,19 @@ class OverviewPane(Pane):
             badge.append(f" REJECTED {e.code} ", style="bold white on red")
             if e.offset is not None:
                 badge.append(f" at byte {e.offset:,}", style="bold")
-        badge.append(f" {loaded.title}" + (f" (format {loaded.version})" if loaded.form != "unknown" else ""))
+        narrow = (self.app.size.width or 160) < 100  # 80x24: the badge stays on one line
+        badge.append(f" {loaded.title}" + (f" (format {loaded.version})" if loaded.form != "unknown"
+                                            and not narrow else ""))
         badge.append(f" · {len(loaded.wire):,} bytes")
         if loaded.document is not None and loaded.form != "json":
-            badge.append(f" → a {len(loaded.document):,}-byte document")
+            badge.append(f" → {len(loaded.document):,} expanded" if narrow
+                         else f" → a {len(loaded.document):,}-byte document")
         if loaded.form == "model-text" and loaded.declared_entries is not None:
             badge.append(f" · dict {loaded.declared_entries:,}")
             if loaded.declared_entries != len(loaded.entries):
                 badge.append(f" declared, {len(loaded.entries):,} read", style="bold red")
         if loaded.digest_ok is not None:
-            badge.append(" · digest " + ("matches" if loaded.digest_ok else "does not match"),
+            badge.append(" · digest " + (("ok" if narrow else "matches") if loaded.digest_ok else "does not match"),
                          style="" if loaded.digest_ok else "bold red")
         self.query_one("#badge", Static).update(badge)
         self.query_one("#summary", Static).update(self._summary(loaded))
@@ -141,9 +180,10 @@ class OverviewPane(Pane):
         table = self.query_one("#fields", DataTable)
         table.clear()
         rows = field_rows(loaded)
+        room = max((self.app.size.width or 160) - 30, 24)  # what is left of the screen beside name and bytes
         for r in rows:
             if r.complete:
-                table.add_row(r.name, f"{r.declared:,}", Text(display_value(r.value)), key=r.name)
+                table.add_row(r.name, f"{r.declared:,}", Text(_fit(display_value(r.value), room)), key=r.name)
             else:
                 where = f"but an LF at byte {r.lf_at:,}" if r.lf_at is not None else "but the wire ends"
                 table.add_row(Text(r.name, style="bold red"), Text(f"{r.declared:,} declared", style="bold red"),
@@ -153,10 +193,45 @@ class OverviewPane(Pane):
         self.query_one("#checklist", Static).update(self._checklist(loaded))
         self._show_savings(None)
         self._show_entries(None)
+        self.show_sources(None)
 
     def show_counts(self, counts: Counts) -> None:
         self._show_savings(counts)
         self._show_entries(counts)
+        self._show_sources()
+
+    def show_sources(self, costs: SourceCosts | None) -> None:
+        """The source files the view covers, and each form against them (inspector/sources.py)."""
+        self.sources = costs
+        self._show_sources()
+
+    def _show_sources(self) -> None:
+        widget = self.query_one("#sources", Static)
+        costs, loaded = self.sources, self.loaded
+        widget.display = costs is not None
+        if costs is None or loaded is None:
+            return
+        n = len(costs.files)
+        names = ", ".join(costs.files[:3]) + (f" and {n - 3:,} more" if n > 3 else "")
+        text = Text("against reading the code: ", style="bold")
+        text.append(f"the {plural(n, 'source file')} the view covers ({display_value(names.encode())}) "
+                    f"{'cost' if n != 1 else 'costs'} {costs.size:,} bytes, "
+                    + " / ".join(f"{costs.tokens[e]:,} {e.split('_')[0]}" for e in ENCODINGS) + " tokens")
+        counts = self.counts if self.counts is not None and self.counts.source is loaded else None
+        if counts is not None:
+            for form, title in FORM_NAMES.items():
+                if form in counts.tokens:
+                    text.append(f"\n  {title}: " + " / ".join(
+                        f"{ratio(counts.tokens[form][e], costs.tokens[e])} {e.split('_')[0]}" for e in ENCODINGS)
+                        + " of the sources' tokens")
+        if costs.changed:
+            text.append("\n  the sources changed since the wire was made: its source_revision is not theirs "
+                        f"(now {costs.revision[:19]}…)", style="bold yellow")
+        widget.update(text)
+
+    def on_resize(self) -> None:
+        counts = self.counts if self.counts is not None and self.counts.source is self.loaded else None
+        self._show_savings(counts)  # the table's columns follow the width
 
     # --- parts ------------------------------------------------------------------------
 
@@ -199,7 +274,8 @@ class OverviewPane(Pane):
             return
         title = Text("what each form costs (change against full JSON; ★ cheapest)", style="bold")
         counting = getattr(self.app, "count_tokens_enabled", True)
-        self.query_one("#savings", Static).update(_stack(title, savings_table(counts, loaded, counting)))
+        width = self.size.width or self.app.size.width
+        self.query_one("#savings", Static).update(_stack(title, savings_table(counts, loaded, counting, width)))
         note = counts.note if counts is not None else ""
         if counts is None and not counting:
             note = "tokens are not counted (--no-tokens); ctrl+t counts them"
@@ -222,21 +298,35 @@ class OverviewPane(Pane):
         text = Text(f"dictionary: {_entries(len(loaded.entries))}, "
                     f"{plural(len(loaded.ref_wire), 'reference')}", style="bold")
         saved = counts.saved.get("cl100k_base") if counts is not None else None
-        if not saved:
-            pending = "counting…" if getattr(self.app, "count_tokens_enabled", True) or counts else "not counted"
-            text.append(f"  net tokens saved per entry: {pending}", style="dim italic")
+        if not saved or counts is None:
+            if counts is not None and counts.done:
+                why = counts.error or "no full JSON to compare with"
+                text.append(f"  tokens each entry saves: not known ({why})", style="dim italic")
+            else:
+                pending = "counting…" if getattr(self.app, "count_tokens_enabled", True) or counts else "not counted"
+                text.append(f"  tokens each entry saves: {pending}", style="dim italic")
             widget.update(text)
             return
-        best = sorted(range(len(saved)), key=saved.__getitem__, reverse=True)[:3]
-        worst = sorted(range(len(saved)), key=saved.__getitem__)[:3]
-        text.append("  net cl100k tokens each entry saves (its literal counted alone):", style="dim")
+        other = counts.saved.get("o200k_base") or [0] * len(saved)
+        best = sorted(range(len(saved)), key=lambda i: (-saved[i], i))[:3]
+        worst = [i for i in sorted(range(len(saved)), key=lambda i: (saved[i], i)) if i not in best][:3]
+        narrow = (self.app.size.width or 160) < 100  # 80x24: each line fits
+        text.append("\n  tokens each entry saves vs full JSON (cl100k/o200k, from the ledger):" if narrow
+                    else "  tokens each entry saves against full JSON, cl100k/o200k (the cost ledger's attribution):",
+                    style="dim")
+        room = 10 if narrow else 24
         for label, picks in (("best ", best), ("worst", worst)):
             text.append(f"\n  {label} ")
             for i in picks:
                 text.append(f"@{i} ", style="bold")
                 literal = display_value(loaded.entries[i])
-                text.append(literal if len(literal) <= 28 else literal[:27] + "…")
-                text.append(f" {saved[i]:+,}  ", style="green" if saved[i] > 0 else "red")
+                text.append(literal if len(literal) <= room else literal[:room - 1] + "…")
+                text.append(f" {saved[i]:+,}/{other[i]:+,}" + (" " if narrow else "  "),
+                            style="green" if saved[i] > 0 else "red")
+        for line in savings_sums(counts, loaded):
+            if narrow:
+                line = line.replace(" tokens against full JSON", "")
+            text.append("\n  " + line, style="dim")
         widget.update(text)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

@@ -26,14 +26,20 @@ from views.tokens import ENCODING_NAMES
 from ..ledger import RULE, Ledger, LedgerRow, build
 from ..messages import Counts, LedgerProgressed, Selection, TokenForms
 from ..model import Loaded, encodings_of
-from ..token_spans import token_lengths
+from ..screens import PromptScreen
+from ..token_spans import token_lengths, whole
 from ..views.lines import Layout, LineView, wrapped_layout
 from ..views.tokenview import PALETTE, LedgerView, TokenView, ledger_header
 from . import Pane
 from .overview import FORM_NAMES, change, plural
+from .search import Search
 
 #: The forms the token view shows, in ``T`` order (v1 binary is CBOR, not text).
 TEXT_FORMS = ("json", "text", "model-text")
+#: The token view's names of its texts: the forms, and text typed in (``E``, ``--text``).
+TITLES = {**FORM_NAMES, "typed": "typed text"}
+#: Texts up to this size are tokenized whole to find a token id (``/`` then ``#id``).
+ID_SEARCH_LIMIT = 8 << 20
 
 
 def linked_form(loaded: Loaded) -> str:
@@ -128,6 +134,8 @@ class TokensPane(Pane):
         self._layouts: dict[tuple[str, int], Layout] = {}
         self._status_due = False
         self._forms_for: Loaded | None = None
+        self.typed: bytes | None = None  # text typed or pasted in (E, --text), shown beside the wire's forms
+        self.search = Search()
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="token-counts"):
@@ -205,9 +213,11 @@ class TokensPane(Pane):
 
     def _set_forms(self, loaded: Loaded, forms: dict[str, bytes], note: str, keep_state: bool) -> None:
         current = self.states[self.state] if keep_state and self.states else None
-        self.forms = forms
+        self.forms = dict(forms)
+        if self.typed is not None:
+            self.forms["typed"] = self.typed
         self.forms_note = note
-        order = [f for f in (*TEXT_FORMS, "given") if f in forms]
+        order = [f for f in (*TEXT_FORMS, "given", "typed") if f in self.forms]
         self.states = [(f, e) for f in order for e in ENCODING_NAMES]
         start = current if current in self.states else (linked_form(loaded), ENCODING_NAMES[0])
         self.state = self.states.index(start) if start in self.states else 0
@@ -263,7 +273,7 @@ class TokensPane(Pane):
             text = "token view: " + (self.forms_note or "nothing to tokenize")
         else:
             form, encoding = shown
-            what = FORM_NAMES[form] + (" (the wire as given)" if self._link() == "linked" and form != "given" else "")
+            what = TITLES[form] + (" (the wire as given)" if self._link() == "linked" and form != "given" else "")
             link = {"linked": "linked to the other panes' cursor",
                     "doc": "linked to the other panes' cursor through the document's offsets",
                     "none": "not linked: the other panes' cursor is in the wire's bytes, not this form's"}[self._link()]
@@ -380,6 +390,91 @@ class TokensPane(Pane):
             text.append(" ")
             i += 1
         return text
+
+    # --- typed text and search --------------------------------------------------------------
+
+    def set_typed(self, text: str) -> None:
+        """Show how ``text`` tokenizes, as one more view beside the wire's forms (T cycles)."""
+        self.typed = text.encode("utf-8")
+        self._layouts = {k: v for k, v in self._layouts.items() if k[0] != "typed"}
+        loaded = self.loaded
+        forms = {k: v for k, v in self.forms.items() if k != "typed"}
+        if loaded is not None:
+            self._set_forms(loaded, forms, self.forms_note, keep_state=False)
+        else:
+            self.forms = {"typed": self.typed}
+            self.states = [("typed", e) for e in ENCODING_NAMES]
+        self.state = self.states.index(("typed", ENCODING_NAMES[0]))
+        if self.show_ledger:
+            self.show_ledger = False
+            self._arrange()
+        self._show_state()
+
+    def action_type_text(self) -> None:
+        def typed(text: str | None) -> None:
+            if text:
+                self.set_typed(text)
+                self.view.focus()
+
+        current = self.typed.decode("utf-8", "replace") if self.typed else ""
+        self.app.push_screen(PromptScreen("Tokenize text (type or paste; shown beside the wire's forms)",
+                                          "any text", current), typed)
+
+    def action_search(self) -> None:
+        """Find text in the shown form, or a token id (``#1234``), token by token."""
+        shown = self.shown
+        if shown is None or self.show_ledger:
+            self.notify("search the token view (L leaves the ledger)", severity="warning")
+            return
+        form, encoding = shown
+        data = self.forms[form]
+
+        def run(query: str | None) -> None:
+            if not query:
+                return
+            query = query.strip()
+            if query.startswith("#") and query[1:].isdigit():
+                if len(data) > ID_SEARCH_LIMIT:
+                    self.notify(f"too long to find a token id in ({len(data):,} bytes)", severity="warning")
+                    return
+                wanted = int(query[1:])
+                tokens = whole(data, encoding)
+                matches = [tokens.offsets[i] for i, t in enumerate(tokens.ids) if t == wanted]
+                ends = {tokens.offsets[i]: tokens.offsets[i + 1] for i, t in enumerate(tokens.ids) if t == wanted}
+                search = Search("tokens", max((ends[m] - m for m in matches), default=0), matches)
+            else:
+                search = Search.find("tokens", data, query)
+            if not search.matches:
+                self.notify(f"{query!r} not found in {TITLES[form]} ({encoding})", severity="warning")
+                return
+            self.notify(f"{len(search.matches):,} matches of {query!r}")
+            self.search = search
+            self.action_next_match()
+
+        self.app.push_screen(PromptScreen("Search the token view", "text, or a token id: #1234"), run)
+
+    def _show_match(self) -> None:
+        offset = self.search.current
+        view = self.view
+        view.go_to_offset(offset)
+        view.select_span((offset, offset + max(self.search.length, 1)))
+        view.focus()
+        loaded = self.loaded
+        if loaded is not None and self._link() == "linked":
+            self.announce(offset, offset + max(self.search.length, 1), loaded.span_at(offset)[2], offset)
+        elif loaded is not None and self._link() == "doc":
+            wire_start, wire_end, _ = loaded.doc_span_at(offset)
+            self.announce(wire_start, wire_end, (offset, offset + self.search.length), wire_start)
+        self.query_one("#tv-title", StatusLine).update(Text(
+            f"match {self.search.position + 1} of {len(self.search.matches):,} at byte {offset:,} (n/N)"))
+
+    def action_next_match(self) -> None:
+        if self.search.step(1):
+            self._show_match()
+
+    def action_prev_match(self) -> None:
+        if self.search.step(-1):
+            self._show_match()
 
     # --- the ledger -----------------------------------------------------------------------
 

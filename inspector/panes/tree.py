@@ -21,6 +21,7 @@ from ..messages import Selection
 from ..model import Loaded, display_value
 from ..views.hexview import HexView
 from . import Pane
+from .search import Search
 
 #: How each kind of node is drawn.
 STYLES = {"malformed": "bold #ffffff on #b00020", "range": "italic", "pending": "italic dim",
@@ -32,6 +33,15 @@ class StructureReady(Message):
     """The worker read the body's JSON structure for ``dissection``."""
 
     dissection: Dissection
+
+
+def _fit(text: str, width: int) -> str:
+    """A node's text cut in the middle with … to ``width`` (when known), so its end
+    (a size, a count) is never cut at the screen's edge."""
+    if width < 24 or len(text) <= width:
+        return text
+    half = (width - 1) // 2
+    return text[:half] + "…" + text[len(text) - (width - 1 - half):]
 
 
 class DissectionTree(Tree[Node]):
@@ -59,8 +69,12 @@ class DissectionTree(Tree[Node]):
         if node.id in self._filled or self.dissection is None or node.data is None:
             return
         self._filled.add(node.id)
+        depth, up = 1, node
+        while up.parent is not None:
+            depth, up = depth + 1, up.parent
+        room = self.size.width - depth * self.guide_depth - 3  # the guides and the open/close mark
         for child in self.dissection.children(node.data):
-            label = Text(child.text, style=STYLES.get(child.kind, ""))
+            label = Text(_fit(child.text, room), style=STYLES.get(child.kind, ""))
             node.add(label, child, allow_expand=child.expandable)
 
     def refill(self, node: TreeNode[Node]) -> None:
@@ -96,6 +110,7 @@ class TreePane(Pane):
         self._waiting: Selection | None = None  # a selection to show once the tree is built or read
         self._followed: TreeNode[Node] | None = None  # a node moved to by follow(): not announced back
         self._opened: list[TreeNode[Node]] = []  # nodes follow() opened, closed again by the next one
+        self.search: Search | None = None
 
     def compose(self) -> ComposeResult:
         yield DissectionTree(id="dissection")
@@ -121,6 +136,7 @@ class TreePane(Pane):
         self._started = False
         self._waiting = None
         self._opened = []
+        self.search = None
         self.hex.set_loaded(loaded)
         if loaded.pending:
             self.tree.reset(Text("reading the wire… (decoding and verifying)"))
@@ -251,6 +267,40 @@ class TreePane(Pane):
             text += f" · document {node.doc[0]:,}–{max(node.doc[1] - 1, node.doc[0]):,}"
         text += " · Space opens and closes, shift+← goes to the parent"
         self.query_one("#tree-status", Static).update(Text(text, no_wrap=True, overflow="ellipsis"), layout=False)
+
+    # --- search ---------------------------------------------------------------------------
+
+    def action_search(self) -> None:
+        """Find text (or bytes in hex) in the wire: each match opens the tree
+        down to the deepest node holding it, and is the linked cursor."""
+        if self.loaded is None:
+            return
+
+        def found(search: Search) -> None:
+            self.search = search
+            self.action_next_match()
+
+        Search.ask(self, "tree", self.loaded.wire, found, hex_ok=True)
+
+    def _show_match(self) -> None:
+        search, d, loaded = self.search, self.dissection, self.loaded
+        if search is None or d is None or loaded is None:
+            return
+        offset = search.current
+        start, end, doc = loaded.span_at(offset)
+        selection = Selection(loaded, start, end, self.NAME, doc, offset)
+        self.follow(selection)  # opens the tree to the deepest node holding the match
+        self.hex.select_span(offset, offset + search.length)
+        self.announce(start, end, doc, at=offset)
+        self.notify(f"match {search.position + 1} of {len(search.matches):,} at byte {offset:,}", timeout=3)
+
+    def action_next_match(self) -> None:
+        if self.search is not None and self.search.step(1):
+            self._show_match()
+
+    def action_prev_match(self) -> None:
+        if self.search is not None and self.search.step(-1):
+            self._show_match()
 
     def copy_value(self) -> str:
         """The selected node's text: its document bytes for a JSON value, else its wire bytes."""

@@ -21,18 +21,37 @@ COLUMNS = ("#", "literal", "bytes", "refs", "saved B", "cl100k", "o200k")
 WIDTHS = (6, 0, 8, 6, 9, 8, 8)  # 0: takes what is left
 
 
-def header_text(width: int, sort_column: int, reverse: bool) -> str:
+def header_text(width: int, sort_column: int, reverse: bool, widths: tuple[int, ...] = WIDTHS) -> str:
     cells = []
-    literal_width = _literal_width(width)
-    for i, (name, w) in enumerate(zip(COLUMNS, WIDTHS)):
+    literal_width = _literal_width(width, widths)
+    for i, (name, w) in enumerate(zip(COLUMNS, widths)):
         label = name + ((" ▼" if reverse else " ▲") if i == sort_column else "")
         w = w or literal_width
         cells.append(label.ljust(w) if i == 1 else label.rjust(w))
     return " ".join(cells)
 
 
-def _literal_width(width: int) -> int:
-    return max(width - sum(WIDTHS) - len(WIDTHS), 12)
+def _literal_width(width: int, widths: tuple[int, ...] = WIDTHS) -> int:
+    return max(width - sum(widths) - len(widths), 12)
+
+
+def column_widths(loaded: Loaded, saved: dict[str, list[int]]) -> tuple[int, ...]:
+    """Each number column wide enough for its widest figure (a 16 MiB wire's
+    260,000 references, a seven-digit saving), so no figure is cut; the
+    literal column gives up the room."""
+    def widest(values: list[str], least: int) -> int:
+        return max([least, *map(len, values)])
+
+    n = len(loaded.entries)
+    if not n:
+        return WIDTHS
+    sizes = [f"{len(e):,}" for e in (max(loaded.entries, key=len),)]
+    refs = [f"{max(loaded.reference_counts, default=0):,}"]
+    saved_b = [f"{loaded.bytes_saved(i):,}" for i in range(n)]
+    tokens = [[f"{v:,}" for v in saved.get(name, [])] for name in ("cl100k_base", "o200k_base")]
+    return (widest([str(n - 1)], WIDTHS[0]), 0, widest(sizes, WIDTHS[2]), widest(refs, WIDTHS[3]),
+            widest([min(saved_b, key=len), max(saved_b, key=len)], WIDTHS[4]),
+            widest(tokens[0], WIDTHS[5]), widest(tokens[1], WIDTHS[6]))
 
 
 class DictionaryView(RowCursorView):
@@ -68,16 +87,21 @@ class DictionaryView(RowCursorView):
         self.tokens_pending = True  # "…" while counting; "-" when tokens are not counted
         self._cache: LRUCache[tuple, Strip] = LRUCache(512)
         self._version = 0
+        self.widths: tuple[int, ...] = WIDTHS  # the columns' widths for this wire's figures
 
     def set_loaded(self, loaded: Loaded) -> None:
         self.loaded = loaded
         self.tokens_saved = {}
+        self.widths = column_widths(loaded, {})
         self.sort_column, self.reverse, self.filter_text = 0, False, ""
         self._reorder()
         self.cursor_row = 0
 
     def set_tokens_saved(self, saved: dict[str, list[int]]) -> None:
         self.tokens_saved = saved
+        if self.loaded is not None:
+            self.widths = column_widths(self.loaded, saved)
+            self.post_message(self.Sorted())  # the header above follows the widths
         if self.sort_column >= 5:
             self._reorder()
         self._refresh_all()
@@ -194,17 +218,18 @@ class DictionaryView(RowCursorView):
         loaded = self.loaded
         assert loaded is not None
         literal = display_value(loaded.entries[index])
-        lw = _literal_width(width)
+        widths = self.widths
+        lw = _literal_width(width, widths)
         if len(literal) > lw:
             literal = literal[: lw - 1] + "…"
         saved = [self.tokens_saved.get(name) for name in ("cl100k_base", "o200k_base")]
         cells = [
-            str(index).rjust(WIDTHS[0]),
+            str(index).rjust(widths[0]),
             literal.ljust(lw),
-            f"{len(loaded.entries[index]):,}".rjust(WIDTHS[2]),
-            f"{loaded.reference_counts[index]:,}".rjust(WIDTHS[3]),
-            f"{loaded.bytes_saved(index):,}".rjust(WIDTHS[4]),
+            f"{len(loaded.entries[index]):,}".rjust(widths[2]),
+            f"{loaded.reference_counts[index]:,}".rjust(widths[3]),
+            f"{loaded.bytes_saved(index):,}".rjust(widths[4]),
             *[(f"{s[index]:,}" if s else "…" if self.tokens_pending else "-").rjust(w)
-              for s, w in zip(saved, WIDTHS[5:])],
+              for s, w in zip(saved, widths[5:])],
         ]
         return " ".join(cells)

@@ -7,7 +7,7 @@ minimized finding kept in fuzz/regressions, and then on mutations of the seeds
 made by fuzz/mutate.py's pure-Python mutator, which recomputes the digest so the
 mutations reach the steps after it. Hypothesis drives the mutations with a fixed
 derandomized sequence, so the suite stays deterministic; long coverage-guided
-campaigns with atheris are scripts/fuzz.py's job.
+campaigns with atheris are semaprax bench fuzz's job.
 """
 
 from __future__ import annotations

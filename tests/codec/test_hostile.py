@@ -4,10 +4,10 @@ Every decoder (v2 model-text, v1 text, v1 binary, full JSON, and ``decode_wire``
 in front of them) is fed truncated, bit-flipped and hand-crafted wires. Whatever
 happens, the only exception allowed out is a ``CompactError`` whose ``code`` is one
 of ``codec.CODES`` and whose ``offset`` is None or a byte position within the wire
-(spec section 11). Where the design of record (docs: shared spec
-``wire-format.md``, sections 1-7 and 11) names the code, the code is asserted too.
+(docs/wire-format.md §10). Where docs/wire-format.md (§1-§9 and §10) names the code,
+the code is asserted too.
 
-Wires that must get past the digest step (spec 4 step 4) are framed by hand
+Wires that must get past the digest step (§5.2 step 4) are framed by hand
 (``tests/wirekit.py``), with the digest of the document they reconstruct to
 computed independently of the codec, so the failure under test is the one reported.
 """
@@ -92,7 +92,7 @@ def reencode(form: str, decoded) -> bytes:
 
 
 def accepted_wire_is_canonical(form: str, wire: bytes, result) -> None:
-    """Spec 4 step 6, 5 and 6: a wire that decodes is the one its value encodes to."""
+    """§5.2 step 6, §6 and §7: a wire that decodes is the one its value encodes to."""
     if isinstance(result, codec.DecodedWire):
         assert result.form == form
         result = result.selected if form == "json" else result.projection
@@ -171,11 +171,11 @@ def _markers_outside_strings(body: bytes, marker: bytes) -> frozenset[int]:
 
 
 def _truncation_codes(form: str, wire: bytes, cut: int) -> set[str]:
-    """The code spec 4/5/6/11 give a wire cut to ``wire[:cut]``."""
+    """The code §5.2, §6, §7 and §10 give a wire cut to ``wire[:cut]``."""
     if form == "json":
         return {JSON}
     if form == "binary":
-        return {ENVELOPE}  # section 11: truncation is compact.envelope
+        return {ENVELOPE}  # §10: truncation is compact.envelope
     start = body_start(wire)
     if cut < start:
         if form == "model-text":
@@ -288,8 +288,8 @@ _JSONISH = [
 @settings(max_examples=200, deadline=None)
 @given(pieces=st.lists(st.sampled_from(_JSONISH), max_size=24))
 def test_random_documents_behave_alike_in_every_text_form(pieces):
-    """A reference-free body with the right digest reaches normalization (spec 4
-    step 5; section 5), which is the same check full JSON gets: same verdict, same
+    """A reference-free body with the right digest reaches normalization (§5.2
+    step 5; §6), which is the same check full JSON gets: same verdict, same
     code, and the offset mapped into wire coordinates."""
     document = b"".join(pieces)
     as_json = outcome(codec.decode_json, document)
@@ -405,7 +405,7 @@ def _ids(cases):
 @pytest.mark.parametrize("form", ["json", "model-text", "text"])
 @pytest.mark.parametrize("case_id, document, code, window", JSON_REJECTS, ids=_ids(JSON_REJECTS))
 def test_json_level_fault(form, case_id, document, code, window):
-    """Spec 1: parse failure compact.json, depth compact.limit, anything else
+    """§1: parse failure compact.json, depth compact.limit, anything else
     compact.noncanonical; in a v2 / v1 body only after the digest matched."""
     wire = frame(form, document)
     exc = rejected_both(form, wire, code)
@@ -427,7 +427,7 @@ def test_json_level_edge_accepted(case_id, document, form):
 
 
 def test_model_text_body_with_at_inside_strings_is_content():
-    """Spec 4 rule 5: '@' and '~' inside a quoted string are plain content."""
+    """§5.1 rule 5: '@' and '~' inside a quoted string are plain content."""
     document = b'["@0","a@1b","@123456","@","\\"@0","x\\\\","~0",{"@7":"~~"}]'
     wire = model_text_wire(document)
     assert outcome(codec.decode_model_text, wire).selected == document
@@ -469,7 +469,7 @@ V2_BAD_REFERENCES = [
     "case_id, entries, body, at", V2_BAD_REFERENCES, ids=_ids(V2_BAD_REFERENCES)
 )
 def test_model_text_bad_reference(case_id, entries, body, at):
-    """Spec 4 step 3: no digit, a leading zero, a sixth digit or an index >= N is
+    """§5.2 step 3: no digit, a leading zero, a sixth digit or an index >= N is
     compact.reference, found at the reference."""
     wire = model_text_wire(b"[]", entries, body, digest=UNRELATED_DIGEST)
     exc = rejected_both("model-text", wire, REFERENCE)
@@ -485,7 +485,7 @@ def test_model_text_reference_error_wins_over_the_digest():
 
 @pytest.mark.parametrize("body", [b"[~0]", b"[~]", b'{"a":~1}', b"~"])
 def test_tilde_in_model_text_is_not_a_reference(body):
-    """Spec 4 step 3: '~' has no meaning in v2; normalization catches it."""
+    """§5.2 step 3: '~' has no meaning in v2; normalization catches it."""
     wire = model_text_wire(body)
     rejected_both("model-text", wire, JSON)
 
@@ -518,7 +518,7 @@ V1_BAD_REFERENCES = [
 
 @pytest.mark.parametrize("case_id, body, at", V1_BAD_REFERENCES, ids=_ids(V1_BAD_REFERENCES))
 def test_text_bad_back_reference(case_id, body, at):
-    """Spec 5: each ~k needs a canonical k below the table's current size."""
+    """§6: each ~k needs a canonical k below the table's current size."""
     wire = text_wire(b"[]", body, digest=UNRELATED_DIGEST)
     exc = rejected_both("text", wire, REFERENCE)
     marker = body_start(wire) + at
@@ -541,7 +541,7 @@ def test_text_noncanonical_back_references(document, body):
     rejected_both("text", text_wire(document, body), NONCANONICAL)
 
 
-# --- the text envelope (spec 3, shared by v1 text and v2 model-text) -------------------------
+# --- the text envelope (§3, shared by v1 text and v2 model-text) -------------------------
 
 GOOD_DOC = b'{"a":[1,2]}'
 
@@ -647,7 +647,7 @@ def test_envelope_reference_wire_is_valid(form):
     "root", ["a\nb", "root with spaces", "dotted.symbol.name", "é" * 10, "x\n\n"], ids=repr
 )
 def test_opaque_root_values_round_trip(form, root):
-    """Spec 4 step 1: root and source_revision are opaque, an LF allowed inside."""
+    """§5.2 step 1: root and source_revision are opaque, an LF allowed inside."""
     p = codec.CompactProjection(PROFILE, root, root, GOOD_DOC)
     wire = codec.ENCODERS[form](p)
     assert outcome(DECODERS[form], wire) == p
@@ -658,7 +658,7 @@ def test_opaque_root_values_round_trip(form, root):
     "name, declared", [("root", b"99999999999"), ("source_revision", b"4097"), ("root", b"9" * 100_000)]
 )
 def test_huge_metadata_length_fails_fast_without_reading_further(form, name, declared):
-    """Spec 4 step 1: more than four digits or a value over 4,096 is compact.limit,
+    """§5.2 step 1: more than four digits or a value over 4,096 is compact.limit,
     reading no further digits than that; nothing is allocated for the value."""
     lines = _lines()
     index = FIELD_NAMES.index(name.encode())
@@ -668,7 +668,7 @@ def test_huge_metadata_length_fails_fast_without_reading_further(form, name, dec
     assert exc.offset is None or digits_at <= exc.offset <= digits_at + 5, exc
 
 
-# --- the v2 dictionary (spec 4 step 2) ---------------------------------------------------------
+# --- the v2 dictionary (§5.2 step 2) --------------------------------------------------------
 
 
 def _dict_wire(dict_part: bytes, body: bytes = b"[]") -> bytes:
@@ -719,7 +719,7 @@ def test_model_text_dictionary(case_id, dict_part, code):
 
 @pytest.mark.parametrize("count", [b"99999", b"65537", b"100000"])
 def test_huge_dictionary_count_fails_fast_before_reading_entries(count):
-    """Spec 4 step 2: N over 65,536 is compact.limit, checked before reading any
+    """§5.2 step 2: N over 65,536 is compact.limit, checked before reading any
     entry; the wire holds none, and nothing is allocated for them."""
     wire = _dict_wire(b"dict " + count + b"\n", b"")
     exc = bounded(codec.decode_model_text, wire, LIMIT)
@@ -727,7 +727,7 @@ def test_huge_dictionary_count_fails_fast_before_reading_entries(count):
     assert exc.offset is None or dict_at <= exc.offset <= len(wire), exc
 
 
-# --- v2 canonical form (spec 4 step 6) on a wire with a dictionary ----------------------------
+# --- v2 canonical form (§5.2 step 6) on a wire with a dictionary ----------------------------
 
 
 def _v2_parts(wire: bytes):
@@ -800,7 +800,7 @@ def _dictionary_on_small_document(prefix, entries, body):
     ids=lambda f: f.__name__.strip("_"),
 )
 def test_model_text_noncanonical_dictionary(damage):
-    """Spec 4 step 6: an alternate dictionary order, duplicate entries, unnecessary
+    """§5.2 step 6: an alternate dictionary order, duplicate entries, unnecessary
     entries, a literal left inline or a dictionary under 16 KiB are rejected, even
     though the reconstructed document (and so the digest) is right."""
     wire = base_wires()["model-text-large"][1]
@@ -869,7 +869,7 @@ def test_binary_envelope_reference_wire_is_valid():
     assert outcome(codec.decode_binary, wire).selected == GOOD_DOC
 
 
-# --- v1 binary: the CBOR profile (spec 6) -------------------------------------------------------
+# --- v1 binary: the CBOR profile (§7) ---------------------------------------------------------
 
 BIG = 10**4300  # 4,301 digits
 
@@ -971,7 +971,7 @@ def test_binary_cbor_profile(case_id, body, document, code):
     ids=["2^64", "-2^64-1", "2^64-1", "-2^64", "4300-nines", "minus-4300-nines", "-0.0", "1e16", "unicode", "empty-key"],
 )
 def test_binary_boundary_values_round_trip(value):
-    """Spec 6: integers in [-2^64, 2^64-1] as major 0/1, others as tags 2/3; every
+    """§7: integers in [-2^64, 2^64-1] as major 0/1, others as tags 2/3; every
     float as float64."""
     p = codec.CompactProjection.from_value(PROFILE, ROOT, REVISION, [value])
     wire = codec.encode_binary(p)

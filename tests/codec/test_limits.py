@@ -1,4 +1,4 @@
-"""Every limit of spec section 7, at the boundary.
+"""Every limit of docs/wire-format.md §9, at the boundary.
 
 "Exactly at a limit is accepted; one past it is rejected." For each limit a wire
 exactly at it decodes (and, where the spec says encoders check, the encoder writes
@@ -188,7 +188,7 @@ def test_model_text_document_of_exactly_16_mib_from_references():
 
 
 def test_model_text_document_of_16_mib_plus_one_from_references():
-    """Spec 4 step 3: before every append the decoder checks the reconstructed size
+    """§5.2 step 3: before every append the decoder checks the reconstructed size
     stays within 16 MiB; the wire itself is about 2 MiB and otherwise valid."""
     document = shared_document(1)
     wire = model_text_wire(document, [ENTRY_A], b"[" + b"@0," * 15 + _filler(1) + b"]")
@@ -212,7 +212,7 @@ def test_text_document_of_exactly_16_mib_from_back_references():
 
 
 def test_text_document_of_16_mib_plus_one_from_back_references():
-    """Spec 5: the same limit rules as section 4 apply to v1 text."""
+    """§6: the same limit rules as §5.2 apply to v1 text."""
     document = shared_document(1)
     wire = text_wire(document, b"[" + ENTRY_A + b",~0" * 14 + b"," + _filler(1) + b"]")
     rejected("text", wire)
@@ -396,7 +396,7 @@ def _framed_with(form: str, field: str, value: bytes) -> bytes:
 @pytest.mark.parametrize("form", ENVELOPED)
 @pytest.mark.parametrize("field", ["profile", "root", "source_revision", "source_digest"])
 def test_decoder_rejects_a_metadata_value_of_4097_bytes(form, field):
-    """Spec 4 step 1 (text framing: the length over 4,096) and spec 6 (LEB128)."""
+    """§5.2 step 1 (text framing: the length over 4,096) and §7 (LEB128)."""
     wire = _framed_with(form, field, b"r" * (MAX_METADATA + 1))
     if form == "binary":
         assert b"\x81\x20" + b"r" * 4097 in wire  # 4,097 in LEB128

@@ -93,7 +93,7 @@ LONG = b"1" * 4301
     ],
 )
 def test_long_digit_run_does_not_change_an_earlier_verdict(document, code):
-    """Spec 1: the first fault in document order decides, as the parser meets it;
+    """docs/wire-format.md §1: the first fault in document order decides, as the parser meets it;
     an unrelated run of digits does not turn compact.json into compact.limit."""
     for wire in (document, v2(document)):
         assert rejected(codec.decode_wire, wire).code == code

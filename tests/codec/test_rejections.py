@@ -1,4 +1,4 @@
-"""Every rejection of spec section 4 (each decoding step, and each case of the
+"""Every rejection of docs/wire-format.md §5.2 (each decoding step, and each case of the
 re-encode step), of v1 text and of v1 binary: its code, the byte it names, and a
 message that says what was wrong."""
 

@@ -41,7 +41,7 @@ def test_full_json_is_the_selected_bytes(small):
 
 
 def test_v1_text_vector(small):
-    # spec 5: the second "" stays inline (~0 is not shorter), the second "xyz" is ~1.
+    # §6: the second "" stays inline (~0 is not shorter), the second "xyz" is ~1.
     expected = b"SEMAPRAX-TEXT 1\n" + FIELDS + b'body\n["","","xyz",~1]'
     assert codec.encode_text(small) == expected
     assert codec.decode_text(expected) == small
@@ -186,7 +186,7 @@ def test_v2_threshold_is_16384_bytes_of_selected_document():
 
 
 def test_strings_inside_literals_are_not_tokens():
-    # spec 4 rule 2: in "x\"abcdefghijklmnop" there is no token "abcdefghijklmnop".
+    # §5.1 rule 2: in "x\"abcdefghijklmnop" there is no token "abcdefghijklmnop".
     inner = b'"x\\"abcdefghijklmnop"'
     doc = b"[" + PAD + b"," + inner + b',"abcdefghijklmnop"]'
     p = CompactProjection("graph", "a.py", "r", doc)

@@ -402,3 +402,90 @@ def test_semaprax_inspect_with_two_wires_opens_the_compare_view(monkeypatch):
     other = ROOT / "examples" / "wires" / "banking_ledger.graph.text"
     assert semaprax(["inspect", str(LEDGER), str(other)]) == 0
     assert opened == [(str(LEDGER), Target("file", str(other)))]
+
+
+# --- compare that aligns (issue 24) -----------------------------------------------------
+
+
+def test_one_function_inserted_in_the_middle_is_one_row_added(tmp_path):
+    """Rows with a name are aligned by it: the inserted function is one row
+    added, nothing removed, and the rows below it are counted as shifted (their
+    line numbers moved), not changed."""
+    from heldout import held_out_wire
+
+    before = load_bytes(held_out_wire(tmp_path / "a"), "before")
+    after = load_bytes(held_out_wire(tmp_path / "b", insert_at=35), "after")
+    *_, c = compare(before, after, count_tokens=False)
+    counts = dict(c.counts)
+    added = [x for x in c.changes if x.kind == "added"]
+    assert len(added) == 1 and added[0].path.startswith(".definitions.rows[") and "inserted_audit_step" in added[0].new
+    assert counts.get("removed", 0) == 0
+    assert counts == {"changed": 1, "added": 1, "shifted": 35}  # .lines, the row, the 35 rows after it
+    assert {x.by for x in c.changes if x.kind == "shifted"} == {3}
+    assert c.total_changes == 2
+    assert c.summary().startswith("2 structural differences (1 changed, 1 added); 35 rows only shifted")
+
+
+def test_rows_without_identity_are_aligned_by_lcs():
+    old = {"xs": [[1, 2], [3, 4], [5, 6]]}
+    new = {"xs": [[1, 2], [9, 9], [3, 4], [5, 6]]}
+    assert changes(old, new) == [("added", ".xs[1]", "", "[9,9]")]
+    objs_old = {"defs": [{"name": "a", "line": 1}, {"name": "b", "line": 5}]}
+    objs_new = {"defs": [{"name": "z", "line": 1}, {"name": "a", "line": 3}, {"name": "b", "line": 7}]}
+    assert [k for k, *_ in changes(objs_old, objs_new)] == ["added", "shifted", "shifted"]
+
+
+def test_a_valid_document_500_deep_compares_without_recursion_error():
+    old = b'{"k":' * 500 + b"[1]" + b"}" * 500
+    new = b'{"k":' * 500 + b"[2]" + b"}" * 500
+    (change,) = StructuralDiff(parse(old), parse(new))
+    assert change.kind == "changed" and change.path.endswith(".k[0]") and change.path.count(".k") == 500
+
+
+def test_n_steps_through_changes_and_enter_opens_the_path_in_the_body(tmp_path):
+    from heldout import held_out_wire
+
+    left = tmp_path / "before.model-text"
+    right = tmp_path / "after.model-text"
+    left.write_bytes(held_out_wire(tmp_path / "a"))
+    right.write_bytes(held_out_wire(tmp_path / "b", insert_at=35))
+
+    async def scenario():
+        app = InspectorApp(load_bytes(left.read_bytes(), str(left), path=str(left)), count_tokens=False,
+                           compare=Target("file", str(right)))
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await compared(app, pilot)
+            assert "2 structural differences (1 changed, 1 added); 35 rows only shifted" in status(screen)
+            table = screen.query_one("#compare-changes", DataTable)
+            kinds = [c.kind for c in screen.comparison.changes]
+            await pilot.press("n")
+            assert kinds[table.cursor_row] == "added"
+            await pilot.press("n")  # past the shifted rows, round to the first change
+            assert table.cursor_row == 0 and kinds[0] == "changed"
+            await pilot.press("N")
+            assert kinds[table.cursor_row] == "added"
+            await pilot.press("o")  # the added row is on the right side only
+            await pilot.pause()
+            await settle(app, pilot)
+            assert not isinstance(app.screen, CompareScreen) and app.tabbed.active == "body"
+            loaded = app.loaded
+            assert loaded.name == str(right)
+            doc = app.selection.doc
+            assert loaded.document[doc[0]:doc[0] + 23] == b'["inserted_audit_step",'
+            # Enter opens a change in the left side
+            app.open_compare(Target("file", str(right)), load_bytes(left.read_bytes(), str(left)))
+            screen = await compared(app, pilot)
+            table = screen.query_one("#compare-changes", DataTable)
+            table.focus()
+            await pilot.press("enter")  # the first change: .lines
+            await settle(app, pilot)
+            assert app.tabbed.active == "body" and app.loaded.name == str(left)
+            doc = app.selection.doc
+            assert app.loaded.document[doc[0]:doc[0] + 3] == b"428"
+    run(scenario())
+
+
+async def settle(app, pilot):
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()

@@ -2,7 +2,7 @@
 in a child process (``inspector.layout_child``), counting in one
 (``inspector.count_child``), and results nobody wants any more ended. Behaviour
 only: each result from a child equals the one made in this process. The speed
-and memory figures are scripts/bench_inspector.py's (docs/performance.md)."""
+and memory figures are semaprax bench inspector's (docs/performance.md)."""
 
 from __future__ import annotations
 

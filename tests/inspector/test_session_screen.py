@@ -134,3 +134,49 @@ def test_an_unreadable_session_says_so(tmp_path: Path) -> None:
                         and "could not read" in str(app.screen.query_one("#session-heading", Static).render()))
 
     asyncio.run(scenario())
+
+
+def test_r_replays_the_sessions_views_and_marks_the_stale_ones(tmp_path: Path) -> None:
+    from sessionkit import session_lines
+
+    import codec
+    from servers.route import make_projection
+
+    ws = tmp_path / "ws"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "demo", ws)
+    app_wire = codec.ENCODERS["model-text"](make_projection("graph", "app.py", ws)).decode()
+    pkg_wire = codec.ENCODERS["text"](make_projection("symbols", "pkg", ws)).decode()
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"\n".join(session_lines([
+        ({"profile": "graph", "root": "app.py"}, {"content": [{"type": "text", "text": app_wire}]}),
+        ({"profile": "symbols", "root": "pkg"}, {"content": [{"type": "text", "text": pkg_wire}]}),
+        ({"profile": "graph", "root": "x.py"}, {"content": [{"type": "text", "text": "no"}], "isError": True}),
+    ])) + b"\n")
+    (ws / "app.py").write_text((ws / "app.py").read_text() + "\nlate = 1\n")  # the sources moved on
+
+    async def scenario() -> None:
+        app = InspectorApp(None, session=str(path), workspace=str(ws))
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, SessionScreen) and app.screen.session is not None)
+            screen = app.screen
+            assert isinstance(screen, SessionScreen)
+            await pilot.press("r")
+            await until(pilot, lambda: len(screen.replayed) == 3)
+            assert [screen.replayed[n].status for n in (1, 2, 3)] == ["stale", "same", "not a view"]
+            table = screen.query_one("#session-calls", DataTable)
+            assert [str(table.get_row_at(i)[-1]) for i in range(3)] == ["stale", "same", "not a view"]
+
+    asyncio.run(scenario())
+
+
+def test_at_80_columns_every_figure_is_on_the_screen() -> None:
+    async def scenario() -> None:
+        app = InspectorApp(None, session=str(DEMO_SESSION))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, SessionScreen) and app.screen.session is not None)
+            table = app.screen.query_one("#session-calls", DataTable)
+            assert [str(c.label) for c in table.columns.values()] == [
+                "#", "tool", "ms", "bytes", "structured", "text", "error", "replay"]
+            assert table.virtual_size.width <= 80
+
+    asyncio.run(scenario())

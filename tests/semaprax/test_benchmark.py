@@ -1,4 +1,4 @@
-"""scripts/benchmark_compact_projection.py: its quick subset reproduces the committed
+"""semaprax report (semaprax/bench/report.py): its quick subset reproduces the committed
 report exactly, the committed Markdown is what the committed JSON renders to, and a
 wire that does not replay (or a producer that disagrees) fails the run without
 writing a report.
@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -24,24 +22,15 @@ import codec
 import codec.wire
 
 ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = ROOT / "scripts" / "benchmark_compact_projection.py"
 COMMITTED_JSON = ROOT / "docs" / "measurements.json"
 COMMITTED_MD = ROOT / "docs" / "measurements.md"
 
 
-def load_script() -> ModuleType:
-    """Import the script by path (scripts/ is not a package)."""
-    spec = importlib.util.spec_from_file_location("benchmark_compact_projection", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up here
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
-    return load_script()
+    from semaprax.bench import report
+
+    return report
 
 
 @pytest.fixture(scope="module")
@@ -83,7 +72,7 @@ def test_quick_cases_equal_the_committed_report(
         assert case["id"] in by_id, f"{case['id']} is missing from docs/measurements.json"
         assert comparable(case, toon_matches) == comparable(by_id[case["id"]], toon_matches), (
             f"{case['id']} no longer matches docs/measurements.json; "
-            "rerun python scripts/benchmark_compact_projection.py"
+            "rerun semaprax report"
         )
 
 
@@ -167,12 +156,14 @@ def test_producer_mismatch_fails_the_run(
     assert _no_report_written(out)
 
 
-def test_help(bench: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
+def test_help(capsys: pytest.CaptureFixture[str]) -> None:
+    from semaprax.cli import main
+
     with pytest.raises(SystemExit) as exc:
-        bench.main(["--help"])
+        main(["report", "--help"])
     assert exc.value.code == 0
     out = capsys.readouterr().out
-    assert "--quick" in out and "--output-dir" in out
+    assert out.startswith("usage: semaprax report") and "--quick" in out and "--output-dir" in out
 
 
 def test_example_cases_match_the_committed_example_wires(committed: dict[str, Any]) -> None:

@@ -8,19 +8,20 @@ talks through the tap to ``semaprax mcp`` and to a server that is not ours
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from sessionkit import recorder, records, session_lines
 
 from servers.session import is_session, model_reads, parse_session, read_session
-from servers.tap import Recorder, _Splitter
+from servers.tap import _Splitter
 from views.tokens import count_tokens
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -104,19 +105,11 @@ def test_every_byte_passes_unchanged_both_ways_and_each_message_is_recorded(tmp_
 
 
 def test_an_over_long_message_is_recorded_by_its_size_and_head() -> None:
-    written: list[str] = []
-
-    class Out:
-        def write(self, text: str) -> None:
-            written.append(text)
-
-        def flush(self) -> None:
-            pass
-
-    splitter = _Splitter(Recorder(Out(), time.monotonic()), "s2c", limit=100)  # type: ignore[arg-type]
+    rec, out = recorder()
+    splitter = _Splitter(rec, "s2c", limit=100)
     for piece in (b'{"a":"' + b"y" * 60, b"y" * 60, b'"}\n{"b":1}\n'):
         splitter.feed(piece)
-    first, second = (json.loads(w) for w in written)
+    first, second = records(out)
     assert first["bytes"] == 128 and first["truncated"] is True and first["raw"].startswith('{"a":"yyy')
     assert second == {"dir": "s2c", "t": second["t"], "bytes": 7, "message": {"b": 1}}
 
@@ -186,3 +179,46 @@ def test_what_the_model_reads_under_each_convention() -> None:
     assert model_reads(both) == {"structured": '{"k":"é"}', "text": "a\nb"}
     plain = {"result": {"content": [{"type": "text", "text": "SEMAPRAX-MODEL-TEXT"}]}}
     assert model_reads(plain) == {"structured": "SEMAPRAX-MODEL-TEXT", "text": "SEMAPRAX-MODEL-TEXT"}
+
+
+def test_a_sessions_views_replay_against_the_current_sources(tmp_path: Path) -> None:
+    import shutil
+
+    import codec
+    from servers.route import make_projection
+    from servers.session import replay_session
+
+    ws = tmp_path / "ws"
+    shutil.copytree(DEMO, ws)
+    p = make_projection("graph", "app.py", ws)
+    wire = codec.ENCODERS["model-text"](p).decode()
+    binary = base64.b64encode(codec.ENCODERS["binary"](p)).decode()
+    described = {"profile": "graph", "root": "app.py"}
+    lines = session_lines([
+        ({"profile": "graph", "root": "app.py", "encoding": "model-text"}, {"content": [{"type": "text", "text": wire}]}),
+        ({"profile": "graph", "root": "app.py", "encoding": "binary"}, {"content": [{"type": "text", "text": binary}]}),
+        ({"profile": "graph", "root": "app.py"}, {"content": [{"type": "text", "text": p.selected.decode()}],
+                                                  "_meta": {"semaprax/projection": described}}),
+        ({"profile": "graph", "root": "gone.py"}, {"content": [{"type": "text", "text": "no such root"}],
+                                                   "isError": True}),
+    ])
+    session = parse_session(lines, count=False)
+    assert [r.status for r in replay_session(session, str(ws))] == ["same", "same", "same", "not a view"]
+    (ws / "app.py").write_text((ws / "app.py").read_text() + "\n\ndef added():\n    return 1\n")
+    again = replay_session(session, str(ws))
+    assert [r.status for r in again] == ["stale", "stale", "stale", "not a view"]
+    assert again[0].detail.startswith("differs at byte ")
+    (ws / "app.py").unlink()
+    assert [r.status for r in replay_session(session, str(ws))][:3] == ["failed"] * 3
+    # the command line: one line per call, exit 1 when any is stale
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    shutil.copy(DEMO / "app.py", ws / "app.py")
+    ok = subprocess.run([sys.executable, "-m", "semaprax", "replay", str(path), "--workspace", str(ws)],
+                        capture_output=True, text=True, timeout=60, check=False)
+    assert ok.returncode == 0, ok.stderr
+    assert "3 of 4 calls are views; 0 stale" in ok.stdout
+    (ws / "app.py").write_text((ws / "app.py").read_text() + "\nx = 1\n")
+    stale = subprocess.run([sys.executable, "-m", "semaprax", "replay", str(path), "--workspace", str(ws)],
+                           capture_output=True, text=True, timeout=60, check=False)
+    assert stale.returncode == 1 and "call 1 compact_projection" in stale.stdout and ": stale: differs" in stale.stdout

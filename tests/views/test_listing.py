@@ -1,35 +1,23 @@
-"""scripts/listing.py, the plain-text floor the view shapes are measured
+"""semaprax/bench/listing.py, the plain-text floor the view shapes are measured
 against: it holds exactly the facts of a view, so parsing a listing gives the
 view back, on the examples, the fixtures and standard-library modules."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 from test_shapes import CASES
 
 import codec
 from analysis.sources import Workspace
+from semaprax.bench import listing
 from views import PRODUCERS
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def load_listing() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("listing", ROOT / "scripts" / "listing.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-listing = load_listing()
 
 
 def round_trip(profile: str, view: dict) -> str:
@@ -60,11 +48,8 @@ def test_words_and_text():
 
 
 def test_committed_corpus_report_is_rendered_from_its_json_and_meets_the_targets():
-    spec = importlib.util.spec_from_file_location("corpus_tokens", ROOT / "scripts" / "corpus_tokens.py")
-    assert spec is not None and spec.loader is not None
-    corpus = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = corpus
-    spec.loader.exec_module(corpus)
+    from semaprax.bench import corpus
+
     report = json.loads((ROOT / "docs" / "view-corpus.json").read_text(encoding="utf-8"))
     assert (ROOT / "docs" / "view-corpus.md").read_text(encoding="utf-8") == corpus.markdown(report)
     assert report["schema"] == corpus.SCHEMA and not report["skipped_for_time"]

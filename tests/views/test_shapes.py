@@ -166,14 +166,14 @@ def test_views_are_the_same_bytes_under_every_hash_seed():
 
 
 def test_long_view_script_expands_a_wire_to_the_long_producers_bytes():
-    script = ROOT / "scripts" / "long_view.py"
+    script = [sys.executable, "-m", "semaprax", "bench", "long-view"]
     wire = EXAMPLES / "wires" / "http_app_routing.references.model-text"
-    expanded = subprocess.run([sys.executable, str(script), "--expand", str(wire)], capture_output=True,
+    expanded = subprocess.run([*script, "--expand", str(wire)], capture_output=True,
                               timeout=120, check=True).stdout
-    produced = subprocess.run([sys.executable, str(script), "references", "http_app_routing.Request",
+    produced = subprocess.run([*script, "references", "http_app_routing.Request",
                                "--workspace", str(EXAMPLES)], capture_output=True, timeout=120, check=True).stdout
     _, long = LONG_PRODUCERS["references"](Workspace(EXAMPLES), "http_app_routing.Request")
     assert expanded == produced == codec.canonical_json(long) + b"\n"
-    bare = subprocess.run([sys.executable, str(script), "--expand", str(wire.with_suffix(".json"))],
+    bare = subprocess.run([*script, "--expand", str(wire.with_suffix(".json"))],
                           capture_output=True, timeout=120, check=False)
     assert bare.returncode == 2 and b"give --profile" in bare.stderr

@@ -1,5 +1,5 @@
 """The minimal plain-text listing of a view: the floor the JSON shapes are
-measured against (docs/measurements.md, scripts/corpus_tokens.py).
+measured against (docs/measurements.md, semaprax bench corpus).
 
 A listing holds exactly the facts of the compact view, one record a line, with
 no quotes, brackets or repeated keys, and ``parse(profile, listing(profile, v))``
@@ -13,7 +13,7 @@ free text (a signature, a doc line, a message): the rest of the line, written as
 a JSON string only if it could be misread (leading or trailing space, a leading
 quote, a line break). A line starting with two spaces belongs to the record above.
 
-    python scripts/listing.py PROFILE ROOT [--workspace DIR]
+    semaprax bench listing PROFILE ROOT [--workspace DIR]
 """
 
 from __future__ import annotations
@@ -23,12 +23,7 @@ import json
 import re
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
-
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 from views.shapes import ROW_EDGE_KINDS, trimmed
 

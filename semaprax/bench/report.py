@@ -24,7 +24,7 @@ selected view this script
 * measures the view in today's long shapes (``views.expand``, the
   exact inverse of the compact shapes, checked byte for byte against the long
   producer) and the minimal plain-text listing of the same facts
-  (``scripts/listing.py``, checked to parse back to the view): the before and the
+  (``semaprax/bench/listing.py``, checked to parse back to the view): the before and the
   floor of the shape change.
 
 Any decode mismatch or producer mismatch stops the run with exit status 1 and a
@@ -33,8 +33,8 @@ written for a failed run. The report (``measurements.md`` and ``measurements.jso
 in ``--output-dir``, by default ``docs/``) is a pure function of its inputs: no
 timestamps, no absolute paths, sorted keys. Timings go to standard error only.
 
-    python scripts/benchmark_compact_projection.py            # all cases, writes docs/
-    python scripts/benchmark_compact_projection.py --quick    # three cases, prints the table
+    semaprax report            # all cases, writes docs/
+    semaprax report --quick    # three cases, prints the table
 
 ``--quick`` runs three small machine-independent cases (the two example project
 graphs and the banking-ledger graph); it writes files only when ``--output-dir`` is
@@ -67,20 +67,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+ROOT = Path(__file__).resolve().parents[2]  # the checkout (examples/, docs/)
 
 import codec
 from analysis.sources import Workspace
 from codec import limits
+from semaprax.bench import listing
 from servers.route import make_projection
 from views import LONG_PRODUCERS, tokens
 from views.expand import expand
-
-if str(ROOT / "scripts") not in sys.path:
-    sys.path.insert(0, str(ROOT / "scripts"))
-import listing
 
 #: Identifies the layout of ``measurements.json``; bump it when the layout changes.
 SCHEMA = "semaprax/benchmark-compact-projection/2"
@@ -92,7 +87,7 @@ WIRE_FORMS: tuple[str, ...] = tuple(codec.ENCODERS)
 MODEL_FORMS: tuple[str, ...] = ("json", "text", "model-text")
 #: The installed third-party package whose project graph is measured.
 THIRD_PARTY_PACKAGE = "rich"
-#: Size below which model-text's dictionary is empty by rule (docs/wire-format.md 5.1).
+#: Size below which model-text's dictionary is empty by rule (docs/wire-format.md §5.1).
 DICTIONARY_THRESHOLD = limits.DICTIONARY_THRESHOLD
 
 LOCAL_NOTE = (
@@ -225,6 +220,7 @@ def prepared_workspace(case: Case) -> Iterator[Path]:
                 f"{case.id}: the third-party package {case.workspace!r} is not installed ({exc}); "
                 f"install it or run with --quick"
             ) from None
+        assert module.__file__ is not None
         package_folder = Path(os.path.dirname(module.__file__))
         with tempfile.TemporaryDirectory(prefix="semaprax-bench-") as tmp:
             folder = Path(tmp)
@@ -377,6 +373,7 @@ def measure_case(case: Case, toon: Toon) -> dict[str, Any]:
     # Where the tokens of an enveloped wire go: the part before the body (header,
     # metadata and, for model-text, the dictionary) and the body, counted apart.
     for form, found in layouts.items():
+        assert found.body is not None
         wire, body_start = wires[form], found.body.start
         forms[form]["head"] = {"bytes": body_start, "tokens": tokens.count_tokens(wire[:body_start])}
         forms[form]["body"] = {"bytes": len(wire) - body_start,
@@ -594,6 +591,10 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
     return out
 
 
+def _change_span(span: list[int] | None) -> str:
+    return "n/a" if span is None else f"{span[0]:+,} to {span[1]:+,}"
+
+
 def render_markdown(report: dict[str, Any]) -> str:
     """The human report, computed entirely from ``report`` (the JSON value)."""
     env, cases = report["environment"], report["cases"]
@@ -603,9 +604,9 @@ def render_markdown(report: dict[str, Any]) -> str:
     lines: list[str] = [
         "# Compact projection measurements",
         "",
-        ("Written by `python scripts/benchmark_compact_projection.py --quick` (the quick subset only)."
+        ("Written by `semaprax report --quick` (the quick subset only)."
          if report["quick"] else
-         "Written by `python scripts/benchmark_compact_projection.py` from the same data as "
+         "Written by `semaprax report` from the same data as "
          "`measurements.json` beside it; do not edit by hand.")
         + " Every figure and sentence below is computed from the measured data.",
         "",
@@ -727,7 +728,7 @@ def render_markdown(report: dict[str, Any]) -> str:
          "definition rows, references and diagnostics grouped by file and kind. *Today's* columns are the same facts "
          "in the shapes the producers wrote before, made with `views.expand` (checked byte for "
          "byte against the long producer, `views.LONG_PRODUCERS`); *listing* is the minimal "
-         "plain-text listing of the same facts (`scripts/listing.py`, checked to parse back to the view), "
+         "plain-text listing of the same facts (`semaprax bench listing`, checked to parse back to the view), "
          "the floor a JSON shape is measured against. It is not a wire form. Task-context has one shape "
          f"and no listing. Tokens are `{c1}` / `{c2}`."),
         "",
@@ -877,8 +878,7 @@ def findings(report: dict[str, Any]) -> list[str]:
             "  On these views v1 text's envelope costs "
             + ", ".join(f"{span(head[n])} {n} tokens" for n in names)
             + ", while its body's `~k` back-references change the count by "
-            + ", ".join(f"{'n/a' if body[n] is None else f'{body[n][0]:+,} to {body[n][1]:+,}'} {n} tokens"
-                        for n in names)
+            + ", ".join(f"{_change_span(body[n])} {n} tokens" for n in names)
             + " against full JSON: fewer bytes do not mean fewer tokens.")
     else:
         out.append("- v1 text costs no more tokens than full JSON on any case of this run.")

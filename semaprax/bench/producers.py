@@ -5,7 +5,8 @@ standard library as a workspace. Each run is a fresh process, so its time
 a Markdown table of medians (with min..max over the repeats) and the growth
 factor per doubling. Run it niced and bounded:
 
-    nice -n 10 python scripts/bench_producers.py --repeats 3 --budget 900
+    nice -n 10 semaprax bench producers                   # up to 2,000 functions, about a minute
+    nice -n 10 semaprax bench producers --max-size 16000 --repeats 3 --budget 900 --stdlib   # the full run
 
 ``--budget`` bounds the whole run in seconds: what does not fit is reported as
 skipped, never silently dropped.
@@ -25,8 +26,9 @@ import tarfile
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]  # the checkout (examples/, docs/)
 
 FUNCTION_SIZES = (1000, 2000, 4000, 8000, 16000)
 METHOD_SIZES = (1000, 2000, 4000, 8000)
@@ -84,14 +86,14 @@ def _one(profile: str, root: str, workspace: str) -> None:
     from analysis import index
     from servers.route import make_projection
 
-    analyses = []
+    analyses: list[tuple[int, int]] = []
     real = index.WorkspaceIndex.__init__
 
-    def counting(self, ws, files):  # how many analyses a workspace-wide view made
+    def counting(self: index.WorkspaceIndex, ws: Any, files: Any) -> None:  # analyses a workspace-wide view made
         real(self, ws, files)
         analyses.append((len(files), self.analyses))
 
-    index.WorkspaceIndex.__init__ = counting
+    index.WorkspaceIndex.__init__ = counting  # type: ignore[method-assign]  # patched on purpose
     wall, cpu = time.perf_counter(), time.process_time()
     p = make_projection(profile, root, workspace)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
@@ -101,24 +103,25 @@ def _one(profile: str, root: str, workspace: str) -> None:
                       "analyses": analyses[0][1] if analyses else 1}))
 
 
-def _run(profile: str, root: str, workspace: Path, timeout: float) -> dict | None:
+def _run(profile: str, root: str, workspace: Path, timeout: float) -> dict[str, Any] | None:
     try:
-        done = subprocess.run([sys.executable, __file__, "--one", profile, root, str(workspace)],
-                              capture_output=True, text=True, timeout=timeout, check=True)
+        done = subprocess.run([sys.executable, "-m", "semaprax.bench.producers", "--one", profile, root,
+                               str(workspace)], capture_output=True, text=True, timeout=timeout, check=True)
     except subprocess.TimeoutExpired:
         return None
     except subprocess.CalledProcessError as exc:
         raise SystemExit(f"{profile} {root}: {exc.stderr.strip().splitlines()[-1]}") from None
-    return json.loads(done.stdout)
+    found: dict[str, Any] = json.loads(done.stdout)
+    return found
 
 
-def _cases(base: Path, stdlib: bool) -> list[tuple[str, str, str, Path, int]]:
+def _cases(base: Path, stdlib: bool, max_size: int = 16000) -> list[tuple[str, str, str, Path, int]]:
     """(series, profile, root, workspace, size)."""
     cases = []
     series = (("functions", FUNCTION_SIZES, functions_module, "gen.Box.get", "gen.f{}"),
               ("methods", METHOD_SIZES, methods_module, "gen.Big.m0", "gen.Big.m{}"))
     for name, sizes, generate, referenced, middle in series:
-        for n in sizes:
+        for n in (n for n in sizes if n <= max_size):
             ws = _workspace(base, f"{name}{n}", generate(n))
             for profile, root in (("graph", "gen.py"), ("symbols", "gen.py"), ("diagnostics", "gen.py"),
                                   ("project-graph", "semaprax.toml"), ("references", referenced),
@@ -133,20 +136,25 @@ def _cases(base: Path, stdlib: bool) -> list[tuple[str, str, str, Path, int]]:
     return cases
 
 
-def main() -> int:
-    if len(sys.argv) == 5 and sys.argv[1] == "--one":
-        _one(*sys.argv[2:])
+def main(argv: list[str] | None = None) -> int:
+    given = sys.argv[1:] if argv is None else argv
+    if len(given) == 4 and given[0] == "--one":
+        _one(*given[1:])
         return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeats", type=int, default=3, help="runs per case; medians are reported (default 3)")
-    parser.add_argument("--budget", type=float, default=900.0, help="seconds for the whole run (default 900)")
+    parser.add_argument("--repeats", type=int, default=1, help="runs per case; medians are reported (default 1)")
+    parser.add_argument("--budget", type=float, default=100.0, help="seconds for the whole run (default 100)")
+    parser.add_argument("--max-size", type=int, default=2000, metavar="N",
+                        help="largest generated module, in functions or methods (default 2000; the full run: "
+                        "--max-size 16000 --repeats 3 --budget 900 --stdlib)")
+    parser.add_argument("--stdlib", action="store_true", help="also the standard library as a workspace")
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds for one run (default 300)")
-    parser.add_argument("--no-stdlib", action="store_true", help="leave out the standard library workspace")
-    args = parser.parse_args()
+    parser.add_argument("--no-stdlib", action="store_true", help="leave out the standard library (the default)")
+    args = parser.parse_args(argv)
     deadline = time.monotonic() + args.budget
     rows = []
     with tempfile.TemporaryDirectory(prefix="bench_producers.") as tmp:
-        for series, profile, root, ws, n in _cases(Path(tmp), not args.no_stdlib):
+        for series, profile, root, ws, n in _cases(Path(tmp), args.stdlib and not args.no_stdlib, args.max_size):
             runs = []
             for _ in range(args.repeats if series != "stdlib" else 1):
                 left = deadline - time.monotonic()

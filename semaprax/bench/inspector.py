@@ -27,7 +27,7 @@ have that resolution. Medians over rounds, with the range. ``--inspect`` twice
 or more compares checkouts (e.g. a venv made from an older commit): their rounds
 alternate, so a change of load on a shared machine hits each alike.
 
-    python scripts/bench_inspector.py [--size-mib 16] [--rounds 3] [--keys 15]
+    semaprax bench inspector [--size-mib 16] [--rounds 3] [--keys 15]
         [--inspect CMD --inspect CMD2] [--no-child-peaks]
 """
 
@@ -43,13 +43,10 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
-
-from bench_codec import graph_document
+ROOT = Path(__file__).resolve().parents[2]  # the checkout
 
 import codec
+from semaprax.bench.codec import graph_document
 
 SESSION = f"bench-inspector-{os.getpid()}"
 #: A tmux server of this script's own: other sessions on the machine's default server neither share

@@ -17,10 +17,10 @@ screen redrawn (the Pilot's own wait, so a figure includes its overhead).
 Wall and CPU time (``time.process_time``: the app runs in this process) per
 key; medians with the range. A benchmark, not a test: it prints figures.
 
-    python scripts/bench_tree.py [--size-mib 16] [--keys 30] [--terminal ROUNDS]
+    semaprax bench tree [--size-mib 16] [--keys 30] [--terminal ROUNDS]
 
 ``--terminal`` also runs the real ``semaprax-inspect`` in tmux (as
-``scripts/bench_inspector.py`` does) and times keys from ``send-keys`` to the
+``semaprax bench inspector`` does) and times keys from ``send-keys`` to the
 screen showing their answer: the figure a person sees, without the Pilot.
 """
 
@@ -29,22 +29,26 @@ from __future__ import annotations
 import argparse
 import asyncio
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
+from textual.pilot import Pilot
+from textual.widgets.tree import TreeNode
 
-from bench_codec import graph_document
+ROOT = Path(__file__).resolve().parents[2]  # the checkout (examples/, docs/)
 
 import codec
 from inspector.app import InspectorApp
-from inspector.model import load_bytes
+from inspector.dissect import Node
+from inspector.model import Loaded, load_bytes
+from inspector.panes.tree import TreePane
+from semaprax.bench.codec import graph_document
 
 
-async def timed(pilot, key: str, samples: list[tuple[float, float]]) -> None:
+async def timed(pilot: Pilot[Any], key: str, samples: list[tuple[float, float]]) -> None:
     wall, cpu = time.perf_counter(), time.process_time()
     await pilot.press(key)
     await pilot.pause()
@@ -61,21 +65,22 @@ def row(label: str, samples: list[tuple[float, float]]) -> str:
             f"{spread([s[1] for s in samples])} |")
 
 
-async def bench(loaded, keys: int) -> list[str]:
+async def bench(loaded: Loaded, keys: int) -> list[str]:
     app = InspectorApp(loaded, count_tokens=False)
     out = []
     async with app.run_test(size=(140, 40)) as pilot:
         await pilot.pause()
         opening: list[tuple[float, float]] = []
         await timed(pilot, "p", opening)
-        pane = app.pane("tree")
+        pane = app.query_one("#tree-pane", TreePane)
         tree = pane.tree
         out.append(row("open the Tree tab (the top of the tree)", opening))
 
-        def go(node) -> None:
+        def go(node: TreeNode[Node]) -> None:
             tree.show_node(node)
 
         body = tree.child_with(tree.root, ("body",))
+        assert body is not None
         go(body)
         await pilot.pause()
         t = time.perf_counter()
@@ -95,8 +100,10 @@ async def bench(loaded, keys: int) -> list[str]:
         out.append(row("expand a node first opened, down the tree (document, nodes, ranges, item)", first))
 
         fresh: list[tuple[float, float]] = []
-        ranges = [c for c in node.parent.parent.children if c.allow_expand]  # ranges of 100 items
-        items = [c for c in node.parent.children if c.allow_expand]
+        parent = node.parent
+        assert parent is not None and parent.parent is not None
+        ranges = [c for c in parent.parent.children if c.allow_expand]  # ranges of 100 items
+        items = [c for c in parent.children if c.allow_expand]
         for target in (items[1:][: keys // 2] + ranges[1:][: keys // 2]):
             go(target)
             await pilot.pause()
@@ -105,6 +112,7 @@ async def bench(loaded, keys: int) -> list[str]:
 
         moves: dict[str, list[tuple[float, float]]] = {"right": [], "down": []}
         pane.hex.focus()
+        assert loaded.body_start is not None
         middle = loaded.body_start + (len(loaded.wire) - loaded.body_start) // 2
         pane.hex._user_move(middle)  # a byte chosen in the middle of the body
         await pilot.pause()
@@ -114,7 +122,8 @@ async def bench(loaded, keys: int) -> list[str]:
         out.append(row("byte move in the tab's hex view (right): re-selects the deepest node", moves["right"]))
         out.append(row("row move in the tab's hex view (down, 32 bytes): re-selects the deepest node",
                        moves["down"]))
-        assert tree.cursor_node is not None and tree.cursor_node.data.start <= pane.hex.cursor_offset
+        selected = tree.cursor_node.data if tree.cursor_node is not None else None
+        assert selected is not None and selected.start <= pane.hex.cursor_offset
 
         tree.focus()
         idle: list[tuple[float, float]] = []
@@ -133,10 +142,11 @@ def terminal_round(path: Path, keys: int) -> dict[str, list[float]]:
     key timed from ``send-keys`` until the screen shows its answer."""
     import re
 
-    import bench_inspector as bi
+    from semaprax.bench import inspector as bi
 
     session = bi.SESSION
-    send = lambda *k: bi.tmux("send-keys", "-t", session, *k)
+    def send(*keys: str) -> None:
+        bi.tmux("send-keys", "-t", session, *keys)
 
     def answer(key: str, text: str) -> float:
         t = time.perf_counter()
@@ -165,10 +175,12 @@ def terminal_round(path: Path, keys: int) -> dict[str, list[float]]:
         send("Tab")  # to the tab's hex view
         time.sleep(0.3)
         status = bi.screen().splitlines()[-2]
-        start = int(re.search(r"bytes ([0-9,]+)–", status).group(1).replace(",", ""))
+        found = re.search(r"bytes ([0-9,]+)–", status)
+        assert found is not None, status
+        start = int(found.group(1).replace(",", ""))
         moves = [answer("Right", f"byte {start + k:,} in the node") for k in range(1, keys + 1)]
     finally:
-        bi.subprocess.run(["tmux", "kill-session", "-t", session], check=False, capture_output=True)
+        subprocess.run(["tmux", "kill-session", "-t", session], check=False, capture_output=True)
     return {"expand": expand, "move": moves}
 
 
@@ -178,7 +190,10 @@ def terminal(wire: bytes, rounds: int, keys: int) -> list[str]:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "big.model-text"
         path.write_bytes(wire)
-        results = [terminal_round(path, keys) for _ in range(rounds)]
+        results = []
+        for r in range(rounds):
+            print(f"… in tmux, round {r + 1} of {rounds}", file=sys.stderr, flush=True)
+            results.append(terminal_round(path, keys))
     expand = [statistics.median(r["expand"]) for r in results]
     move = [statistics.median(r["move"]) for r in results]
     return [(f"| expand a node (5 levels: object, nodes, ranges, item), median of each round | {rounds} | "
@@ -188,8 +203,10 @@ def terminal(wire: bytes, rounds: int, keys: int) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--size-mib", type=float, default=16.0)
-    ap.add_argument("--keys", type=int, default=30)
+    ap.add_argument("--size-mib", type=float, default=5.0,
+                    help="document size (default 5, the smallest whose nodes array is shown in ranges of "
+                    "10,000; the figures in docs/performance.md: 16)")
+    ap.add_argument("--keys", type=int, default=10, help="keys timed per kind (default 10; docs: 20)")
     ap.add_argument("--terminal", type=int, default=0, metavar="ROUNDS",
                     help="also time the real semaprax-inspect in tmux, screen to screen, this many rounds")
     args = ap.parse_args(argv)
@@ -203,6 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print("| step | keys | wall ms, median (min-max) | CPU ms, median (min-max) |")
     print("|---|---:|---:|---:|")
+    print("… the Tree tab, headless", file=sys.stderr, flush=True)
     for line in asyncio.run(bench(loaded, args.keys)):
         print(line)
     if args.terminal:

@@ -2,7 +2,7 @@
 jedi on installed packages. jedi is a dev-only dependency (``pip install -e
 '.[dev]'``); nothing at run time imports it or this script.
 
-    python scripts/measure_recall.py click requests rich [--references 60]
+    semaprax bench recall click requests rich [--references 60]
 
 For each package, a copy of its source becomes a workspace. Every call site
 ``f(...)`` / ``a.b.f(...)`` in it is asked of jedi (``goto`` on the called
@@ -32,9 +32,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from typing import Any
 
 from analysis.index import WorkspaceIndex
 from analysis.model import CALLS
@@ -67,7 +65,7 @@ def _char_column(line: bytes, byte_col: int) -> int:
     return len(line[:byte_col].decode("utf-8", "replace"))
 
 
-def _jedi_targets(script, line: int, column: int) -> list[tuple[str, str]]:
+def _jedi_targets(script: Any, line: int, column: int) -> list[tuple[str, str]]:
     """(full name, module path) of each definition jedi finds."""
     try:
         names = script.goto(line, column, follow_imports=True)
@@ -78,7 +76,7 @@ def _jedi_targets(script, line: int, column: int) -> list[tuple[str, str]]:
             for n in names]
 
 
-def measure(package: str, references: int) -> dict:
+def measure(package: str, references: int) -> dict[str, Any]:
     import jedi
 
     tmp = Path(tempfile.mkdtemp(prefix="recall."))
@@ -133,11 +131,11 @@ def measure(package: str, references: int) -> dict:
         for qualname in symbols[::step][:references]:
             loc = index.definitions[qualname]
             path, start = loc.analysis.path, loc.definition.start
-            data = (tmp / path).read_bytes().split(b"\n")
+            def_lines = (tmp / path).read_bytes().split(b"\n")
             name = qualname.rsplit(".", 1)[1]
             # the name's column on its def/class line (decorators come before it)
-            for line_no in range(start, min(start + 30, len(data) + 1)):
-                text = data[line_no - 1].decode("utf-8", "replace")
+            for line_no in range(start, min(start + 30, len(def_lines) + 1)):
+                text = def_lines[line_no - 1].decode("utf-8", "replace")
                 at = text.find(f"def {name}") if loc.definition.kind != "class" else text.find(f"class {name}")
                 if at >= 0:
                     at += 4 if loc.definition.kind != "class" else 6
@@ -150,12 +148,12 @@ def measure(package: str, references: int) -> dict:
             except Exception as exc:  # noqa: BLE001 - jedi fails on some code; that symbol is left out
                 print(f"jedi: no references for {qualname}: {exc}", file=sys.stderr)
                 continue
-            theirs = {(str(Path(r.module_path).relative_to(tmp).as_posix()), r.line) for r in refs
-                      if r.module_path and str(r.module_path).startswith(str(tmp)) and not r.is_definition()}
-            ours = {(a.path, u.line) for a, u in index.uses_of(qualname)}
-            ref_total += len(theirs)
-            ref_found += len(theirs & ours)
-            ref_misses.extend(f"{qualname}: {p}:{n}" for p, n in sorted(theirs - ours))
+            jedi_uses = {(str(Path(r.module_path).relative_to(tmp).as_posix()), r.line) for r in refs
+                         if r.module_path and str(r.module_path).startswith(str(tmp)) and not r.is_definition()}
+            our_uses = {(a.path, u.line) for a, u in index.uses_of(qualname)}
+            ref_total += len(jedi_uses)
+            ref_found += len(jedi_uses & our_uses)
+            ref_misses.extend(f"{qualname}: {p}:{n}" for p, n in sorted(jedi_uses - our_uses))
         return {"package": package, "files": len(files), "sites": sites_total, "knowable": knowable,
                 "agree": agree, "claimed": claimed, "claimed_right": claimed_right,
                 "ref_total": ref_total, "ref_found": ref_found, "seconds": ours_seconds,
@@ -164,12 +162,12 @@ def measure(package: str, references: int) -> dict:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("packages", nargs="+", help="installed packages to measure on")
     parser.add_argument("--references", type=int, default=60, help="symbols per package whose references are compared")
     parser.add_argument("--show", type=int, default=0, help="print this many misses and disagreements per package")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     try:
         import jedi
     except ImportError:

@@ -2,8 +2,8 @@
 compact shapes: fully qualified names, graph edges apart, flat rows, counts),
 so the cost before and after stays measurable and a tool can have the long form.
 
-    python scripts/long_view.py PROFILE ROOT [--workspace DIR]     # produce it
-    python scripts/long_view.py --expand WIRE [--profile PROFILE]  # expand a wire
+    semaprax bench long-view PROFILE ROOT [--workspace DIR]     # produce it
+    semaprax bench long-view --expand WIRE [--profile PROFILE]  # expand a wire
 
 The first form runs the long producer (``views.LONG_PRODUCERS``); the
 second decodes any wire (full JSON, v1 text, v1 binary, model-text) and expands
@@ -17,10 +17,6 @@ import argparse
 import json
 import sys
 from pathlib import Path
-
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 import codec
 from analysis.sources import Workspace, WorkspaceError

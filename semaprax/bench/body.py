@@ -1,4 +1,4 @@
-"""Body pane responsiveness on the 16 MiB document (the wire scripts/bench_inspector.py
+"""Body pane responsiveness on the 16 MiB document (the wire semaprax bench inspector
 builds): folding and unfolding a container near the top of the expanded document,
 in the exact and the reading layout, and moving the document cursor with its path
 (the breadcrumb) in the status. A benchmark, not a test; it prints figures.
@@ -18,7 +18,7 @@ before and after each operation: on a shared machine that is steadier than the
 wall time. Screen polling (``tmux capture-pane``) costs a few milliseconds, so
 wall latencies have that resolution. Medians over every repetition, with the range.
 
-    python scripts/bench_body.py [--size-mib 16] [--repeat 15] [--wire model-text|json]
+    semaprax bench body [--size-mib 16] [--repeat 15] [--wire model-text|json]
         [--moves-only] [--command 'env PYTHONPATH=/other/checkout semaprax-inspect']
 """
 
@@ -32,16 +32,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
-
-import bench_inspector as bi
-from bench_codec import graph_document
+ROOT = Path(__file__).resolve().parents[2]  # the checkout (examples/, docs/)
 
 import codec
+from semaprax.bench import inspector as bi
+from semaprax.bench.codec import graph_document
 
 _TICK = os.sysconf("SC_CLK_TCK")
 _DOC_BYTE = re.compile(r"document byte ([0-9,]+)( · path \S+)?")
@@ -53,7 +51,7 @@ def cpu_seconds() -> float:
     return (int(fields[11]) + int(fields[12])) / _TICK
 
 
-def timed(keys: str, done) -> tuple[float, float]:
+def timed(keys: str, done: Callable[[str], bool]) -> tuple[float, float]:
     """Send ``keys``; wall seconds until the screen satisfies ``done``, and CPU seconds."""
     cpu = cpu_seconds()
     t = time.perf_counter()
@@ -69,16 +67,27 @@ def status(screen: str) -> tuple[str, str] | None:
     return (m.group(1), m.group(2) or "") if m else None
 
 
+def moved_from(before: tuple[str, str] | None) -> Callable[[str], bool]:
+    """A screen whose status shows a document byte other than ``before``'s."""
+    return lambda screen: status(screen) not in (None, before)
+
+
 def run(path: Path, repeat: int, command: str, moves_only: bool) -> dict[str, list[tuple[float, float]]]:
     results: dict[str, list[tuple[float, float]]] = {}
     bi.tmux("new-session", "-d", "-s", bi.SESSION, "-x", "140", "-y", "40", f"exec {command} --no-tokens {path}")
     try:
         bi.wait_for(lambda s: "VALID" in s or "REJECTED" in s, timeout=120)
         bi.tmux("send-keys", "-t", bi.SESSION, "b")
-        bi.wait_for(lambda s: status(s) is not None and (moves_only or status(s)[1]), timeout=120)  # the path shows
+
+        def path_shown(screen: str) -> bool:
+            found = status(screen)
+            return found is not None and bool(moves_only or found[1])
+
+        bi.wait_for(path_shown, timeout=120)  # the path shows
         bi.tmux("send-keys", "-t", bi.SESSION, "Tab")  # the document pane
         time.sleep(0.5)
         for layout in ("exact", "reading"):
+            print(f"… the {layout} layout", file=sys.stderr, flush=True)
             if layout == "reading":
                 bi.tmux("send-keys", "-t", bi.SESSION, "m")
                 bi.wait_for(lambda s: "reading view" in s, timeout=60)
@@ -94,14 +103,14 @@ def run(path: Path, repeat: int, command: str, moves_only: bool) -> dict[str, li
             moves = results.setdefault(f"cursor move with path, near the top ({layout})", [])
             for _ in range(repeat):
                 before = status(bi.screen())
-                moves.append(timed("Down", lambda s, b=before: status(s) is not None and status(s) != b))
+                moves.append(timed("Down", moved_from(before)))
                 time.sleep(0.1)
             bi.tmux("send-keys", "-t", bi.SESSION, "End")  # the last items of a 900,000-value document
             time.sleep(0.5)
             moves = results.setdefault(f"cursor move with path, at the end ({layout})", [])
             for _ in range(repeat):
                 before = status(bi.screen())
-                moves.append(timed("Up", lambda s, b=before: status(s) is not None and status(s) != b))
+                moves.append(timed("Up", moved_from(before)))
                 time.sleep(0.1)
             bi.tmux("send-keys", "-t", bi.SESSION, "Home")
             time.sleep(0.5)
@@ -112,8 +121,9 @@ def run(path: Path, repeat: int, command: str, moves_only: bool) -> dict[str, li
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--size-mib", type=float, default=16.0)
-    ap.add_argument("--repeat", type=int, default=15)
+    ap.add_argument("--size-mib", type=float, default=2.0,
+                    help="document size (default 2; the figures in docs/performance.md: 16)")
+    ap.add_argument("--repeat", type=int, default=5, help="repetitions (default 5; docs: 15)")
     ap.add_argument("--wire", choices=("model-text", "json"), default="model-text")
     ap.add_argument("--moves-only", action="store_true",
                     help="time the cursor moves only (for a build without folding, to compare)")

@@ -35,12 +35,12 @@ def round_trips(command: list[str], messages: int, size: int) -> list[float]:
     return times
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--messages", type=int, default=2000, help="round trips per run (default 2000)")
     parser.add_argument("--size", type=int, default=1000, help="bytes of padding per message (default 1000)")
     parser.add_argument("--rounds", type=int, default=3, help="alternated direct/tapped rounds (default 3)")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         echo = [sys.executable, "-c", ECHO]
         session = str(Path(tmp) / "s.jsonl")

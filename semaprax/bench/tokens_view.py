@@ -1,5 +1,5 @@
 """The token view and the cost ledger on a 16 MiB document (the graph document
-of scripts/bench_inspector.py, as model-text), measured in the app itself,
+of semaprax bench inspector, as model-text), measured in the app itself,
 headless (Textual's Pilot): a key is timed from its press until the app has
 handled it and repainted (``pilot.press`` then ``pilot.pause``; a key bound
 to nothing is timed too, as the harness's own floor), and the pane's own work
@@ -15,7 +15,7 @@ prints figures. Token counting is off, so nothing else runs.
 
 Medians with the range (min-max), wall and CPU time of the process.
 
-    python scripts/bench_tokens_view.py [--size-mib 16] [--rounds 2]
+    semaprax bench tokens-view [--size-mib 16] [--rounds 2]
 """
 
 from __future__ import annotations
@@ -25,19 +25,20 @@ import asyncio
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
+from textual.pilot import Pilot
 
-from bench_codec import graph_document
+ROOT = Path(__file__).resolve().parents[2]  # the checkout (examples/, docs/)
 
 import codec
 from inspector.app import InspectorApp
 from inspector.ledger import build
 from inspector.model import load_bytes
 from inspector.panes.tokens import TokensPane
+from semaprax.bench.codec import graph_document
 from views.tokens import ENCODING_NAMES
 
 
@@ -46,7 +47,7 @@ def spread(values: list[float], scale: float = 1000.0) -> str:
     return f"{statistics.median(v):.1f} ({min(v):.1f}-{max(v):.1f})"
 
 
-async def timed(pilot, *keys: str) -> tuple[float, float]:
+async def timed(pilot: Pilot[Any], *keys: str) -> tuple[float, float]:
     wall, cpu = time.perf_counter(), time.process_time()
     await pilot.press(*keys)
     await pilot.pause()
@@ -89,7 +90,7 @@ async def measure(wire: bytes, rounds: int) -> dict[str, list[tuple[float, float
         # the token view rendered afresh and the status redone (no Pilot, no compositor).
         view = pane.view
 
-        def direct(action) -> tuple[float, float]:
+        def direct(action: Callable[[], object]) -> tuple[float, float]:
             wall, cpu = time.perf_counter(), time.process_time()
             action()
             view._cache.clear()
@@ -123,14 +124,17 @@ async def measure(wire: bytes, rounds: int) -> dict[str, list[tuple[float, float
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--size-mib", type=float, default=16.0)
-    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--size-mib", type=float, default=2.0,
+                    help="document size (default 2; the figures in docs/performance.md: 16)")
+    ap.add_argument("--rounds", type=int, default=1, help="rounds (default 1; docs: 2)")
     args = ap.parse_args(argv)
     doc = graph_document(int(args.size_mib * 1024 * 1024) - 4096)
     p = codec.CompactProjection("graph", "acme/service.py", "sha256:" + "0" * 64, doc)
     wire = codec.encode_model_text(p)
     print(f"document {len(doc):,} bytes; model-text wire {len(wire):,} bytes")
+    print("… the token view and the ledger, headless", file=sys.stderr, flush=True)
     out = asyncio.run(measure(wire, args.rounds))
+    print("… ledger.build alone", file=sys.stderr, flush=True)
     print("| action | n | wall ms, median (min-max) | CPU ms, median (min-max) |")
     print("|---|---:|---:|---:|")
     for key in ("T", "right", "down", "pagedown", "right (16 MiB JSON, middle)", "baseline: a key bound to nothing",

@@ -9,7 +9,7 @@ it; then the same first/second pair through a real ``semaprax serve`` process ov
 stdio. Medians over ``--repeat`` rounds, with the spread (min-max). A benchmark,
 not a test: it prints figures and asserts nothing about time.
 
-    python scripts/bench_service.py [--repeat 5] [--json]
+    semaprax bench servers [--repeat 5] [--json]
 """
 
 from __future__ import annotations
@@ -24,15 +24,15 @@ import sys
 import sysconfig
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from typing import IO, Any
 
 from analysis.sources import Workspace
 from analysis.warm import IndexCache
 from servers import roots, route
 
-HERE = Path(__file__).resolve().parent.parent
+HERE = Path(__file__).resolve().parents[2]  # the checkout (examples/)
 STDLIB_PACKAGES = ("email", "asyncio", "json", "http")
 STDLIB_FILES = 70
 
@@ -56,7 +56,7 @@ def symbols_of(folder: Path) -> tuple[str, str]:
     return found[0].root, found[1].root
 
 
-def timed(fn) -> float:
+def timed(fn: Callable[[], object]) -> float:
     start = time.perf_counter()
     fn()
     return time.perf_counter() - start
@@ -76,12 +76,12 @@ def in_process(folder: Path, profile: str, symbol: str, other: str, repeat: int)
     return out
 
 
-def frame(message: dict) -> bytes:
+def frame(message: dict[str, Any]) -> bytes:
     body = json.dumps(message).encode()
     return b"Content-Length: %d\r\n\r\n" % len(body) + body
 
 
-def read_frame(stream) -> dict:
+def read_frame(stream: IO[bytes]) -> dict[str, Any]:
     length = 0
     while True:
         line = stream.readline()
@@ -89,7 +89,8 @@ def read_frame(stream) -> dict:
             break
         if line.lower().startswith(b"content-length"):
             length = int(line.split(b":")[1])
-    return json.loads(stream.read(length))
+    message: dict[str, Any] = json.loads(stream.read(length))
+    return message
 
 
 def through_serve(folder: Path, profile: str, symbol: str, repeat: int) -> dict[str, list[float]]:
@@ -97,6 +98,7 @@ def through_serve(folder: Path, profile: str, symbol: str, repeat: int) -> dict[
     for _ in range(repeat):
         proc = subprocess.Popen([sys.executable, "-m", "semaprax", "serve", "--workspace", str(folder)],
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=HERE)
+        assert proc.stdin is not None and proc.stdout is not None
         proc.stdin.write(frame({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"capabilities": {}}}))
         proc.stdin.flush()
         read_frame(proc.stdout)
@@ -104,10 +106,11 @@ def through_serve(folder: Path, profile: str, symbol: str, repeat: int) -> dict[
             request = {"jsonrpc": "2.0", "id": n + 1, "method": route.METHOD,
                        "params": {"profile": profile, "root": symbol, "encoding": "model-text"}}
 
-            def ask(request: dict = request, proc: subprocess.Popen = proc) -> None:
-                proc.stdin.write(frame(request))
-                proc.stdin.flush()
-                answer = read_frame(proc.stdout)
+            def ask(request: dict[str, Any] = request, stdin: IO[bytes] = proc.stdin,
+                    stdout: IO[bytes] = proc.stdout) -> None:
+                stdin.write(frame(request))
+                stdin.flush()
+                answer = read_frame(stdout)
                 assert "result" in answer, answer
 
             out[key].append(timed(ask))
@@ -116,7 +119,7 @@ def through_serve(folder: Path, profile: str, symbol: str, repeat: int) -> dict[
     return out
 
 
-def mcp_sizes(folder: Path, calls: list[dict]) -> list[dict]:
+def mcp_sizes(folder: Path, calls: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The raw bytes of each tools/call result line from a real ``semaprax mcp``
     process, against the wire's own bytes."""
     lines = [{"jsonrpc": "2.0", "id": 0, "method": "initialize",
@@ -128,9 +131,10 @@ def mcp_sizes(folder: Path, calls: list[dict]) -> list[dict]:
               for n, args in enumerate(calls)]
     proc = subprocess.Popen([sys.executable, "-m", "semaprax", "mcp", "--workspace", str(folder)],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=HERE)
+    assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write(b"".join(json.dumps(m).encode() + b"\n" for m in lines))
     proc.stdin.flush()
-    out = {}
+    out: dict[int, bytes] = {}
     while len(out) < len(calls):
         line = proc.stdout.readline()
         message = json.loads(line)
@@ -151,17 +155,18 @@ def summary(values: list[float]) -> dict[str, float]:
     return {"median": statistics.median(values), "min": min(values), "max": max(values)}
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--repeat", type=int, default=2, help="rounds (default 2; docs/performance.md: 5)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    args = parser.parse_args()
-    rows = []
-    sizes = []
+    args = parser.parse_args(argv)
+    rows: list[dict[str, Any]] = []
+    sizes: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as tmp:
         typing_ws = Path(tmp) / "typing"
         typing_ws.mkdir()
         shutil.copyfile(Path(sysconfig.get_paths()["stdlib"]) / "typing.py", typing_ws / "typing.py")
+        print("… semaprax mcp: result sizes", file=sys.stderr, flush=True)
         sizes += mcp_sizes(typing_ws, [{"profile": "graph", "root": "typing.py", "encoding": e}
                                        for e in ("auto", "json", "text", "model-text", "binary")])
         sizes += mcp_sizes(HERE / "examples", [
@@ -175,11 +180,13 @@ def main() -> int:
         for name, folder in workspaces.items():
             symbol, other = symbols_of(folder)
             for profile in ("task-context", "references"):
+                print(f"… {name}: {profile} through the route", file=sys.stderr, flush=True)
                 times = in_process(folder, profile, symbol, other, args.repeat)
                 rows.append({"workspace": name, "profile": profile, "symbol": symbol, "via": "route",
                              **{k: summary(v) for k, v in times.items()},
                              "speedup": statistics.median(f / s for f, s in zip(times["first"], times["second"],
                                                                                 strict=True))})
+            print(f"… {name}: task-context through semaprax serve", file=sys.stderr, flush=True)
             served = through_serve(folder, "task-context", symbol, max(1, args.repeat // 2))
             rows.append({"workspace": name, "profile": "task-context", "symbol": symbol, "via": "semaprax serve",
                          **{k: summary(v) for k, v in served.items()},

@@ -11,10 +11,11 @@ of the per-round ratios with their range, and the peak memory (tracemalloc) of o
 run of each. A benchmark, not a test: it prints figures and asserts nothing about
 time.
 
-    python scripts/bench_codec.py                       # every shape, 7 rounds
-    python scripts/bench_codec.py --size-mib 4 --rounds 9 --shapes graph,escapes
-    python scripts/bench_codec.py --markdown            # the table for docs/performance.md
-    python scripts/bench_codec.py --stdlib-note         # all stdlib graph views vs the limits
+    semaprax bench codec                       # every shape, 1 MiB, 3 rounds (about 40 s of CPU)
+    semaprax bench codec --size-mib 16 --rounds 7   # the full run
+    semaprax bench codec --size-mib 4 --rounds 9 --shapes graph,escapes
+    semaprax bench codec --markdown            # the table for docs/performance.md
+    semaprax bench codec --stdlib-note         # all stdlib graph views vs the limits
 
 The targets (issue 14): every encode at most 1.5x, every verified decode at most
 3x the JSON round trip. Full JSON's encoder is the selected bytes themselves (no
@@ -38,8 +39,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
 import codec
 from codec import limits
 
@@ -51,10 +50,10 @@ REVISION = "sha256:" + "0" * 64
 # --- the shapes ------------------------------------------------------------------------
 
 
-def _fill(target: int, make: Callable[[int], Any], wrap: Callable[[list], Any] = lambda items: items) -> bytes:
+def _fill(target: int, make: Callable[[int], Any], wrap: Callable[[list[Any]], Any] = lambda items: items) -> bytes:
     """The canonical JSON of ``wrap([make(0), make(1), ...])``, as many items as fit
     under ``target`` bytes."""
-    items: list = []
+    items: list[Any] = []
     size = 64
     i = 0
     while True:
@@ -74,7 +73,7 @@ def graph_document(target: int) -> bytes:
     modules = [f"acme.service.module_{m:03d}" for m in range(180)]
     names = [f"{modules[i % 180]}.Handler{i % 37}.method_{i:05d}" for i in range(40_000)]
 
-    def node(i: int) -> dict:
+    def node(i: int) -> dict[str, Any]:
         return {
             "name": names[i % len(names)],
             "kind": "method" if i % 5 else "function",
@@ -115,7 +114,7 @@ def escapes_and_non_ascii(target: int) -> bytes:
     """Strings full of escapes (quotes, backslashes, newlines, control characters)
     and non-ASCII text (accents, CJK, emoji), repeated and unique."""
 
-    def item(i: int) -> dict:
+    def item(i: int) -> dict[str, Any]:
         return {
             "text": f'line {i}\n\t"quoted" \\path\\to\\{i % 50}\u0001 café 東京 😀',
             "path": f"C:\\Users\\né\\{i % 300}\\file.py",
@@ -181,7 +180,7 @@ def stdlib_largest(target: int) -> bytes:
 def stdlib_many(target: int) -> bytes:
     """As many real stdlib graph views (bytewise path order) as fit in ``target``
     bytes and the dictionary's 65,536 entries: the largest real case."""
-    views: list = []
+    views: list[Any] = []
     size = 2
     for _, value in stdlib_views(stdlib_modules()):
         piece = len(codec.canonical_json(value)) + 1
@@ -222,7 +221,7 @@ def entries_needed(doc: bytes) -> int:
     """How many v2 dictionary entries ``doc`` needs by docs/wire-format.md §5.1
     (every string spelling of 16 bytes or more, quotes included, occurring twice),
     counted from the value's strings and their canonical spellings."""
-    counts: Counter = Counter()
+    counts: Counter[str] = Counter()
 
     def walk(v: Any) -> None:
         if isinstance(v, str):
@@ -326,7 +325,7 @@ def over_target(name: str, ratio: float) -> bool:
     return ratio > (ENCODE_TARGET if name.startswith("encode") else DECODE_TARGET)
 
 
-def print_table(results: dict[str, dict], markdown: bool) -> None:
+def print_table(results: dict[str, dict[str, Any]], markdown: bool) -> None:
     names = list(next(iter(results.values()))["ops"])
     if markdown:
         print("| shape | bytes | " + " | ".join(names) + " |")
@@ -364,7 +363,7 @@ def stdlib_note(include_tests: bool = False) -> dict[str, Any]:
     where it first needs more than 65,536 dictionary entries or more than 16 MiB
     (the limit that bites first), and the totals for all of them. The encoder
     refuses such a document with compact.limit."""
-    counts: Counter = Counter()
+    counts: Counter[str] = Counter()
     entries = 0
     size = 1
     first_over: dict[str, Any] = {}
@@ -402,8 +401,9 @@ def stdlib_note(include_tests: bool = False) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--size-mib", type=float, default=16.0, help="synthetic document size (default 16)")
-    ap.add_argument("--rounds", type=int, default=7, help="interleaved rounds per shape (default 7)")
+    ap.add_argument("--size-mib", type=float, default=1.0,
+                    help="synthetic document size (default 1; the full run: --size-mib 16 --rounds 7)")
+    ap.add_argument("--rounds", type=int, default=3, help="interleaved rounds per shape (default 3)")
     ap.add_argument("--shapes", default=",".join(SHAPE_KEYS), help="comma-separated: " + ", ".join(SHAPE_KEYS))
     ap.add_argument("--no-memory", action="store_true", help="skip the peak-memory pass")
     ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
@@ -420,7 +420,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(stdlib_note(args.with_tests), indent=2))
         return 0
     target = min(int(args.size_mib * 1024 * 1024), limits.MAX_SELECTED_BYTES) - 4096
-    results: dict[str, dict] = {}
+    results: dict[str, dict[str, Any]] = {}
     for key in args.shapes.split(","):
         shape = SHAPE_KEYS[key]
         doc = SHAPES[shape](target)

@@ -4,7 +4,7 @@ inspector has it open), the right one is read and laid out, then compared.
 A benchmark, not a test; it prints figures.
 
 The document is the code-graph shape the other benchmarks use
-(``bench_codec.graph_document``); the edited copy has one value changed in the
+(``semaprax.bench.codec.graph_document``); the edited copy has one value changed in the
 middle, one node removed near the start and one added near the end, so the
 walk has to reach the middle of a 40,000-item array and align it.
 
@@ -18,7 +18,7 @@ For each round it records, from the moment the worker starts:
 
 Wall and CPU time of this process; medians over rounds, with the range.
 
-    python scripts/bench_compare.py [--size-mib 16] [--rounds 5]
+    semaprax bench compare [--size-mib 16] [--rounds 5]
 """
 
 from __future__ import annotations
@@ -30,15 +30,12 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
-
-from bench_codec import graph_document
+ROOT = Path(__file__).resolve().parents[2]  # the checkout (examples/, docs/)
 
 import codec
 from inspector.compare import Target, compare, resolve
 from inspector.model import load_bytes
+from semaprax.bench.codec import graph_document
 
 
 def edited(doc: bytes) -> bytes:
@@ -76,6 +73,7 @@ def one_round(left_wire: bytes, right_wire: bytes) -> tuple[dict[str, float], di
             mark("diff done")
         last = snapshot
     mark("tokens")
+    assert last is not None
     return marks, cpu, last.total_changes
 
 
@@ -85,8 +83,9 @@ def spread(values: list[float]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--size-mib", type=float, default=16.0)
-    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--size-mib", type=float, default=2.0,
+                    help="document size (default 2; the figures in docs/performance.md: 16)")
+    ap.add_argument("--rounds", type=int, default=3, help="rounds (default 3; docs: 5)")
     args = ap.parse_args(argv)
     doc = graph_document(int(args.size_mib * 1024 * 1024) - 4096)
     other = edited(doc)
@@ -96,7 +95,10 @@ def main(argv: list[str] | None = None) -> int:
     from views import tokens
 
     tokens.count_tokens(b"warm")  # the vocabularies load once per process: not part of a compare
-    rounds = [one_round(left_wire, right_wire) for _ in range(args.rounds)]
+    rounds = []
+    for r in range(args.rounds):
+        print(f"… round {r + 1} of {args.rounds}", file=sys.stderr, flush=True)
+        rounds.append(one_round(left_wire, right_wire))
     print(f"model-text {len(left_wire):,} bytes against {len(right_wire):,} bytes (documents {len(doc):,} and "
           f"{len(other):,}); {rounds[0][2]} structural changes; {args.rounds} rounds")
     print("| step, from the worker's start | wall s | CPU s |")

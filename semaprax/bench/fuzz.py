@@ -1,8 +1,8 @@
 """Run coverage-guided fuzzing campaigns of the decoders, bounded in time and memory.
 
-    python scripts/fuzz.py [--targets T ...] [--minutes-per-target 5] [--memory-mib 1024]
-    python scripts/fuzz.py --coverage            # codec/ line coverage of the corpus
-    python scripts/fuzz.py --replay FILE ...     # run the oracle on saved inputs
+    semaprax bench fuzz [--targets T ...] [--minutes-per-target 5] [--memory-mib 1024]
+    semaprax bench fuzz --coverage            # codec/ line coverage of the corpus
+    semaprax bench fuzz --replay FILE ...     # run the oracle on saved inputs
 
 Each target (fuzz/oracle.py ``TARGETS``) runs fuzz/harness.py in its own process
 under ``nice``, with an address-space cap (``resource.setrlimit(RLIMIT_AS)``, so a
@@ -27,7 +27,7 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]  # the checkout, which holds fuzz/ (not an installed package)
 sys.path.insert(0, str(ROOT))
 
 from fuzz.oracle import TARGETS

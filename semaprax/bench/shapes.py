@@ -14,17 +14,18 @@ Every candidate holds the same facts; only the arrangement differs:
   module, built-ins short (the shape the graph profile writes,
   views/shapes.py).
 
-    python scripts/compare_shapes.py
+    semaprax bench shapes      # prints the table docs/profiles.md holds (tests/semaprax/test_profiles_doc.py)
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 import typing
 from pathlib import Path
+from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+ROOT = Path(__file__).resolve().parents[2]  # the checkout (examples/, docs/)
 
 import codec
 from analysis.resolver import analyse_module
@@ -42,7 +43,7 @@ CASES = [
 ]
 
 
-def relative(grouped: dict) -> dict:
+def relative(grouped: dict[str, Any]) -> dict[str, Any]:
     """The grouped shape with the compact shape's names: every fact kept."""
     module, edges = grouped["module"], grouped["edges"]
     taken = set(not_builtins(t for kinds in edges.values() for ts in kinds.values() for t in ts))
@@ -79,21 +80,47 @@ def candidates(folder: Path, root: str) -> dict[str, object]:
     }
 
 
-def main() -> int:
-    print("| graph of | shape | bytes | cl100k | o200k | cl100k vs flat |")
-    print("|---|---|---:|---:|---:|---:|")
-    for folder, root in CASES:
-        shapes = candidates(folder, root)
+#: How docs/profiles.md names each candidate in its table.
+LABELS = {
+    "flat": "flat objects",
+    "rows": "rows, flat edges",
+    "grouped": "rows, grouped edges (the old shape)",
+    "relative": "grouped, relative names",
+    "compact": "edges in rows, relative names (used)",
+}
+HEADER = ["graph of", "shape", "bytes", "cl100k", "o200k", "cl100k vs flat"]
+
+
+def case_label(folder: Path, root: str) -> str:
+    if folder == ROOT / "examples":
+        return root
+    return f"{root} (stdlib {sys.version_info.major}.{sys.version_info.minor})"
+
+
+def table(cases: list[tuple[Path, str]] = CASES) -> list[list[str]]:
+    """The rows of docs/profiles.md's table of shapes, as it spells them."""
+    out = []
+    for folder, root in cases:
+        print(f"… {root}", file=sys.stderr, flush=True)
         base = None
-        for name, value in shapes.items():
+        for name, value in candidates(folder, root).items():
             data = codec.canonical_json(value)
             counts = tokens.count_tokens(data)
             base = base or counts["cl100k_base"]
             change = (counts["cl100k_base"] - base) * 100 / base
-            print(f"| {root} | {name} | {len(data):,} | {counts['cl100k_base']:,} | {counts['o200k_base']:,} "
-                  f"| {change:+.1f}% |")
-    return 0
+            out.append([case_label(folder, root), LABELS[name], f"{len(data):,}", f"{counts['cl100k_base']:,}",
+                        f"{counts['o200k_base']:,}", f"{change:+.1f}%"])
+    return out
 
+
+def main(argv: list[str] | None = None) -> int:
+    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args(argv)
+    rows = table()
+    print("| " + " | ".join(HEADER) + " |")
+    print("|---|---|---:|---:|---:|---:|")
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
+    return 0
 
 if __name__ == "__main__":
     sys.exit(main())

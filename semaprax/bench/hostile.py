@@ -1,8 +1,8 @@
 """Time and peak memory of every decoder on hostile and limit-case wires, as ratios
 to decoding a valid 16 MiB wire of the same form (issue 13, docs/robustness.md).
 
-    python scripts/bench_hostile.py [--sizes 1 2 4 8 16] [--quick] [--repeat 3]
-                                    [--cap-mib 1024] [--families NAME ...] [--json FILE]
+    semaprax bench hostile [--sizes 1 2 4 8 16] [--quick] [--repeat 3]
+                           [--cap-mib 1024] [--families NAME ...] [--json FILE]
 
 Each measurement runs in its own subprocess (``--child``), so its peak RSS
 (``ru_maxrss``) is that decode's alone: the interpreter, the wire read from a
@@ -32,9 +32,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "scripts"))
+ROOT = Path(__file__).resolve().parents[2]  # the checkout
+sys.path.insert(0, str(ROOT))  # the child runs this file by path: codec/ must come before its siblings
 
 MiB = 1 << 20
 FORMS = ("json", "text", "binary", "model-text")
@@ -149,7 +148,7 @@ OVERHEAD = 400  # bytes of envelope to leave room for
 
 
 def fam_valid(form: str, size: int) -> bytes:
-    from bench_codec import graph_document
+    from semaprax.bench.codec import graph_document
 
     return encode(form, graph_document(size - OVERHEAD))
 

@@ -7,7 +7,7 @@ compact view by its rewrite (``shapes.COMPACT``, what ``semaprax project``
 sends), and the run checks that ``expand`` gives the long form back byte for
 byte and that the listing parses back to the view: a mismatch stops the run.
 Then it counts ``cl100k_base`` tokens of the full JSON of both shapes and of the
-listing (scripts/listing.py), and, for every graph whose long JSON is 32 KiB or
+listing (semaprax/bench/listing.py), and, for every graph whose long JSON is 32 KiB or
 more, of the model-text wire of the compact view.
 
 Views made:
@@ -22,7 +22,7 @@ Views made:
 The run is bounded: ``--budget`` seconds (default 1200), after which no new
 workspace is started and the report says how much of the corpus it covers.
 
-    nice -n 10 python scripts/corpus_tokens.py [--budget S] [--output-dir docs]
+    nice -n 10 semaprax bench corpus [--budget S] [--output-dir docs]
 
 prints the table; with ``--output-dir`` it also writes ``view-corpus.json`` and
 ``view-corpus.md`` there. Counts depend on the Python and package versions, which
@@ -47,15 +47,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import listing
+ROOT = Path(__file__).resolve().parents[2]  # the checkout (examples/, docs/)
 
 import codec
 from analysis.sources import Workspace, WorkspaceError
+from semaprax.bench import listing
 from views import LONG_PRODUCERS, shapes, tokens
 from views.expand import expand
 
@@ -261,7 +257,7 @@ def markdown(s: dict[str, Any]) -> str:
     v = s["versions"]
     third = ", ".join(f"{k} {x}" for k, x in v.items() if k != "python")
     lines = ["# View shapes over a corpus", "",
-             ("Written by `nice -n 10 python scripts/corpus_tokens.py --output-dir docs` from "
+             ("Written by `nice -n 10 semaprax bench corpus --budget 1200 --output-dir docs` from "
              "`view-corpus.json` beside it; do not edit by hand."), "",
              (f"Corpus: every module of the standard library of {v['python']}, every package of it but "
              f"`test` and `idlelib`, and the installed {third}: {s['workspaces']} modules and packages in "
@@ -289,7 +285,8 @@ def markdown(s: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--budget", type=float, default=1200.0, help="seconds before no new workspace starts")
+    parser.add_argument("--budget", type=float, default=90.0,
+                        help="seconds before no new workspace starts (default 90; the committed report: 1200)")
     parser.add_argument("--output-dir", type=Path, help="write view-corpus.json and view-corpus.md here")
     args = parser.parse_args(argv)
     try:
