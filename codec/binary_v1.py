@@ -146,6 +146,9 @@ class Reader(stages.Reader):
                 self.value, self.document = fast
                 self.floats = None  # not known, and not needed: check_canonical is done
                 return
+            fault = encoding_fault(body)
+            if fault is not None:
+                raise fault.shifted(self.body_start or 0)
         try:
             self.floats = check_cbor(body, self.items)
         except CompactError as exc:
@@ -250,6 +253,60 @@ def most_json_bytes(body: bytes) -> int:
     return len(body) + sum((w - 1) * classes.count(c) for w, c in zip(_WEIGHTS, _CLASS_BYTES))
 
 
+#: For each byte value, the most bytes of Python objects (with the slot that holds
+#: each in its container) that cbor2 can build per byte of a body, in any role
+#: (CPython 3.11 sizes). Every byte carries 20 as its share of the text string it
+#: may belong to: a string of ``n`` >= 2 bytes is 57 + ``n`` bytes as a ``str``,
+#: under 20 per byte of its ``n + 1`` (shorter ones are cached), except a single
+#: character past U+00FF in two bytes (84 over 3 bytes: its lead byte carries
+#: 44); a negative integer from -6 to -24 is a one-byte item of 32 bytes and
+#: its slot (over 8 bytes: a list grows by an eighth at a time); a container's
+#: head carries its object (a list of 88 bytes with its GC header, a
+#: dict of a few pairs 208), each further item or pair paying for its slot out of
+#: its own bytes. Floats, larger integers, bignums and the simple values cost
+#: less than 20 per byte.
+_MOST_MEMORY = bytearray(b"\x14" * 256)
+for _b in range(0x25, 0x38):
+    _MOST_MEMORY[_b] = 40
+for _b in range(0xC4, 0xE0):
+    _MOST_MEMORY[_b] = 44
+for _b in [*range(0x80, 0x9C), 0x9F]:  # arrays, the indefinite one included
+    _MOST_MEMORY[_b] = 88
+_MOST_MEMORY[0xA0] = 88
+for _b in [*range(0xA1, 0xBC), 0xBF]:
+    _MOST_MEMORY[_b] = 208
+_MEMORY_WEIGHTS = sorted(set(_MOST_MEMORY) - {20})
+_MEMORY_CLASS = bytes(0 if w == 20 else _MEMORY_WEIGHTS.index(w) + 1 for w in _MOST_MEMORY)
+
+#: The fast path also runs on a body whose document bound is over 16 MiB (the
+#: bound counts every byte in its costliest role: a text string's letters as
+#: heads, 2.3-2.7 times a real document's size, so a valid document of 6 MiB
+#: used to go to the walker) when what cbor2 can build is bounded: objects of
+#: at most what a valid 16 MiB document can need (8 M nested one-item lists,
+#: the costliest, are 704 MB), and a document of at most ``_MOST_JSON_FACTOR``
+#: times the limit before its length is checked.
+MOST_VALUE_MEMORY = 48 * limits.MAX_SELECTED_BYTES
+_MOST_JSON_FACTOR = 6
+
+
+def most_value_memory(body: bytes) -> int:
+    """An upper bound of the memory cbor2 allocates for the objects of ``body``'s
+    value (see ``_MOST_MEMORY``), in C like ``most_json_bytes``."""
+    classes = body.translate(_MEMORY_CLASS)
+    return 20 * len(body) + sum((w - 20) * classes.count(c) for w, c in zip(_MEMORY_WEIGHTS, _CLASS_BYTES))
+
+
+def fast_path_bounded(body: bytes) -> bool:
+    """Whether cbor2 may read ``body`` first: its document cannot pass the size
+    limit, or the objects it builds stay within ``MOST_VALUE_MEMORY`` (about a
+    valid 16 MiB document's) and the document within a few times the limit (its
+    length is checked after the build)."""
+    most = most_json_bytes(body)
+    if most <= limits.MAX_SELECTED_BYTES:
+        return True
+    return most <= _MOST_JSON_FACTOR * limits.MAX_SELECTED_BYTES and most_value_memory(body) <= MOST_VALUE_MEMORY
+
+
 def read_fast(body: bytes) -> tuple[object, bytes] | None:
     """The value and canonical JSON of ``body`` when it is a valid item of the
     profile, read by cbor2 first; None when the walker must decide (anything
@@ -265,7 +322,7 @@ def read_fast(body: bytes) -> tuple[object, bytes] | None:
     ``json.dumps`` writes the value (no byte string, simple value, NaN or
     infinity, no non-string key), and no integer has more than 4,300 digits.
     tests/test_binary_fast.py holds it to the walker's verdict."""
-    if most_json_bytes(body) > limits.MAX_SELECTED_BYTES:
+    if not fast_path_bounded(body):
         return None
     import cbor2  # imported on first use, as elsewhere in this module
 
@@ -286,6 +343,73 @@ def read_fast(body: bytes) -> tuple[object, bytes] | None:
     if len(document) > limits.MAX_SELECTED_BYTES or has_long_digit_run(document):
         return None
     return value, document
+
+
+def encoding_fault(body: bytes) -> CompactError | None:
+    """Where ``read_fast`` stepped aside, the walker's diagnostic without the walk
+    when the body's one departure from the profile is its encoding (issue 23: an
+    indefinite-length item at the end of 16 MiB took the walker 22 times a valid
+    decode): cbor2 reads the body leniently (indefinite lengths, wide heads,
+    short floats and trailing bytes allowed; everything else as strict as
+    ``read_fast``), the value is a JSON value the limits admit, and its
+    deterministic encoding differs from the body. Every departure the walker
+    names but those is caught by the lenient read or the checks after it, and
+    each of those changes the encoding at the head that departs, so the first
+    byte where the encodings differ is the walker's offset, and the head there
+    says which departure it is. None in every other case (the walker decides)."""
+    if not fast_path_bounded(body):
+        return None
+    import cbor2
+
+    try:
+        value = cbor2.loads(
+            body,
+            max_depth=limits.MAX_DEPTH - 1,
+            semantic_decoders=_TAGS,
+            allow_duplicate_keys=False,
+            strict_hashable_types=True,
+        )
+        again = cbor2.dumps(value)
+        if again == body:
+            return None
+        document = canonical_json(value, floats=True)
+    except Exception:  # noqa: BLE001 - whatever it is, the walker names it
+        return None
+    del value
+    if len(document) > limits.MAX_SELECTED_BYTES or has_long_digit_run(document):
+        return None
+    del document
+    at = first_difference(body, again)
+    if at == len(again):
+        return CompactError(E.NONCANONICAL, f"{len(body) - at} trailing byte(s) after the CBOR item", at)
+    return _head_departure(body, at)
+
+
+def _head_departure(body: bytes, at: int) -> CompactError | None:
+    """The walker's diagnostic for the head at ``at``, which departs from the
+    profile by its encoding alone; None when it is not one of those (the walker
+    then decides)."""
+    ib = body[at]
+    major, ai = ib >> 5, ib & 31
+    if major == 7:
+        if ai in (25, 26):
+            return CompactError(
+                E.NONCANONICAL, "half or single precision float; floats must be float64 (0xfb)", at
+            )
+        return None
+    if ai == 31:
+        return CompactError(E.NONCANONICAL, "indefinite-length item; only definite lengths are allowed", at)
+    try:
+        _argument(body, at)
+    except CompactError as exc:
+        return exc if exc.code == E.NONCANONICAL else None
+    if major == 6:
+        try:
+            tag, pos = _argument(body, at)
+            _check_bignum(body, at, pos, tag)
+        except CompactError as exc:
+            return exc if exc.code == E.NONCANONICAL else None
+    return None
 
 
 # --- the profile walker ---------------------------------------------------------------

@@ -181,8 +181,19 @@ def layout_wire(wire: bytes, *, through: str | None = None) -> WireLayout:
     of a large wire before verifying it: ``"envelope"`` reads the header and the
     metadata (and v1 text's body line), ``"dictionary"`` also v2's dictionary and
     body line. A stage the form does not have runs its envelope only. Such a
-    layout says nothing of the stages it skipped: ``valid`` is true of what ran."""
-    wire = wire_bytes(wire)
+    layout says nothing of the stages it skipped: ``valid`` is true of what ran.
+
+    A ``bytearray`` or ``memoryview`` over 16 MiB is not copied: its layout is
+    the size limit's diagnostic at the envelope, with its real size."""
+    try:
+        wire = wire_bytes(wire)
+    except CompactError as exc:  # over the size limit, before any copy
+        size = wire.nbytes if isinstance(wire, memoryview) else len(wire)
+        try:
+            form = detect_form(wire)
+        except CompactError:
+            form = "unknown"
+        return replace(_layout(b"", form, None, "envelope", exc), wire_size=size)
     try:
         form = detect_form(wire)
     except CompactError as exc:

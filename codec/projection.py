@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 import sys
 import threading
 from array import array
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from itertools import accumulate
+from itertools import accumulate, repeat
 from typing import Any
 
 from . import errors as E
@@ -290,7 +292,7 @@ def _normalize(selected: bytes, skeleton: bytes | None, *, lexical: bool = True)
         quoted = quote_split(selected)
         skeleton = join_parts((quoted if quoted is not None else split_strings(selected))[0::2])
     if document_depth(skeleton) > limits.MAX_DEPTH:
-        raise _depth_error(text)
+        raise _depth_error(selected, skeleton)
     # A run of more than 4,300 digits may be an integer over the limit: then the
     # parser itself reports it, in document order with everything else it checks,
     # so the verdict does not depend on where the run stands (nor on the
@@ -300,43 +302,68 @@ def _normalize(selected: bytes, skeleton: bytes | None, *, lexical: bool = True)
     digits = skeleton.translate(_DIGIT_MASK)
     long_run = _LONG_DIGIT_RUN in digits
     lexical = lexical and not long_run and b"0" * LEXICAL_INTEGER_DIGITS in digits
+    del digits
     if lexical and _canonical_with_stand_ins(selected, skeleton):
         return
     hook = long_run and sys.get_int_max_str_digits() != limits.MAX_INTEGER_DIGITS
     extra = {"parse_int": _bounded_int} if hook else {}
+    # Every way out below drops the parsed value before placing a fault: a
+    # 16 MiB document of small objects is some 400 MiB as a value, and nothing
+    # that places a fault may hold it while it works (issue 23).
     try:
         value = with_stack(json.loads, text, parse_constant=_reject_constant, **extra)
     except json.JSONDecodeError as exc:
         raise CompactError(E.JSON, f"invalid JSON: {exc.msg}", _byte_offset(text, exc.pos)) from None
     except _LongInteger:
-        fault = _json_fault(text)
+        del text
+        fault = _json_fault(selected, skeleton)
         raise (fault or _long_integer(None)) from None
     except RecursionError:
         raise CompactError(
             E.LIMIT, "the document nests deeper than this interpreter's recursion limit can parse", None
         ) from None
     except ValueError as exc:
-        fault = _json_fault(text)
+        del text
+        fault = _json_fault(selected, skeleton)
         if fault is not None:
             raise fault from None
         raise CompactError(E.JSON, f"invalid JSON: {exc}", None) from None
+    del text
     try:
         again = _encode(value, floats=_has_float_token(skeleton))
     except (ValueError, UnicodeEncodeError):
-        fault = _json_fault(text)
-        raise (fault or CompactError(E.JSON, "document holds a value JSON cannot encode")) from None
+        again = None  # placed below, outside the handler: its traceback holds the value's frames
+    if again is None:
+        # A float out of range or a lone surrogate. Whether a key repeats too
+        # (perhaps before it) is the colon count of an encoding that writes
+        # Infinity and surrogates as they are, asked before the value goes.
+        try:
+            lenient = json.dumps(value, ensure_ascii=True, separators=(",", ":"), allow_nan=True).encode()
+            repeats = skeleton.count(b":") > _colons_outside_strings(lenient)
+            del lenient
+        except (ValueError, RecursionError):
+            repeats = True
+        del value
+        fault = _json_fault(selected, skeleton, keys=repeats)
+        raise (fault or CompactError(E.JSON, "document holds a value JSON cannot encode"))
+    del value
     if again != selected:
         # Parsed and encodable, yet different: a duplicate key (a parse failure,
-        # compact.json) or a noncanonical spelling. Only the first needs the slow
-        # walk that places it.
-        fault = _json_fault(text) if _has_duplicate_key(text) else None
+        # compact.json) or a noncanonical spelling. A key repeats exactly when the
+        # document has more colons outside strings than its encoding (each pair
+        # of the document is one pair of the value unless its key repeats), a
+        # question asked in C; only then does a walk place the key.
+        at = first_difference(selected, again)
+        repeats = skeleton.count(b":") > _colons_outside_strings(again)
+        canonical_here = excerpt(again, at)
+        del again
+        fault = _json_fault(selected, skeleton, diverges=at) if repeats else None  # a repeated key, or an earlier fault
         if fault is not None:
             raise fault
-        at = first_difference(selected, again)
         raise CompactError(
             E.NONCANONICAL,
             "JSON is not in the canonical projection encoding: "
-            f"found {excerpt(selected, at)}, canonical is {excerpt(again, at)}",
+            f"found {excerpt(selected, at)}, canonical is {canonical_here}",
             at,
         )
 
@@ -391,29 +418,6 @@ def _long_integer(offset: int | None) -> CompactError:
     return over_limit(f"integer has more than {limits.MAX_INTEGER_DIGITS:,} digits", limits.MAX_INTEGER_DIGITS, offset)
 
 
-class _DuplicateKey(ValueError):
-    pass
-
-
-def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    value = dict(pairs)
-    if len(value) != len(pairs):
-        raise _DuplicateKey
-    return value
-
-
-def _has_duplicate_key(text: str) -> bool:
-    """Whether some object repeats a key: one more parse in C, a cheap question
-    before the token walk that says where."""
-    try:
-        with_stack(json.loads, text, object_pairs_hook=_unique_pairs)
-    except _DuplicateKey:
-        return True
-    except (ValueError, RecursionError):
-        return True  # let the walk decide
-    return False
-
-
 def _byte_offset(text: str, char_offset: int) -> int:
     return len(text[:char_offset].encode("utf-8", "surrogatepass"))
 
@@ -435,122 +439,235 @@ def first_difference(a: bytes, b: bytes) -> int:
     return lo
 
 
-# --- the slow path: find exactly what is wrong, with its byte offset -------------
+# --- placing a fault: find exactly what is wrong, with its byte offset -------------
+#
+# Only runs on a document already known to be bad. Each kind of fault is found by
+# a pass in C (a possessive regular expression, a count, a translate) that stops
+# at the first candidate; Python looks only at candidates. The one Python walk,
+# over the string tokens to find a repeated key, runs only when some key repeats
+# (``_repeats_a_key``) or up to an earlier fault's offset.
 
-def _text(*pieces: bytes) -> str:
-    """A text pattern from scan.py's grammar pieces (the fault walk reads the
-    decoded document, so its patterns are ``str``; the pieces are ASCII)."""
-    return b"".join(pieces).decode("ascii")
-
+#: A run of tokens that can hold none of the faults placed here: whitespace and
+#: structure, literals, strings with only valid escapes and whole surrogate pairs,
+#: integers within the digit limit, and numbers that cannot overflow a float (at
+#: most 300 integer digits and a positive exponent of at most two digits, or a
+#: negative exponent). Atomic alternatives and possessive repetition: no
+#: backtracking stack, so one pass in C over 16 MiB.
+_PAIR_ESCAPE = rb"\\u[dD][89abAB]" + scan.HEX + rb"{2}\\u[dD][c-fC-F]" + scan.HEX + rb"{2}"
+_INNOCENT = re.compile(
+    b"(?>[" + scan.SPACE_BYTES + rb",:\[\]{}]++"
+    + b"|" + scan.JSON_LITERAL
+    + b'|"' + scan.STRICT_BYTE + b"*+(?:(?:" + _PAIR_ESCAPE + b"|" + scan.NON_SURROGATE_ESCAPE + b")"
+    + scan.STRICT_BYTE + b'*+)*+"'
+    + b"|" + scan.LIMITED_INTEGER + scan.NUMBER_END
+    + rb"|-?(?:0|[1-9][0-9]{0,299})(?:\.[0-9]++)?(?:[eE](?:-[0-9]++|\+?[0-9]{1,2}))?" + scan.NUMBER_END
+    + b")*+"
+).match
 
 _TOKEN = re.compile(
-    _text(
-        b"(?P<string>", scan.CLOSED_STRING, b")",
-        b"|(?P<number>", scan.JSON_INTEGER,
-        b"(?P<frac>", scan.JSON_FRACTION, b")?(?P<exp>", scan.JSON_EXPONENT, b")?)",
-        b"|(?P<open>", scan.JSON_OPEN, b")",
-        b"|(?P<close>", scan.JSON_CLOSE, b")",
-        b"|(?P<colon>:)",
-        b"|(?P<comma>,)",
-        b"|(?P<constant>", scan.NON_JSON_CONSTANT, b")",
-        b"|(?P<literal>", scan.JSON_LITERAL, b")",
-        b"|(?P<space>", scan.JSON_SPACE, b")",
-    )
-)
-
-
-#: A run of array items (and the top-level value) that can hold none of the faults
-#: the walk looks for: whitespace, commas, integers within the digit limit,
-#: strings with only valid escapes and no surrogate escape, true, false, null.
-#: Skipped in one pass of the regular expression engine (possessive, so no
-#: backtracking stack), so a long flat array is not walked token by token.
-_PLAIN_ITEMS = re.compile(
-    _text(
-        b"(?:[", scan.SPACE_BYTES, b",]++",
-        b"|", scan.LIMITED_INTEGER, scan.NUMBER_END,
-        b"|", scan.TEXT_STRING,
-        b"|", scan.JSON_LITERAL, b")*+",
-    )
+    b"(?P<string>" + scan.CLOSED_STRING + b")"
+    + b"|(?P<number>" + scan.JSON_INTEGER
+    + b"(?P<frac>" + scan.JSON_FRACTION + b")?(?P<exp>" + scan.JSON_EXPONENT + b")?)"
+    + b"|(?P<constant>" + scan.NON_JSON_CONSTANT + b")"
 ).match
 
 
-def _json_fault(text: str) -> CompactError | None:
-    """Walk the document token by token and report the first fault that the fast
-    path (json.loads, then comparison) cannot place: duplicate keys, NaN/Infinity,
-    lone surrogates, too-long integers, too-deep nesting. Only runs on failure."""
-    # Each frame: [is_object, keys_seen, expecting_key]
-    stack: list[list[Any]] = []
+def _token_fault(document: bytes, stop: int) -> CompactError | None:
+    """The first NaN or Infinity, float out of range, integer of more than 4,300
+    digits or lone surrogate escape before ``stop``: ``_INNOCENT`` skips in C to
+    each candidate, and Python reads the candidate alone."""
     pos = 0
-    n = len(text)
-    while pos < n:
-        if not stack or not stack[-1][0]:  # among array items: skip the plain ones in C
-            pos = _PLAIN_ITEMS(text, pos).end()
-            if pos >= n:
-                break
-        m = _TOKEN.match(text, pos)
-        if m is None:
+    while True:
+        run = _INNOCENT(document, pos, stop)  # a possessive repetition: it always matches
+        pos = run.end() if run is not None else pos
+        if pos >= stop:
             return None
-        kind = m.lastgroup if m.lastgroup not in ("frac", "exp") else "number"
-        if kind == "number" and (m.group("frac") or m.group("exp")):
-            if float(m.group("number")) in (float("inf"), float("-inf")):
-                return CompactError(
-                    E.JSON, f"number {m.group()[:40]} is out of the range of a float", _byte_offset(text, m.start())
-                )
-        elif kind == "number":
-            digits = len(m.group("number").lstrip("-"))
-            if digits > limits.MAX_INTEGER_DIGITS:
-                return over_limit(
-                    f"integer has {digits:,} digits", limits.MAX_INTEGER_DIGITS, _byte_offset(text, m.start())
-                )
-        elif kind == "constant":
-            return CompactError(
-                E.JSON, f"{m.group()} is not a JSON number", _byte_offset(text, m.start())
-            )
-        elif kind == "open":
-            stack.append([m.group() == "{", set(), m.group() == "{"])
-            if len(stack) > limits.MAX_DEPTH:
-                return CompactError(
-                    E.LIMIT,
-                    f"nesting deeper than {limits.MAX_DEPTH} levels",
-                    _byte_offset(text, m.start()),
-                )
-        elif kind == "close":
-            if stack:
-                stack.pop()
-        elif kind == "comma":
-            if stack and stack[-1][0]:
-                stack[-1][2] = True
-        elif kind == "string":
-            token = m.group()
+        m = _TOKEN(document, pos, stop)
+        if m is None:
+            return None  # not a token: a syntax error the parser reported, or past the fault
+        kind = m.lastgroup
+        if kind == "constant":
+            return CompactError(E.JSON, f"{m.group().decode()} is not a JSON number", pos)
+        if kind == "string":
             try:
-                decoded = json.loads(token)
-                decoded.encode("utf-8")
+                json.loads(m.group()).encode("utf-8")
             except UnicodeEncodeError:
-                return CompactError(
-                    E.JSON,
-                    "string holds a lone surrogate escape, which is not Unicode text",
-                    _byte_offset(text, m.start()),
-                )
-            except ValueError:
+                return CompactError(E.JSON, "string holds a lone surrogate escape, which is not Unicode text", pos)
+            except (ValueError, RecursionError):
                 return None
-            if stack and stack[-1][0] and stack[-1][2]:
-                stack[-1][2] = False
-                if decoded in stack[-1][1]:
-                    return CompactError(
-                        E.JSON,
-                        f"duplicate object key {token[:60]}",
-                        _byte_offset(text, m.start()),
-                    )
-                stack[-1][1].add(decoded)
+        elif m.group("frac") or m.group("exp"):
+            if math.isinf(float(m.group())):
+                return CompactError(
+                    E.JSON, f"number {m.group()[:40].decode()} is out of the range of a float", pos
+                )
+        else:
+            digits = len(m.group()) - (document[pos] == 0x2D)
+            if digits > limits.MAX_INTEGER_DIGITS:
+                return over_limit(f"integer has {digits:,} digits", limits.MAX_INTEGER_DIGITS, pos)
         pos = m.end()
+
+
+_DEPTH_CHUNK = 1 << 20
+_OPEN_CLOSE_DEPTH = bytes(1 if b in b"[{" else 0xFF if b in b"]}" else 0 for b in range(256))
+
+
+def _depth_fault_offset(document: bytes, skeleton: bytes) -> int | None:
+    """The offset of the bracket that opens level 513, or None when the document
+    nests no deeper than 512. Which bracket (the i-th outside strings) is found
+    from ``skeleton`` in C; one counted, possessive pass over the document finds
+    where it stands."""
+    deltas = array("b", skeleton.translate(_OPEN_CLOSE_DEPTH, _NOT_BRACKETS))
+    index, depth = 0, 0
+    while True:  # a chunk at a time, so no list of every bracket's depth is held
+        chunk = list(accumulate(deltas[index : index + _DEPTH_CHUNK], initial=depth))[1:]
+        if not chunk:
+            return None
+        if max(chunk) > limits.MAX_DEPTH:
+            index += chunk.index(limits.MAX_DEPTH + 1)
+            break
+        index, depth = index + len(chunk), chunk[-1]
+    before = re.compile(
+        b"(?:(?:" + scan.STRING + rb'|[^"\[\]{}]++)*+[\[\]{}]){%d}+(?:' % index
+        + scan.STRING + rb'|[^"\[\]{}]++)*+'
+    ).match(document)
+    return None if before is None else before.end()
+
+
+def _key_identity(content: bytes) -> bytes:
+    """What a key's content (between its quotes) names: its bytes, or, when it
+    has an escape, its decoded text as UTF-8 (``\\u0061`` and ``a`` are one key)."""
+    if b"\\" not in content:
+        return content
+    try:
+        decoded: str = json.loads(b'"' + content + b'"')
+        return decoded.encode("utf-8", "surrogatepass")
+    except ValueError:
+        return content
+
+
+def _string_parts(document: bytes) -> list[bytes]:
+    """``[outside, content, outside, ..., outside]`` (contents without quotes)."""
+    quoted = quote_split(document)
+    if quoted is not None:
+        return quoted
+    parts = split_strings(document)
+    parts[1::2] = [t[1:-1] for t in parts[1::2]]
+    return parts
+
+
+def _duplicate_key_fault(document: bytes, stop: int, diverges: int = 0) -> CompactError | None:
+    """The first key before ``stop`` that its object already has. Python reads one
+    step per string token (not per byte or per token of structure): brackets come
+    from each outside part by one ``translate``, a key is a string that a colon
+    follows, and its identity is its bytes unless it holds an escape.
+
+    ``diverges``, when the caller knows it, is where the document's canonical
+    encoding first differs from it: an object that closes before that holds no
+    repeated key (the encoding would differ inside it), so the walk starts at
+    the outermost object still open there (``_walk_start``)."""
+    parts = _string_parts(document)
+    first = _walk_start(parts, diverges) if diverges else 0
+    outside = parts[2 * first :: 2]
+    # per string from ``first``: the brackets before it, and whether a colon follows it (in C, by map)
+    brackets = list(map(bytes.translate, outside, repeat(None), repeat(_NOT_BRACKETS)))
+    keyed = list(map(bytes.startswith, map(bytes.lstrip, outside[1:]), repeat(b":")))
+    del outside
+    stack: list[set[bytes] | None] = []
+    offset = sum(map(len, parts[: 2 * first])) + 2 * first
+    for j, is_key in enumerate(keyed):
+        content = parts[2 * (first + j) + 1]
+        for bracket in brackets[j]:
+            if bracket == 0x7B:
+                stack.append(set())
+            elif bracket == 0x5B:
+                stack.append(None)
+            elif stack:
+                stack.pop()
+        offset += len(parts[2 * (first + j)])
+        if offset >= stop:
+            return None
+        if is_key and stack:
+            keys = stack[-1]
+            if keys is not None:
+                key = _key_identity(content) if b"\\" in content else content
+                if key in keys:
+                    token = document[offset : offset + len(content) + 2].decode("utf-8", "replace")
+                    return CompactError(E.JSON, f"duplicate object key {token[:60]}", offset)
+                keys.add(key)
+        offset += len(content) + 2
     return None
 
 
-def _depth_error(text: str) -> CompactError:
-    fault = _json_fault(text)
-    if fault is not None and fault.code == E.LIMIT:
-        return fault
-    return CompactError(E.LIMIT, f"nesting deeper than {limits.MAX_DEPTH} levels", None)
+_NOT_BRACKET_RUN = rb"[^\[\]{}]*+"
+
+
+def _walk_start(parts: list[bytes], diverges: int) -> int:
+    """The index of the outside part (among ``parts[0::2]``) where the outermost
+    object open at offset ``diverges`` opens, or of the part that holds that
+    offset when none is open; 0 when that is not found cheaply. All in C: the
+    brackets before that part, with matched pairs removed (a few passes), say
+    from which depth the outermost open object opened, the running depth which
+    bracket opened it, and a counted pass where that bracket stands."""
+    ends = list(accumulate(map(len, parts)))  # without the strings' quotes
+    holding = bisect_right(range(len(ends)), diverges, key=lambda k: ends[k] + 2 * ((k + 1) // 2))
+    part = min(holding // 2, len(parts) // 2)
+    skeleton = join_parts(parts[0 : 2 * part : 2])
+    before = skeleton.translate(None, _NOT_BRACKETS)
+    reduced = before
+    for _ in range(4):
+        shorter = reduced.replace(b"[]", b"").replace(b"{}", b"")
+        if len(shorter) == len(reduced):
+            break
+        reduced = shorter
+    else:
+        return 0  # deeply nested: start at the top
+    if b"{" not in reduced:
+        return part
+    level = reduced.index(b"{")  # the outermost open object opens from this depth
+    running = list(accumulate(array("b", before.translate(_OPEN_CLOSE_DEPTH)), initial=0))
+    opened = len(running) - 1 - running[::-1].index(level)  # the bracket that opens it
+    del running
+    at = re.compile(b"(?:" + _NOT_BRACKET_RUN + rb"[\[\]{}]){%d}+" % opened + _NOT_BRACKET_RUN).match(skeleton)
+    if at is None:
+        return 0
+    return bisect_right(list(accumulate(map(len, parts[0 : 2 * part : 2]))), at.end())
+
+
+def _skeleton_of(document: bytes) -> bytes:
+    quoted = quote_split(document)
+    return join_parts((quoted if quoted is not None else split_strings(document))[0::2])
+
+
+def _json_fault(
+    document: bytes, skeleton: bytes | None = None, *, keys: bool = True, diverges: int = 0
+) -> CompactError | None:
+    """The first fault in document order that the fast path (json.loads, then
+    comparison) cannot place, in a document nested no deeper than 512 levels
+    (``normalize`` checks that first): NaN/Infinity, a float out
+    of range, an integer of more than 4,300 digits, a lone surrogate escape, and
+    (``keys``) a repeated key. None when there is none of these (before a syntax
+    error, which the parser places itself). Only runs on failure, and each kind is
+    looked for only before the earliest one found so far."""
+    if skeleton is None:
+        skeleton = _skeleton_of(document)
+    stop = len(document)
+    found = _token_fault(document, stop)
+    if found is not None and found.offset is not None:
+        stop = found.offset
+    if keys and b"{" in skeleton:
+        key = _duplicate_key_fault(document, stop, diverges)
+        if key is not None:
+            found = key
+    return found
+
+
+def _colons_outside_strings(document: bytes) -> int:
+    return _skeleton_of(document).count(b":")
+
+
+def _depth_error(document: bytes, skeleton: bytes) -> CompactError:
+    at = _depth_fault_offset(document, skeleton)
+    return CompactError(E.LIMIT, f"nesting deeper than {limits.MAX_DEPTH} levels", at)
 
 
 # --- the value --------------------------------------------------------------------

@@ -1,10 +1,13 @@
+#!/usr/bin/env python3
 """One atheris harness for every decoder target.
 
     python fuzz/harness.py TARGET [libFuzzer options] [CORPUS_DIR ...]
 
 TARGET is one of ``fuzz.oracle.TARGETS`` (decode_model_text, decode_text,
 decode_binary, decode_json, decode_wire, decode_model_text_and_verify,
-layout_model_text). The codec is instrumented for coverage; the custom mutator
+layout_model_text, and issue 23's layout_wire, compare and repair: the last
+two run the inspector's comparison of two wires cut from one input and its
+repair plan). The codec is instrumented for coverage; the custom mutator
 (fuzz/mutate.py) mutates mostly the body and then recomputes the digest.
 A finding (an exception other than CompactError, an oracle violation, a timeout
 or a memory overrun) makes libFuzzer write the input to ``crash-…``/``timeout-…``
@@ -13,6 +16,7 @@ or a memory overrun) makes libFuzzer write the input to ``crash-…``/``timeout-
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -28,10 +32,16 @@ from fuzz.oracle import TARGETS
 
 
 def main() -> None:
-    if len(sys.argv) < 2 or sys.argv[1] not in TARGETS:
+    # libFuzzer's -merge and -fork modes run this file again with their own
+    # options only: the target then comes from the environment, set here.
+    if len(sys.argv) >= 2 and sys.argv[1] in TARGETS:
+        target, options = sys.argv[1], sys.argv[2:]
+        os.environ["SEMAPRAX_FUZZ_TARGET"] = target
+    else:
+        target, options = os.environ.get("SEMAPRAX_FUZZ_TARGET", ""), sys.argv[1:]
+    if target not in TARGETS:
         sys.exit(f"usage: harness.py TARGET [libFuzzer options]; TARGET is one of {', '.join(TARGETS)}")
-    check = TARGETS[sys.argv[1]]
-    atheris.Setup([sys.argv[0], *sys.argv[2:]], check, custom_mutator=atheris_mutate)
+    atheris.Setup([sys.argv[0], *options], TARGETS[target], custom_mutator=atheris_mutate)
     atheris.Fuzz()
 
 

@@ -151,6 +151,82 @@ def check_layout(data: bytes) -> object:
     return decoded
 
 
+def check_layout_wire(data: bytes) -> object:
+    """``layout_wire`` (any form) never raises, agrees with ``decode_wire`` (valid
+    exactly when it accepts, the same code and offset when not) and lists only
+    spans within the input; the binary form's CBOR items lie within the body."""
+    layout = codec.layout_wire(data)
+    decoded = outcome(codec.decode_wire, data)
+    size = len(data)
+    _require(layout.wire_size == size, "wire_size")
+    error = layout.error
+    if isinstance(decoded, CompactError):
+        _require(error is not None, f"layout_wire says valid, decode_wire said {decoded!r}")
+        assert error is not None
+        _require(
+            (error.code, error.offset) == (decoded.code, decoded.offset),
+            f"layout_wire stopped at {error!r}, decode_wire at {decoded!r}",
+        )
+    else:
+        _require(layout.valid and isinstance(decoded, codec.DecodedWire), f"decode_wire accepted, layout_wire says {error!r}")
+        assert isinstance(decoded, codec.DecodedWire)
+        _require(layout.document == decoded.selected, "layout document differs from the decoded one")
+    spans = [s for s in (layout.header, layout.dict_line, layout.body_marker, layout.body) if s is not None]
+    spans += [*(f.line for f in layout.fields), *(f.value for f in layout.fields), *layout.entry_spans]
+    for span in spans:
+        _require(0 <= span.start <= span.end <= size, f"span {span} outside 0..{size}")
+    if layout.cbor is not None and layout.body is not None:
+        items = layout.cbor
+        for k in range(len(items)):
+            _require(layout.body.start <= items.start[k] <= items.head_end[k] <= layout.body.end,
+                     f"CBOR item {k} outside the body")  # wire offsets
+            _require(items.end[k] == -1 or items.head_end[k] <= items.end[k] <= layout.body.end,
+                     f"CBOR item {k} ends outside the body")
+    if layout.document is not None and len(layout.document) < 4096:
+        layout.values  # noqa: B018 - the document's values with their spans: built, never raising
+    return decoded
+
+
+def _halves(data: bytes) -> tuple[bytes, bytes]:
+    """Two wires from one input: split at the first ``\x00\xff\x00`` if any,
+    else at the middle (so a seed of two wires compares them)."""
+    cut = data.find(b"\x00\xff\x00")
+    if cut >= 0:
+        return data[:cut], data[cut + 3 :]
+    return data[: len(data) // 2], data[len(data) // 2 :]
+
+
+def check_compare(data: bytes) -> object:
+    """The inspector's comparison of two wires (any bytes) runs to its end
+    without an exception, and finds no change between a wire and itself."""
+    from inspector.compare import compare
+    from inspector.model import load_bytes
+
+    left, right = _halves(data)
+    a, b = load_bytes(left, "left"), load_bytes(right, "right")
+    last = None
+    for last in compare(a, b, count_tokens=False):
+        pass
+    same = None
+    for same in compare(a, load_bytes(left, "again"), count_tokens=False):
+        pass
+    _require(same is not None and same.total_changes == 0, "a wire differs from itself")
+    return last
+
+
+def check_repair(data: bytes) -> object:
+    """The inspector's repair plan of any bytes runs without an exception; a plan
+    that says it verifies gives a wire ``decode_wire`` accepts."""
+    from inspector.model import load_bytes
+    from inspector.repair import plan
+
+    result = plan(load_bytes(data, "input"))
+    if result.verifies:
+        _require(not isinstance(outcome(codec.decode_wire, result.repaired), CompactError),
+                 "a repair plan that verifies gave a wire decode_wire rejects")
+    return result
+
+
 #: Harness name -> the oracle it runs on one input.
 TARGETS: dict[str, Callable[[bytes], object]] = {
     "decode_model_text": lambda data: check_form("model-text", data),
@@ -160,4 +236,7 @@ TARGETS: dict[str, Callable[[bytes], object]] = {
     "decode_wire": check_wire,
     "decode_model_text_and_verify": check_verify,
     "layout_model_text": check_layout,
+    "layout_wire": check_layout_wire,
+    "compare": check_compare,
+    "repair": check_repair,
 }

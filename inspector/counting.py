@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import fields, replace
 
 from . import child
-from .messages import Counts
 from .model import Loaded, encodings_of
+from .values import Counts
 
 _CACHE: dict[bytes, dict[str, int]] = {}
 _SAVED: dict[bytes, dict[str, list[int]]] = {}
@@ -26,16 +26,40 @@ FORM_ORDER = ("json", "text", "model-text", "binary")
 
 def count_bytes(data: bytes) -> dict[str, int]:
     """cl100k_base and o200k_base counts of ``data``, cached by its hash."""
-    from views import tokens
-
     key = hashlib.sha256(data).digest()
     with _LOCK:
         hit = _CACHE.get(key)
     if hit is None:
-        hit = tokens.count_tokens(data)
+        hit = count_in_pieces(data)
         with _LOCK:
             _CACHE[key] = hit
     return hit
+
+
+#: Counting cuts a text into pieces of about this many bytes.
+COUNT_PIECE = 1 << 20
+
+
+def count_in_pieces(data: bytes, piece: int = COUNT_PIECE) -> dict[str, int]:
+    """``views.tokens.count_tokens(data)``, exactly, counted a piece at a time:
+    the text is cut at restart points (``token_spans``: boundaries of the
+    tokenizers' pieces whatever the text around them, and ASCII bytes, so each
+    piece decodes as it does inside the whole). Encoding 16 MiB at once made a
+    list of four million token ids, 150 MB of Python objects, in the counting
+    process; a piece's list is a sixteenth of that at most."""
+    from views import tokens
+
+    from . import token_spans
+
+    counts = dict.fromkeys(tokens.ENCODING_NAMES, 0)
+    pos, end = 0, len(data)
+    while pos < end:
+        cut = token_spans.restart_after(data, pos + piece) if pos + piece < end else end
+        text = data[pos:cut].decode("utf-8", errors="replace")
+        for name in tokens.ENCODING_NAMES:
+            counts[name] += len(tokens.get_encoding(name).encode_ordinary(text))
+        pos = cut
+    return counts
 
 
 def entries_saved(loaded: Loaded, full_json: bytes | None,
@@ -110,11 +134,11 @@ def count_all(loaded: Loaded, cancelled: Callable[[], bool] = lambda: False, *,
 
 
 def _count_in_child(loaded: Loaded, cancelled: Callable[[], bool]) -> Iterator[Counts]:
-    """The same steps in a child process (``python -m inspector.count_child``),
+    """The same steps in a child process (``python -m inspector.worker count``),
     handed what the loader already decoded and verified (``_counted_parts``):
     it encodes the other forms and counts, and the parent's interpreter lock
     stays free."""
-    for item in child.results("inspector.count_child", _counted_parts(loaded), cancelled):
+    for item in child.results("count", _counted_parts(loaded), cancelled):
         yield Counts(loaded, **item)
 
 
@@ -133,13 +157,10 @@ def stop_children() -> None:
     child.stop_children()
 
 
-def child_main() -> None:
-    """The child's side: the parts of a loaded wire in, each step's fields out,
-    at a lower scheduling priority than the interface (counting is background
-    work: on two busy cores the interface process keeps the CPU for the keys)."""
-    child.serve(_count_steps, nice=10)
-
-
-def _count_steps(loaded: Loaded) -> Iterator[dict]:
+def child_steps(loaded: Loaded) -> Iterator[dict[str, object]]:
+    """The child's side (``python -m inspector.worker count``, at a lower
+    scheduling priority than the interface: counting is background work, and on
+    two busy cores the interface process keeps the CPU for the keys): the parts
+    of a loaded wire in, each step's fields out."""
     for counts in count_all(loaded, here=True):
         yield {f.name: getattr(counts, f.name) for f in fields(counts) if f.name != "source"}

@@ -1,6 +1,6 @@
-"""``python -m inspector.layout_child``: codec's structured parse of one wire
-(``codec.layout_wire``, every stage, verification included) in a process of its
-own, for the inspector's loader (see ``inspector.child``).
+"""Codec's structured parse of one wire (``codec.layout_wire``, every stage,
+verification included) in a process of its own (``python -m inspector.worker
+layout``), for the inspector's loader (see ``inspector.child``).
 
 On a 16 MiB document the decode's transient values (the body's token lists,
 the parsed JSON tree of the normalised step) reach 120-130 MB over an 8 MB
@@ -25,12 +25,14 @@ def layout_in_child(wire: bytes, cancelled: Callable[[], bool] = lambda: False) 
     not start, or failed): the caller then lays the wire out itself, with the
     same result."""
     try:
-        items = child.results("inspector.layout_child", wire, cancelled)
+        items = child.results("layout", wire, cancelled)
     except OSError:
         return None
     with closing(items):
         try:
-            for layout, document_is_wire in items:
+            for item in items:
+                layout: WireLayout = item[0]
+                document_is_wire: bool = item[1]
                 # full JSON: the document is the wire; keep one copy, not two
                 return replace(layout, document=wire) if document_is_wire else layout
         except RuntimeError:
@@ -38,15 +40,10 @@ def layout_in_child(wire: bytes, cancelled: Callable[[], bool] = lambda: False) 
     return None
 
 
-def _layouts(wire: bytes) -> Iterator[tuple[WireLayout, bool]]:
+def layouts(wire: bytes) -> Iterator[tuple[WireLayout, bool]]:
+    """The child's side: the layout, without the document when it is the wire
+    itself (the parent has that already)."""
     layout = codec.layout_wire(wire)
     same = layout.document is wire
     yield (replace(layout, document=None) if same else layout), same
 
-
-def main() -> None:
-    child.serve(_layouts)
-
-
-if __name__ == "__main__":
-    main()

@@ -5,12 +5,13 @@ show the first file's counts)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from textual.message import Message
 
 from .model import Loaded
+from .values import Counts  # its home is values.py, which a child process imports without Textual
 
 
 @dataclass
@@ -26,20 +27,6 @@ class LoadFailed(Message):
     serial: int
     path: str
     reason: str
-
-
-@dataclass(frozen=True)
-class Counts:
-    """Token counts of one loaded model, as far as counting has got."""
-
-    source: Loaded
-    sizes: dict[str, int] = field(default_factory=dict)  # form -> bytes, every form that exists
-    tokens: dict[str, dict[str, int]] = field(default_factory=dict)  # form -> encoding -> count
-    saved: dict[str, list[int]] = field(default_factory=dict)  # encoding -> net tokens saved per entry
-    infos: tuple[Any, ...] = ()
-    done: bool = False
-    error: str | None = None
-    note: str = ""  # why some forms are absent
 
 
 @dataclass

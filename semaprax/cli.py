@@ -5,6 +5,7 @@ and exit 1; usage errors exit 2."""
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from collections.abc import Sequence
@@ -139,14 +140,24 @@ def cmd_project(args: argparse.Namespace) -> int:
     index.progress_hook = _progress
     _cache(args)
 
-    p = make_projection(args.profile, args.root, args.workspace)
+    from views.fit import Budget, fits
+
+    budget = None if args.max_tokens is None else Budget(args.max_tokens, args.encoding)
+    p = make_projection(args.profile, args.root, args.workspace, budget=budget)
+    if budget is not None and not fits(p.profile, p.root, p.source_revision, json.loads(p.selected), budget):
+        from servers.route import marked_narrower, sized
+
+        narrower = ", ".join(sized(r) for r in marked_narrower(p)) or "none"
+        print(f"semaprax.budget: even with everything shed, the {p.profile} view of {_visible(p.root)} is over "
+              f"{budget.max_tokens:,} tokens; narrower roots: {narrower}", file=sys.stderr)
+        return EXIT_FAILURE
     _write(codec.ENCODERS[args.encoding](p), args.output, binary=args.encoding == "binary")
     return 0
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from analysis import index
-    from servers.route import make_projection
+    from servers.route import replay_projection
 
     index.progress_hook = _progress
     _cache(args)
@@ -160,7 +171,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if found.projection is None:
         raise _Usage("a full JSON wire has no profile or root to replay; replay a wire with metadata")
     p = found.projection
-    again = make_projection(p.profile, p.root, args.workspace)
+    again = replay_projection(p, args.workspace)  # a fitted view is fitted again to its budget
     if again.selected != p.selected:
         at = first_difference(p.selected, again.selected)
         raise CompactError(  # the offset is in the selected document, not the wire: it is in the message
@@ -231,31 +242,47 @@ def _server_workspace(args: argparse.Namespace) -> str | None:
 def cmd_serve(args: argparse.Namespace) -> int:
     from servers.lsp import serve
 
-    return serve(_server_workspace(args), workers=args.jobs)
+    return serve(_server_workspace(args), workers=args.jobs, max_message_bytes=args.max_message_bytes)
 
 
-def mcp_config(workspace: str | None) -> str:
-    """The ``mcpServers`` entry that starts this install's ``semaprax mcp``."""
+#: The clients ``semaprax mcp --print-config`` writes a registration for.
+CONFIG_CLIENTS = ("json", "claude-code", "codex", "vscode")
+
+
+def mcp_config(workspace: str | None, client: str = "json") -> str:
+    """How ``client`` registers this install's ``semaprax mcp`` (README, "Registering
+    the MCP server"): ``json`` the generic ``mcpServers`` entry, ``claude-code`` the
+    ``claude mcp add`` command, ``codex`` the ``config.toml`` table, ``vscode`` the
+    ``.vscode/mcp.json`` file."""
     import json
+    import shlex
     import shutil
     from pathlib import Path
 
     beside = Path(sys.executable).parent / "semaprax"  # this install's, not another on PATH
-    exe = beside if beside.is_file() else Path(shutil.which("semaprax") or "semaprax")
+    exe = str((beside if beside.is_file() else Path(shutil.which("semaprax") or "semaprax")).absolute())
     args = ["mcp"]
     if workspace is not None:
         args += ["--workspace", str(Path(workspace).resolve())]
-    return json.dumps({"mcpServers": {"semaprax": {"command": str(exe.absolute()), "args": args}}}, indent=2)
+    if client == "claude-code":
+        return shlex.join(["claude", "mcp", "add", "--transport", "stdio", "semaprax", "--", exe, *args])
+    if client == "codex":
+        quoted = ", ".join(json.dumps(a) for a in args)
+        return (f"[mcp_servers.semaprax]\ncommand = {json.dumps(exe)}\nargs = [{quoted}]\n"
+                "tool_timeout_sec = 300\n")
+    if client == "vscode":
+        return json.dumps({"servers": {"semaprax": {"type": "stdio", "command": exe, "args": args}}}, indent=2)
+    return json.dumps({"mcpServers": {"semaprax": {"command": exe, "args": args}}}, indent=2)
 
 
 def cmd_mcp(args: argparse.Namespace) -> int:
     workspace = _server_workspace(args)
     if args.print_config:
-        print(mcp_config(workspace))
+        print(mcp_config(workspace, args.print_config))
         return 0
     from servers.mcp import run
 
-    return run(workspace)
+    return run(workspace, max_message_bytes=args.max_message_bytes)
 
 
 def cmd_tap(args: argparse.Namespace) -> int:
@@ -325,6 +352,9 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
     pr.add_argument("--no-cache", dest="no_cache", action="store_true",
                     help="neither read nor write the per-file analysis cache in the user's cache folder")
+    pr.add_argument("--max-tokens", dest="max_tokens", type=_positive, metavar="N",
+                    help="fit the view so its wire is at most N cl100k_base and o200k_base tokens "
+                    "(docs/profiles.md, 'Fitted views'); the document says what it left out")
     pr.set_defaults(run=cmd_project)
 
     r = sub.add_parser(
@@ -332,7 +362,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="regenerate a wire's view from the workspace and require the same content",
         description="Decode and verify WIRE, regenerate its profile's view of its root from the "
         "workspace's current sources, and require exactly the same selected bytes "
-        "(compact.replay naming the first differing byte otherwise). A different "
+        "(compact.replay naming the first differing byte otherwise); a fitted view is fitted again "
+        "to the budget its document names. A different "
         "source_revision with equal content is reported, not failed. Given a tap session "
         "(semaprax tap), replays every view its calls returned and marks the stale ones.",
     )
@@ -352,6 +383,10 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("file", metavar="WIRE_OR_JSON", help="file, or - for standard input")
     t.set_defaults(run=cmd_tokens)
 
+    from servers.failures import DEFAULT_MAX_MESSAGE_BYTES
+
+    max_message = (f"refuse a message over N bytes without reading it into memory, answering it with a "
+                   f"semaprax.limit error and serving on (default: {DEFAULT_MAX_MESSAGE_BYTES:,})")
     server_workspace = ("workspace folder (default: the client's workspace, else the folder the server "
                         "starts in; the filesystem root is refused)")
     sv = sub.add_parser(
@@ -366,19 +401,27 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--workspace", metavar="DIR", help=server_workspace)
     sv.add_argument("--jobs", type=_positive, default=4, metavar="N",
                     help="requests answered at once (default: 4)")
+    sv.add_argument("--max-message-bytes", type=_positive, default=DEFAULT_MAX_MESSAGE_BYTES, metavar="N",
+                    help=max_message)
     sv.set_defaults(run=cmd_serve)
 
     m = sub.add_parser(
         "mcp",
         help="an MCP server on stdio with the compact_projection and find_roots tools",
         description="Run a Model Context Protocol server on standard input/output. compact_projection "
-        "returns the wire itself as its text (encoding auto by default: the fewest o200k_base tokens) "
-        "and refuses a view over max_tokens (default: MAX_MCP_OUTPUT_TOKENS, else 25000); find_roots "
-        "lists what a profile can view. The workspace is --workspace, else the client's first root.",
+        "returns the wire itself as its text (encoding auto by default: full JSON unless another form saves "
+        "3% in both tokenizers) and fits a view to max_tokens (default: MAX_MCP_OUTPUT_TOKENS, else 20000); "
+        "find_roots lists what a profile can view. The workspace is --workspace, else the client's first root; "
+        "with neither, calls fail naming --workspace.",
     )
-    m.add_argument("--workspace", metavar="DIR", help=server_workspace)
-    m.add_argument("--print-config", action="store_true",
-                   help="print the mcpServers JSON that registers this install with an MCP client, and exit")
+    m.add_argument("--workspace", metavar="DIR", help="workspace folder (default: the client's first root, "
+                   "asked with a 3 s timeout; with neither, calls fail naming --workspace)")
+    m.add_argument("--print-config", nargs="?", const="json", choices=CONFIG_CLIENTS, metavar="CLIENT",
+                   help="print how CLIENT registers this install, for --workspace, and exit: json (the "
+                   "mcpServers entry, the default), claude-code (the claude mcp add command), codex (the "
+                   "config.toml table), vscode (.vscode/mcp.json)")
+    m.add_argument("--max-message-bytes", type=_positive, default=DEFAULT_MAX_MESSAGE_BYTES, metavar="N",
+                   help=max_message)
     m.set_defaults(run=cmd_mcp)
 
     tp = sub.add_parser(

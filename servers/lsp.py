@@ -9,10 +9,16 @@ route (servers/route.py) does the request. What this module adds:
   in, unless that is the filesystem root;
 * requests run on a thread pool, so a quick request is not held behind a slow one,
   and a queued request can be cancelled;
-* a bounded reader: a frame whose Content-Length is missing, not a number or over
-  MAX_MESSAGE_BYTES, or a header line over MAX_HEADER_BYTES, loses the framing: it
-  is answered with an error and the server stops (exit 1). A body that is not JSON
-  is answered with a parse error, and the server goes on.
+* a bounded reader: a message whose Content-Length is over ``--max-message-bytes``
+  is read past without being held and answered with ``semaprax.limit``; a body that
+  is not JSON, nests too deep, is not a JSON-RPC object or has non-object params is
+  answered with its error (servers/framing.py, codes from servers/failures.py); the
+  server goes on. Only a header that cannot be read (no or a non-numeric
+  Content-Length, a header line over MAX_HEADER_BYTES) loses the framing: it is
+  answered with an error and the server stops (exit 1);
+* errors name paths relative to the workspace only;
+* a request with a ``workDoneToken`` gets ``$/progress`` begin/report/end, and
+  ``$/cancelRequest`` stops a running request at its next stage;
 * ``capabilities.experimental.compactProjection`` lists the supported triples;
   ``serverInfo`` names semaprax and its version.
 """
@@ -20,7 +26,6 @@ route (servers/route.py) does the request. What this module adds:
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
 import sys
@@ -47,13 +52,14 @@ from pygls.protocol.language_server import lsp_method
 import codec
 from analysis.warm import IndexCache
 from codec.negotiate import PREFERENCE, VERSIONS
-from servers import route
+from servers import framing, route
+from servers.failures import DEFAULT_MAX_MESSAGE_BYTES, jsonrpc_code
 from servers.route import METHOD, RouteError
 
-PARSE_ERROR = -32700
-INVALID_REQUEST = -32600
-#: The largest message accepted: a 16 MiB wire, base64, with room for the rest.
-MAX_MESSAGE_BYTES = 32 * 1024 * 1024
+PARSE_ERROR = jsonrpc_code("jsonrpc.parse")
+INVALID_REQUEST = jsonrpc_code("jsonrpc.request")
+#: The largest message accepted unless --max-message-bytes says otherwise.
+MAX_MESSAGE_BYTES = DEFAULT_MAX_MESSAGE_BYTES
 #: The longest header line accepted.
 MAX_HEADER_BYTES = 8 * 1024
 #: Requests answered at once; the rest wait in order (and can be cancelled).
@@ -106,18 +112,35 @@ class _Protocol(LanguageServerProtocol):
         }
         return result
 
+    @lsp_method(types.SHUTDOWN)
+    def lsp_shutdown(self, *args: Any) -> Any:
+        """pygls's shutdown, except that it cancels pending requests from a snapshot
+        of them: a worker thread finishing meanwhile changed the dict it iterated
+        ("dictionary changed size during iteration" answered the shutdown)."""
+        if (user_handler := self.fm.features.get(types.SHUTDOWN)) is not None:
+            yield user_handler, args, None
+        current_id = self.msg_id
+        for msg_id, future in list(self._request_futures.items()):  # one atomic copy under the GIL
+            if msg_id != current_id and not future.done():
+                future.cancel()
+        self._shutdown = True
+        return None
+
 
 class CompactProjectionServer(LanguageServer):
     """A language server with one request, ``workspace/compact-projection``."""
 
     def __init__(self, workspace: str | os.PathLike[str] | None, *, workers: int = DEFAULT_WORKERS,
-                 cwd: Path | None = None) -> None:
+                 cwd: Path | None = None, max_message_bytes: int = MAX_MESSAGE_BYTES) -> None:
         super().__init__("semaprax", package_version(), protocol_cls=_Protocol,
                          converter_factory=raw_json_converter, max_workers=workers)
         self.explicit_workspace = None if workspace is None else Path(workspace)
         self.cwd = cwd or Path.cwd()
         self.index_cache = IndexCache()
         self.exit_code = 0
+        self.max_message_bytes = max_message_bytes
+        #: The stop flag of each running request, by id ($/cancelRequest sets it).
+        self.running: dict[Any, threading.Event] = {}
 
     def workspace_folder(self) -> Path | None:
         """--workspace, else what the client sent in initialize, else the
@@ -137,13 +160,38 @@ class CompactProjectionServer(LanguageServer):
                 return Path(lsp_ws.root_path)
         return self.cwd
 
-    def answer(self, params: Any) -> dict[str, Any]:
+    def answer(self, params: Any, ident: Any = None) -> dict[str, Any]:
+        folder = self.workspace_folder()
+        stop = self.running.setdefault(ident, threading.Event()) if ident is not None else threading.Event()
+        token = params.get("workDoneToken") if isinstance(params, dict) else None
+        if isinstance(params, dict) and "workDoneToken" in params:
+            params = {k: v for k, v in params.items() if k != "workDoneToken"}
+        progress = _Progress(self, token)
+
+        def checkpoint(stage: str) -> None:
+            if stop.is_set():
+                raise _Cancelled
+            progress.report(stage)
+
         try:
-            return route.handle(params, self.workspace_folder(), index_cache=self.index_cache)
+            progress.begin()
+            return route.answer(route.parse_request(params), folder, index_cache=self.index_cache,
+                                checkpoint=checkpoint).response()
         except RouteError as exc:
-            raise JsonRpcException(exc.message, exc.code, exc.data) from None
+            message = route.scrub(exc.message, folder) if folder is not None else exc.message
+            data = {**exc.data, "message": message}
+            raise JsonRpcException(message, exc.code, data) from None
+        except _Cancelled:
+            raise JsonRpcException("cancelled by the client", jsonrpc_code("semaprax.cancelled"),
+                                   {"code": "semaprax.cancelled", "message": "cancelled by the client"}) from None
         except Exception as exc:  # noqa: BLE001 - one bad request must not end the server
-            raise JsonRpcException(f"internal error: {type(exc).__name__}: {exc}", route.INTERNAL_ERROR) from None
+            message = f"internal error ({type(exc).__name__}); the server goes on"
+            raise JsonRpcException(message, route.INTERNAL_ERROR,
+                                   {"code": "semaprax.internal", "message": message}) from None
+        finally:
+            progress.end()
+            if ident is not None:
+                self.running.pop(ident, None)
 
     # --- the bounded reader ---------------------------------------------------------------------
 
@@ -171,7 +219,7 @@ class CompactProjectionServer(LanguageServer):
     async def _read_loop(self, stdin: BinaryIO, reading: ThreadPoolExecutor) -> None:
         loop = asyncio.get_running_loop()
 
-        def run(fn: Callable[..., bytes], *args: Any) -> Any:
+        def run(fn: Callable[..., Any], *args: Any) -> Any:
             return loop.run_in_executor(reading, fn, *args)
 
         while not self._stop_event.is_set():
@@ -192,29 +240,41 @@ class CompactProjectionServer(LanguageServer):
                         return self._fatal(f"Content-Length is not a number: {value.strip()[:40]!r}")
             if length is None:
                 return self._fatal("message without Content-Length")
-            if not 0 <= length <= MAX_MESSAGE_BYTES:
-                return self._fatal(f"Content-Length {length} is outside 0..{MAX_MESSAGE_BYTES}")
+            if length < 0:
+                return self._fatal(f"Content-Length {length} is negative")
+            if length > self.max_message_bytes:
+                head, got = await run(framing.skip, stdin, length)
+                self.protocol._send_data(framing.too_large((head, length), self.max_message_bytes))
+                if got < length:
+                    return self._short(length - got)
+                continue
             body = await run(stdin.read, length)
             if len(body) < length:
-                print(f"semaprax serve: the input ended {length - len(body)} bytes short of a message; stopping",
-                      file=sys.stderr)
-                self.exit_code = 1
-                return
+                return self._short(length - len(body))
             if self._dispatch(body):
                 return
 
+    def _short(self, missing: int) -> None:
+        print(f"semaprax serve: the input ended {missing} bytes short of a message; stopping", file=sys.stderr)
+        self.exit_code = 1
+
     def _dispatch(self, body: bytes) -> bool:
         """Hand one message to pygls; True when the server is to stop."""
-        try:
-            data = json.loads(body)
-        except (ValueError, UnicodeDecodeError) as exc:
-            self._refuse(PARSE_ERROR, f"message is not JSON: {exc}")
+        data, refusal = framing.parse(body)
+        if refusal is not None:
+            self.protocol._send_data(refusal)
             return False
-        if not isinstance(data, dict) or data.get("jsonrpc") != "2.0":
-            ident = data.get("id") if isinstance(data, dict) else None
-            self._refuse(INVALID_REQUEST, "not a JSON-RPC 2.0 message", ident if _is_id(ident) else None)
+        if data is None:
             return False
         ident = data.get("id")
+        if data.get("method") == types.CANCEL_REQUEST and isinstance(data.get("params"), dict):
+            flag = self.running.get(data["params"].get("id"))
+            if flag is not None:
+                flag.set()  # a running request stops at its next stage; pygls cancels a queued one
+        if data.get("method") == METHOD and _is_id(ident) and isinstance(data.get("params"), dict):
+            # the handler learns its request's id (for $/cancelRequest) from its params
+            data["params"][_ID_KEY] = ident
+            self.running[ident] = threading.Event()
         try:
             message = self.protocol.structure_message(data)
         except JsonRpcException as exc:
@@ -229,28 +289,70 @@ class CompactProjectionServer(LanguageServer):
         return False
 
 
+#: Where _dispatch hands a compact-projection request its own id (removed before the route sees it).
+_ID_KEY = "semaprax/id"
+
+
+class _Cancelled(Exception):
+    """$/cancelRequest arrived for a running request."""
+
+
+class _Progress:
+    """``$/progress`` for a request that gave a ``workDoneToken`` (LSP work-done
+    progress: begin, a report per stage, end); nothing without one."""
+
+    STAGES = ("view", "encode", "count")
+
+    def __init__(self, server: CompactProjectionServer, token: Any) -> None:
+        self.server = server
+        self.token = token if _is_id(token) else None
+        self.begun = False
+
+    def _send(self, value: dict[str, Any]) -> None:
+        if self.token is None:
+            return
+        message = {"jsonrpc": "2.0", "method": "$/progress", "params": {"token": self.token, "value": value}}
+        # from the worker thread, as pygls sends the request's own response: so "end" precedes it
+        self.server.protocol._send_data(message)
+
+    def begin(self) -> None:
+        self.begun = True
+        self._send({"kind": "begin", "title": "semaprax: compact projection", "cancellable": True,
+                    "percentage": 0})
+
+    def report(self, stage: str) -> None:
+        done = self.STAGES.index(stage) if stage in self.STAGES else 0
+        self._send({"kind": "report", "message": stage, "percentage": done * 100 // len(self.STAGES)})
+
+    def end(self) -> None:
+        if self.begun:
+            self._send({"kind": "end"})
+
+
 def _is_id(value: Any) -> bool:
     return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
 
 
 def build_server(workspace: str | os.PathLike[str] | None = None, *, workers: int = DEFAULT_WORKERS,
-                 cwd: Path | None = None) -> CompactProjectionServer:
-    server = CompactProjectionServer(workspace, workers=workers, cwd=cwd)
+                 cwd: Path | None = None, max_message_bytes: int = MAX_MESSAGE_BYTES) -> CompactProjectionServer:
+    server = CompactProjectionServer(workspace, workers=workers, cwd=cwd, max_message_bytes=max_message_bytes)
 
     @server.feature(METHOD)
     @server.thread()
     def compact_projection(ls: CompactProjectionServer, params: Any) -> dict[str, Any]:
-        return ls.answer(params)
+        ident = params.pop(_ID_KEY, None) if isinstance(params, dict) else None
+        return ls.answer(params, ident)
 
     return server
 
 
 def serve(workspace: str | os.PathLike[str] | None = None, stdin: BinaryIO | None = None,
-          stdout: BinaryIO | None = None, *, workers: int = DEFAULT_WORKERS) -> int:
+          stdout: BinaryIO | None = None, *, workers: int = DEFAULT_WORKERS,
+          max_message_bytes: int = MAX_MESSAGE_BYTES) -> int:
     """Answer framed JSON-RPC requests on standard input until ``exit`` or the
     end of the input; the exit status follows the LSP (1 when exit came before
     shutdown or the framing was lost)."""
     # pygls logs every refused request with a traceback; the client has the error.
     logging.getLogger("pygls").setLevel(logging.CRITICAL)
-    server = build_server(workspace, workers=workers)
+    server = build_server(workspace, workers=workers, max_message_bytes=max_message_bytes)
     return server.serve_stdio(stdin or sys.stdin.buffer, stdout or sys.stdout.buffer)

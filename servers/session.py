@@ -282,6 +282,7 @@ def replay_session(session: Session, workspace: str) -> list[Replayed]:
     from codec.errors import excerpt
     from codec.projection import first_difference
     from servers.route import make_projection
+    from views.fit import budget_of
 
     out = []
     for call in session.calls:
@@ -291,7 +292,11 @@ def replay_session(session: Session, workspace: str) -> list[Replayed]:
             continue
         profile, root, selected = found
         try:
-            again = make_projection(profile, root, workspace)
+            document = json.loads(selected)
+        except ValueError:
+            document = None
+        try:  # a fitted view is fitted again to the budget its document names (docs/wire-format.md §2.1)
+            again = make_projection(profile, root, workspace, budget=budget_of(document))
         except (CompactError, WorkspaceError, OSError) as exc:
             out.append(Replayed(call.number, "failed", str(exc)))
             continue

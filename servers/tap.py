@@ -56,6 +56,12 @@ class Recorder:
         self._out = out
         self._start = start
         self._lock = threading.Lock()
+        self._closed = False
+
+    def close(self) -> None:
+        """No more records: a thread still reading a side that outlived the run writes nothing."""
+        with self._lock:
+            self._closed = True
 
     def header(self, command: Sequence[str]) -> None:
         started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
@@ -79,6 +85,8 @@ class Recorder:
     def _write(self, record: dict[str, Any]) -> None:
         text = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
         with self._lock:
+            if self._closed:
+                return
             self._out.write(text)
             self._out.flush()
 
@@ -132,9 +140,11 @@ class _Splitter:
             self.recorder.message(self.direction, line, size)
 
 
-def _pump(source: int, sink: IO[bytes] | int, splitter: _Splitter) -> None:
+def _pump(source: int, sink: IO[bytes] | int, splitter: _Splitter, busy: threading.Lock) -> None:
     """Forward ``source`` to ``sink`` chunk by chunk until end of file, then
-    close ``sink``; each chunk is forwarded before it is recorded."""
+    close ``sink``; each chunk is forwarded before it is recorded. ``busy`` is
+    held from forwarding a chunk to recording it, so the run can wait for a
+    chunk in flight before it ends."""
     try:
         while True:
             try:
@@ -143,16 +153,17 @@ def _pump(source: int, sink: IO[bytes] | int, splitter: _Splitter) -> None:
                 break
             if not chunk:
                 break
-            try:
-                if isinstance(sink, int):
-                    _write_all(sink, chunk)
-                else:
-                    sink.write(chunk)
-                    sink.flush()
-            except (BrokenPipeError, OSError):
+            with busy:
+                try:
+                    if isinstance(sink, int):
+                        _write_all(sink, chunk)
+                    else:
+                        sink.write(chunk)
+                        sink.flush()
+                except OSError:  # the other side is gone; what was read still passed this far
+                    splitter.feed(chunk)
+                    break
                 splitter.feed(chunk)
-                break
-            splitter.feed(chunk)
     finally:
         splitter.finish()
         try:
@@ -191,14 +202,18 @@ def run_tap(session: str, command: Sequence[str], *, stdin: int = 0, stdout: int
         for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             previous[signum] = signal.signal(signum, lambda n, _f: _pass_on(server, n))
         assert server.stdin is not None and server.stdout is not None
-        up = threading.Thread(target=_pump, args=(stdin, server.stdin, _Splitter(recorder, "c2s")), daemon=True)
+        up_busy = threading.Lock()
+        up = threading.Thread(target=_pump, args=(stdin, server.stdin, _Splitter(recorder, "c2s"), up_busy),
+                              daemon=True)
         down = threading.Thread(target=_pump, args=(server.stdout.fileno(), os.dup(stdout),
-                                                    _Splitter(recorder, "s2c")), daemon=True)
+                                                    _Splitter(recorder, "s2c"), threading.Lock()), daemon=True)
         up.start()
         down.start()
         try:
             status = server.wait()
             down.join()  # everything the server wrote has been forwarded and recorded
+            with up_busy:  # and what the client sent that reached the server is recorded too
+                recorder.close()
         finally:
             for signum, handler in previous.items():
                 signal.signal(signum, handler)

@@ -126,7 +126,7 @@ class McpSession:
     synchronous calls; ``roots`` are the client's (answered to roots/list)."""
 
     def __init__(self, *args: str, cwd: Path = ROOT, roots: list[Path] | None = None,
-                 env: dict[str, str] | None = None) -> None:
+                 env: dict[str, str] | None = None, list_roots: Any = None) -> None:
         import os
 
         from mcp import ClientSession, StdioServerParameters, stdio_client
@@ -138,8 +138,10 @@ class McpSession:
         params = StdioServerParameters(command=sys.executable, args=["-m", "semaprax", "mcp", *args],
                                        cwd=str(cwd), env={**os.environ, **(env or {})})
 
-        async def list_roots(context: Any) -> mt.ListRootsResult:
+        async def from_roots(context: Any) -> mt.ListRootsResult:
             return mt.ListRootsResult(roots=[mt.Root(uri=r.as_uri(), name=r.name) for r in roots or []])
+
+        answer_roots = list_roots if list_roots is not None else from_roots if roots is not None else None
 
         ready: asyncio.Future = self.loop.create_future()
         self._stop = asyncio.Event()
@@ -147,7 +149,7 @@ class McpSession:
         async def hold() -> None:
             try:
                 async with stdio_client(params) as (read, write), ClientSession(
-                        read, write, list_roots_callback=list_roots if roots is not None else None) as session:
+                        read, write, list_roots_callback=answer_roots) as session:
                     ready.set_result((session, await session.initialize()))
                     await self._stop.wait()
             except BaseException as exc:
@@ -161,8 +163,8 @@ class McpSession:
     def run(self, coro: Coroutine[Any, Any, Any], timeout: float = 120) -> Any:
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
 
-    def call(self, tool: str, arguments: dict[str, Any]) -> Any:
-        return self.run(self.session.call_tool(tool, arguments))
+    def call(self, tool: str, arguments: dict[str, Any], progress: Any = None) -> Any:
+        return self.run(self.session.call_tool(tool, arguments, progress_callback=progress))
 
     def close(self) -> None:
         self.loop.call_soon_threadsafe(self._stop.set)

@@ -4,6 +4,7 @@ can derive (a definition's parent is its qualified name minus the last part)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -16,8 +17,26 @@ def table(columns: list[str], rows: Iterable[list[Any]]) -> dict[str, Any]:
     return {"columns": columns, "rows": [list(r) for r in rows]}
 
 
+_ABBREVIATIONS = frozenset({"e.g", "i.e", "etc", "vs", "cf", "approx", "mr", "mrs", "dr", "no", "st", "al"})
+_SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)")
+
+
+def first_sentence(doc: str) -> str:
+    """The docstring's first sentence, whole: its first paragraph's lines joined
+    with single spaces, up to the first ``.``, ``!`` or ``?`` that ends a
+    sentence (followed by a space and not closing an abbreviation such as
+    ``e.g.``, or by the paragraph's end); the whole paragraph when none does."""
+    paragraph = " ".join(doc.strip().split("\n\n", 1)[0].split())
+    for match in _SENTENCE_END.finditer(paragraph):
+        word = paragraph[: match.start()].rsplit(" ", 1)[-1].lower()
+        if match.group() == "." and (word in _ABBREVIATIONS or len(word) == 1 and word.isalpha()):
+            continue
+        return paragraph[: match.end()]
+    return paragraph
+
+
 def definition_row(d: Definition) -> list[Any]:
-    return [d.qualname, d.kind, [d.start, d.end], d.signature, d.doc_line]
+    return [d.qualname, d.kind, [d.start, d.end], d.signature, first_sentence(d.doc)]
 
 
 def grouped_edges(uses: Iterable[Use], order: list[str]) -> dict[str, dict[str, list[str]]]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from views.shapes import BUILTIN_NAMES, BUILTINS, GRAPH_COLUMNS, ROW_EDGE_KINDS, path_module
+from views.shapes import BUILTIN_NAMES, BUILTINS, LONG_GRAPH_COLUMNS, ROW_EDGE_KINDS, from_import, path_module
 
 
 def absolute_name(name: str, module: str) -> str:
@@ -30,10 +30,14 @@ def _padded(row: list[Any], defaults: list[Any]) -> list[Any]:
 def graph(value: dict[str, Any]) -> dict[str, Any]:
     module = value["module"]
     taken = set(value.get("not_builtins", ()))
+    imports = {} if value.get("imports_whole") else value.get("imports", {})
 
     def long(target: str) -> str:
         if target.startswith("."):
             return absolute_name(target, module)
+        name = from_import(target, imports)
+        if name != target:
+            return name
         head = target.split(".", 1)[0]
         if head in BUILTIN_NAMES and head not in taken:
             return BUILTINS + target
@@ -42,22 +46,29 @@ def graph(value: dict[str, Any]) -> dict[str, Any]:
     def kinds_of(kinds: dict[str, list[str]]) -> dict[str, list[str]]:
         return {k: [long(t) for t in ts] for k, ts in kinds.items()}
 
-    defaults = ["", "", [], [], []]  # signature, doc and the three edge columns
+    defaults = ["", [], [], [], ""]  # signature, the three edge columns and doc
     rows, edges = [], {}
     if "module_edges" in value:
         edges[module] = kinds_of(value["module_edges"])
+    cls = None
     for row in value["definitions"]["rows"]:
-        name, kind, lines, *rest = _padded(row, [None, None, None, *defaults])
+        if len(row) > 4 and isinstance(row[-1], str):  # the doc follows the edge lists the row keeps
+            row = [*row[:-1], *[[] for _ in range(8 - len(row))], row[-1]]
+        name, kind, lines, signature, *rest = _padded(row, [None, None, None, *defaults])
+        if name.startswith(".") and cls is not None:  # a member of the class row above
+            name = cls + name
+        if kind == "class":
+            cls = name
         qualname = f"{module}.{name}"
-        rows.append([qualname, kind, lines if isinstance(lines, list) else [lines, lines], *rest[:2]])
-        own = {k: ts for k, ts in zip(ROW_EDGE_KINDS, rest[2:]) if ts}
+        rows.append([qualname, kind, lines if isinstance(lines, list) else [lines, lines], signature, rest[3]])
+        own = {k: ts for k, ts in zip(ROW_EDGE_KINDS, rest[:3]) if ts}
         if own:
             edges[qualname] = kinds_of(own)
     # Edges of sources without a row came last, in name order (common.grouped_edges).
     edges.update((absolute_name(s, module), kinds_of(k)) for s, k in sorted(value.get("edges", {}).items()))
     out = {k: v for k, v in value.items()
-           if k not in ("definitions", "module_edges", "edges", "not_builtins", "errors")}
-    out["definitions"] = {"columns": GRAPH_COLUMNS[:5], "rows": rows}
+           if k not in ("definitions", "module_edges", "edges", "not_builtins", "imports_whole", "errors")}
+    out["definitions"] = {"columns": LONG_GRAPH_COLUMNS, "rows": rows}
     out["edges"] = edges
     if "errors" in value:
         out["errors"] = value["errors"]

@@ -7,7 +7,7 @@ from typing import Any
 
 from analysis.resolver import analyse_module
 from analysis.sources import Workspace
-from views.common import definition_row, grouped_edges, python_file, table
+from views.common import definition_row, first_sentence, grouped_edges, python_file, table
 
 
 def produce(ws: Workspace, root: str) -> tuple[str, Any]:
@@ -15,7 +15,7 @@ def produce(ws: Workspace, root: str) -> tuple[str, Any]:
     mf = ws.module_of(rel)
     a = analyse_module(ws.read(rel), rel, mf.module, is_package=mf.is_package)
     defs = [d for d in a.definitions if d.kind != "module"]
-    module_doc = a.definitions[0].doc_line if a.definitions else ""
+    module_doc = first_sentence(a.definitions[0].doc) if a.definitions else ""
     value: dict[str, Any] = {"module": a.module, "path": rel, "lines": a.lines}
     if module_doc:
         value["doc"] = module_doc

@@ -8,7 +8,7 @@ from typing import Any
 
 from analysis.index import index_of
 from analysis.sources import Workspace
-from views.common import manifest_root, table
+from views.common import first_sentence, manifest_root, table
 
 
 def owning_module(target: str, modules: set[str]) -> str | None:
@@ -51,7 +51,7 @@ def produce(ws: Workspace, root: str) -> tuple[str, Any]:
         "project": project.name,
         "manifest": project.manifest,
         "modules": table(["module", "path", "lines", "doc"],
-                         [[a.module, a.path, a.lines, a.definitions[0].doc_line if a.definitions else ""]
+                         [[a.module, a.path, a.lines, first_sentence(a.definitions[0].doc) if a.definitions else ""]
                           for a in index.modules]),
         "imports": imports,
         "external": {k: sorted(v) for k, v in sorted(external.items())},

@@ -10,7 +10,14 @@ The rules shared by the shapes live here, once:
   (``.Ledger.apply``), the module itself as ``.``;
 - ``builtins.X`` is written ``X`` when ``X`` is a built-in name and no other
   target of the view starts with it;
-- a row drops its trailing empty fields, and a one-line span ``[a, a]`` is ``a``.
+- a row drops its trailing empty fields, and a one-line span ``[a, a]`` is ``a``;
+  a graph row's doc, a string, follows the last edge list it keeps (its empty
+  edge lists before the doc are dropped too);
+- a graph row's name that starts with a dot continues the class row above it
+  (``.add`` under ``WeakSet`` is ``WeakSet.add``);
+- a graph edge target that lies in a module-level import is written through
+  the import's local name (``ref`` for ``_weakref.ref`` after
+  ``from _weakref import ref``), unless the view says ``imports_whole``.
 """
 
 from __future__ import annotations
@@ -22,7 +29,10 @@ from analysis.model import CALLS, EDGE_KINDS, INHERITS, REFERENCES, UNRESOLVED
 
 #: The edge kinds a graph row carries as columns, in column order.
 ROW_EDGE_KINDS = (CALLS, REFERENCES, INHERITS)
-GRAPH_COLUMNS = ["name", "kind", "lines", "signature", "doc", *ROW_EDGE_KINDS]
+#: The columns of a graph row: the doc last, so a row without one ends at its edges.
+GRAPH_COLUMNS = ["name", "kind", "lines", "signature", *ROW_EDGE_KINDS, "doc"]
+#: The columns of the long form's definitions.
+LONG_GRAPH_COLUMNS = ["name", "kind", "lines", "signature", "doc"]
 BUILTINS = "builtins."
 
 #: Every public name of the ``builtins`` module in CPython 3.8 to 3.14, frozen
@@ -112,6 +122,18 @@ def trimmed(row: list[Any]) -> list[Any]:
     return row[:end]
 
 
+def with_doc(row: list[Any], doc: str) -> list[Any]:
+    """A graph row: its first four fields, the edge lists up to the last one not
+    empty, then the doc when there is one (a string, so it is never taken for
+    an edge list); without a doc, trailing empty fields are dropped as usual."""
+    if not doc:
+        return trimmed(row)
+    end = len(row)
+    while end > 4 and row[end - 1] == []:
+        end -= 1
+    return [*row[:end], doc]
+
+
 def span(start: int, end: int) -> int | list[int]:
     return start if start == end else [start, end]
 
@@ -119,24 +141,86 @@ def span(start: int, end: int) -> int | list[int]:
 # --- the views --------------------------------------------------------------------------
 
 
+def import_aliases(imports: dict[str, str]) -> dict[str, str]:
+    """``{target: local}`` for the module-level imports whose local name differs
+    from their target (the shortest local name when several bind one target)."""
+    out: dict[str, str] = {}
+    for local, target in sorted(imports.items(), key=lambda kv: (len(kv[0]), kv[0])):
+        if local != target and "." not in local:
+            out.setdefault(target, local)
+    return out
+
+
+def through_import(name: str, aliases: dict[str, str]) -> str:
+    """``name`` written through the import it lies in (the longest such target)."""
+    if not aliases or name.startswith((".", UNRESOLVED)):
+        return name
+    parts = name.split(".")
+    for n in range(len(parts), 0, -1):
+        local = aliases.get(".".join(parts[:n]))
+        if local is not None:
+            return ".".join([local, *parts[n:]])
+    return name
+
+
+def from_import(name: str, imports: dict[str, str]) -> str:
+    """Undo ``through_import``: a name whose head is an import's local name."""
+    head, dot, rest = name.partition(".")
+    target = imports.get(head)
+    if target is None or target == head or name.startswith((".", UNRESOLVED)):
+        return name
+    return target + dot + rest
+
+
+def member_name(name: str, cls: str | None) -> str:
+    """A row name inside the class row above it, written ``.rest``."""
+    return name[len(cls):] if cls is not None and name.startswith(cls + ".") else name
+
+
 def graph(value: dict[str, Any]) -> dict[str, Any]:
     """Edges become columns of their source's row (the module's own under
-    ``module_edges``), names relative to the module, built-ins short."""
+    ``module_edges``), names relative to the module, built-ins short, targets
+    through their imports, members relative to their class row."""
     module = value["module"]
     edges: dict[str, dict[str, list[str]]] = value["edges"]
+    imports: dict[str, str] = value.get("imports", {})
     taken = set(not_builtins(t for kinds in edges.values() for ts in kinds.values() for t in ts))
+    # a built-in spelled like an import's local name stays long
+    taken |= {local for local, target in imports.items() if local in BUILTIN_NAMES and local != target}
+    aliases = import_aliases(imports)
+
+    def written(t: str, through: dict[str, str]) -> str:
+        short = short_target(t, module, taken)
+        return through_import(short, through) if short == t else short
+
+    def long_again(w: str) -> str:
+        name = from_import(w, imports)
+        if name.startswith("."):
+            return f"{module}{name}" if name != "." else str(module)
+        head = name.split(".", 1)[0]
+        if name == w and head in BUILTIN_NAMES and head not in taken:
+            return BUILTINS + name
+        return name
+
+    targets = {t for kinds in edges.values() for ts in kinds.values() for t in ts}
+    whole = any(long_again(written(t, aliases)) != t for t in targets)
+    through = {} if whole else aliases
 
     def short(kinds: dict[str, list[str]]) -> dict[str, list[str]]:
-        return {k: [short_target(t, module, taken) for t in ts] for k, ts in kinds.items()}
+        return {k: [written(t, through) for t in ts] for k, ts in kinds.items()}
 
     rows = []
     definitions = value["definitions"]["rows"]
     # A name defined twice carries its edges on its last definition, the one in effect.
     last = {r[0]: i for i, r in enumerate(definitions)}
+    cls: str | None = None
     for i, (name, kind, (start, end), signature, doc) in enumerate(definitions):
         own = short(edges.get(name, {})) if last[name] == i else {}
-        row = [local_name(name, module), kind, span(start, end), signature, doc]
-        rows.append(trimmed(row + [own.get(k, []) for k in ROW_EDGE_KINDS]))
+        local = local_name(name, module)
+        row = [member_name(local, cls), kind, span(start, end), signature]
+        rows.append(with_doc(row + [own.get(k, []) for k in ROW_EDGE_KINDS], doc))
+        if kind == "class":
+            cls = local
     out = {k: v for k, v in value.items() if k not in ("definitions", "edges", "errors")}
     out["definitions"] = {"columns": GRAPH_COLUMNS, "rows": rows}
     if module in edges:
@@ -147,6 +231,8 @@ def graph(value: dict[str, Any]) -> dict[str, Any]:
         out["edges"] = strays
     if taken:
         out["not_builtins"] = sorted(taken)
+    if whole:
+        out["imports_whole"] = True
     if "errors" in value:
         out["errors"] = value["errors"]
     return out

@@ -12,7 +12,11 @@ from typing import Any
 from analysis.index import WorkspaceIndex, index_of
 from analysis.model import CALLS, UNRESOLVED, Definition
 from analysis.sources import Workspace, decode_source, source_lines
-from views.common import workspace_sources
+from views.common import first_sentence, table, workspace_sources
+from views.shapes import trimmed
+
+#: The columns of ``callers`` and ``tests``: who calls, where, and how it is called itself.
+CALLER_COLUMNS = ["name", "path", "line", "signature"]
 
 
 def _signature_of(index: WorkspaceIndex, qualname: str) -> str | None:
@@ -104,7 +108,7 @@ def produce(ws: Workspace, root: str) -> tuple[str, Any]:
             x.qualname.rsplit(".", 1)[1]: x.signature or x.kind for x in a.definitions
             if x.qualname.rpartition(".")[0] == c.qualname and x.qualname != d.qualname
         }
-        value["class"] = {"name": c.qualname, "signature": c.signature, "doc": c.doc_line,
+        value["class"] = {"name": c.qualname, "signature": c.signature, "doc": first_sentence(c.doc),
                           "members": dict(sorted(members.items()))}
         self_use = _self_attributes(value["source"], d)
         if self_use:
@@ -132,9 +136,9 @@ def produce(ws: Workspace, root: str) -> tuple[str, Any]:
         found = tests if _is_test(other.path) else callers
         if u.kind == CALLS and u.source not in found:
             found[u.source] = [other.path, u.line, _signature_of(index, u.source) or ""]
-    value["callers"] = dict(sorted(callers.items()))
+    value["callers"] = table(CALLER_COLUMNS, [trimmed([name, *row]) for name, row in sorted(callers.items())])
     if tests:
-        value["tests"] = dict(sorted(tests.items()))
+        value["tests"] = table(CALLER_COLUMNS, [trimmed([name, *row]) for name, row in sorted(tests.items())])
 
     types: dict[str, str] = {}
     for u in own_uses:

@@ -51,12 +51,17 @@ BENCHES: dict[str, Bench] = {
     "tokens-view": Bench("tokens_view", "the token view and cost ledger headless on a large wire"),
     "compare": Bench("compare", "the compare view's work on a large wire against an edited copy"),
     "tap": Bench("tap", "the delay semaprax tap adds to each message"),
+    "mcp": Bench("mcp", "semaprax mcp: result bytes over wire bytes, warm times per profile, start with the "
+                 "tokenizer preloaded"),
     "hostile": Bench("hostile", "time and memory of every decoder on hostile and limit-case wires",
                      ("--sizes", "1", "--repeat", "1")),
     "fuzz": Bench("fuzz", "coverage-guided fuzzing campaigns of the decoders (needs the fuzz extra)",
                   ("--minutes-per-target", "0.2"), needs=("atheris", "pip install -e '.[fuzz]'")),
     "corpus": Bench("corpus", "view shapes against the plain-text listing over the standard library"),
     "shapes": Bench("shapes", "token cost of candidate graph shapes on the examples"),
+    "view-vs-source": Bench("view_vs_source", "a graph view's tokens against its source, and model-text against "
+                            "full JSON by view size, on a held-out half of the standard library"),
+    "fit": Bench("fit", "what fitting a view to a token budget costs against producing it whole"),
     "recall": Bench("recall", "call targets and references against jedi (needs the dev extra)"),
     "listing": Bench("listing", "print a view's minimal plain-text listing (the floor the shapes are measured "
                      "against)", tool=True),

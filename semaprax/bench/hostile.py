@@ -14,7 +14,9 @@ than wall-clock time; the baseline table shows both. ``--cap-mib`` runs every
 child under an address-space cap (``resource.setrlimit(RLIMIT_AS)``); a
 ``MemoryError`` then shows in the outcome column. Targets (issue 13): at most 5x
 the time and 2x the peak RSS of the valid 16 MiB decode, and the 16 MiB figure at
-most 20x the 1 MiB one. Numbers on a shared machine are noisy: rerun before
+most 20x the 1 MiB one. A rejected family with a valid twin in ``TWINS`` (issue
+23: the same shape and size, accepted) is compared with that twin instead,
+measured just before it at each size (the "against" column says which). Numbers on a shared machine are noisy: rerun before
 drawing conclusions from a single row.
 """
 
@@ -96,7 +98,7 @@ def measure(wire: bytes, cap_mib: int | None, workdir: Path) -> dict:
 # --- wires -----------------------------------------------------------------------------------------
 
 
-def _framing():
+def _framing() -> tuple[Callable[..., bytes], Callable[..., bytes], Callable[..., bytes]]:
     from codec import binary_v1, model_text, text_v1
     from codec.projection import source_digest
     from codec.scan import frame_fields
@@ -219,6 +221,69 @@ def fam_reference_bomb(form: str, size: int) -> bytes | None:
     return v2(b"[]", [entry], b"[" + b"@0," * (refs - 1) + b"@0]", declared=ZERO)
 
 
+# --- issue 23's held-out families ----------------------------------------------------------------
+
+
+def _small_objects(size: int) -> bytes:
+    return _array(b'{"a":0}', size)
+
+
+def fam_small_objects_trailing_space(form: str, size: int) -> bytes:
+    return _framed_doc(form, _small_objects(size - OVERHEAD - 1) + b" ")
+
+
+def fam_small_objects_duplicate_key(form: str, size: int) -> bytes:
+    return _framed_doc(form, _small_objects(size - OVERHEAD - 8)[:-2] + b',"a":1}]')
+
+
+def fam_float_out_of_range_at_end(form: str, size: int) -> bytes:
+    return _framed_doc(form, _small_objects(size - OVERHEAD - 8)[:-1] + b",1e400]")
+
+
+def fam_duplicate_among_many_keys(form: str, size: int) -> bytes:
+    n = (size - OVERHEAD) // 14 - 1
+    keys = [b'"k%08d":0' % i for i in range(n)]
+    return _framed_doc(form, b"{" + b",".join(keys + [b'"k%08d":0' % (n // 2)]) + b"}")
+
+
+def fam_indefinite_at_end(form: str, size: int) -> bytes:
+    import cbor2
+
+    _, _, binary = _framing()
+    n = (size - OVERHEAD) // 8  # 4 CBOR bytes, 8 JSON bytes each: the document stays under 16 MiB
+    body = cbor2.dumps([{"a": 0}] * n + [[]])
+    return binary(body[:-1] + b"\x9f\xff", ZERO)
+
+
+def fam_nested_511(form: str, size: int) -> bytes:
+    return encode(form, _array(b"[" * 510 + b"1" + b"]" * 510, _document_size(form, size, 0.5)))
+
+
+def fam_at_in_strings(form: str, size: int) -> bytes:
+    return encode(form, _array(b'"a@b@c@d@e@f"', _document_size(form, size, 0.86)))
+
+
+def twin_small_objects(form: str, size: int) -> bytes:
+    return encode(form, _small_objects(_document_size(form, size, 0.5)))
+
+
+def twin_many_keys(form: str, size: int) -> bytes:
+    n = (size - OVERHEAD) // 14
+    return encode(form, b"{" + b",".join(b'"k%08d":0' % i for i in range(n)) + b"}")
+
+
+#: A rejected family's valid twin: the same shape and size, accepted; its
+#: decode is the family's own baseline (issue 23: "a ratio to a valid decode of
+#: the same size and form"). Families without one (and valid ones) are compared
+#: with the graph-shaped baseline.
+TWINS: dict[str, Callable[[str, int], bytes]] = {
+    "small-objects-trailing-space": twin_small_objects,
+    "small-objects-duplicate-key-at-end": twin_small_objects,
+    "float-out-of-range-at-end": twin_small_objects,
+    "duplicate-among-many-keys": twin_many_keys,
+    "indefinite-length-at-end": twin_small_objects,
+}
+
 #: name -> (forms, builder(form, size)); each is measured at every size.
 FAMILIES: dict[str, tuple[tuple[str, ...], Callable[[str, int], bytes | None]]] = {
     "long-integers (valid)": (FORMS, fam_long_integers),
@@ -233,6 +298,14 @@ FAMILIES: dict[str, tuple[tuple[str, ...], Callable[[str, int], bytes | None]]] 
     "tilde-flood": (("text",), fam_tilde_flood),
     "escaped-dictionary-entries": (("model-text",), fam_escaped_entries),
     "reference-bomb-1-MiB-entry": (("model-text",), fam_reference_bomb),
+    # issue 23
+    "small-objects-trailing-space": (("json", "model-text"), fam_small_objects_trailing_space),
+    "small-objects-duplicate-key-at-end": (("json", "model-text"), fam_small_objects_duplicate_key),
+    "float-out-of-range-at-end": (("json", "model-text"), fam_float_out_of_range_at_end),
+    "duplicate-among-many-keys": (("json", "model-text"), fam_duplicate_among_many_keys),
+    "indefinite-length-at-end": (("binary",), fam_indefinite_at_end),
+    "nested-511 (valid)": (("json", "binary"), fam_nested_511),
+    "at-in-strings (valid)": (("binary", "model-text"), fam_at_in_strings),
 }
 
 
@@ -304,35 +377,43 @@ def main(argv: list[str] | None = None) -> int:
                   f"{statistics.median(secs):.2f} | {statistics.median(rss):.0f} | {runs[0]['outcome']} |", flush=True)
             rows.append({"case": "valid graph 16 MiB", "form": form, "size": len(wire), "runs": runs})
 
-        def row(name: str, form: str, size_label: str, wire: bytes) -> dict:
+        def row(name: str, form: str, size_label: str, wire: bytes, base: dict | None = None) -> dict:
             r = measure(wire, args.cap_mib, work)
-            base = baseline[form]
-            r.update(case=name, form=form, size=len(wire), size_label=size_label,
+            against = "twin" if base is not None else "graph 16 MiB"
+            base = base or baseline[form]
+            r.update(case=name, form=form, size=len(wire), size_label=size_label, against=against,
                      time_ratio=r["cpu"] / base["cpu"], rss_ratio=r["rss_mib"] / base["rss_mib"])
             flag = " **over**" if r["time_ratio"] > 5 or r["rss_ratio"] > 2 else ""
             print(f"| {name} | {form} | {size_label} | {r['cpu']:.2f} | {r['time_ratio']:.2f}x | "
-                  f"{r['rss_mib']:.0f} | {r['rss_ratio']:.2f}x | {r['outcome']}{flag} |", flush=True)
+                  f"{r['rss_mib']:.0f} | {r['rss_ratio']:.2f}x | {against} | {r['outcome']}{flag} |", flush=True)
             rows.append(r)
             return r
 
         print("\n## Families, by size (ratios to the baseline of the same form)\n")
-        print("| family | form | wire MiB | CPU s | time ratio | peak RSS MiB | RSS ratio | outcome |")
-        print("|---|---|---:|---:|---:|---:|---:|---|", flush=True)
-        linear: list[tuple[str, str, float, float]] = []
+        print("| family | form | wire MiB | CPU s | time ratio | peak RSS MiB | RSS ratio | against | outcome |")
+        print("|---|---|---:|---:|---:|---:|---:|---|---|", flush=True)
+        linear: list[tuple[str, str, tuple[float, float], tuple[float, float]]] = []
         for name, (forms, build) in families.items():
             for form in forms:
-                by_size = {}
+                by_size: dict[float, float] = {}
+                last = 0
                 for size in sizes:
                     wire = build(form, int(size * MiB))
-                    if wire is None or len(wire) > 16 * MiB or (by_size and len(wire) <= rows[-1]["size"]):
+                    if wire is None or len(wire) > 16 * MiB or len(wire) <= last:
                         continue  # over the wire limit, or capped by the document limit
-                    by_size[size] = row(name, form, f"{len(wire) / MiB:.1f}", wire)["cpu"]
+                    twin = None
+                    if name in TWINS:  # the valid twin of the same size and form, measured first
+                        twin = measure(TWINS[name](form, len(wire)), args.cap_mib, work)
+                        print(f"| (valid twin) | {form} | {len(wire) / MiB:.1f} | {twin['cpu']:.2f} | | "
+                              f"{twin['rss_mib']:.0f} | | | {twin['outcome']} |", flush=True)
+                    last = len(wire)
+                    by_size[size] = row(name, form, f"{len(wire) / MiB:.1f}", wire, twin)["cpu"]
                 if len(by_size) > 1:
                     linear.append((name, form, min(by_size.items()), max(by_size.items())))
         if not args.no_limits:
             print("\n## Limit cases\n")
-            print("| case | form | size | CPU s | time ratio | peak RSS MiB | RSS ratio | outcome |")
-            print("|---|---|---:|---:|---:|---:|---:|---|", flush=True)
+            print("| case | form | size | CPU s | time ratio | peak RSS MiB | RSS ratio | against | outcome |")
+            print("|---|---|---:|---:|---:|---:|---:|---|---|", flush=True)
             for name, (form, wire) in limit_cases().items():
                 row(name, form, f"{len(wire):,} B", wire)
         print("\n## Linearity: CPU time at the largest size over CPU time at the smallest")

@@ -13,7 +13,7 @@ For each wire (model-text, full JSON) and each round it records:
   (the first key after switching to the byte view, which also waits for the rest
   of that tab's first render, is reported apart)
   (the script checks that the same counting process, the inspector's child
-  ``inspector.count_child``, is running before the first key and after the last,
+  ``inspector.worker count``, is running before the first key and after the last,
   and reports how much CPU it used meanwhile);
 - all tokens counted: when the savings strip stops saying "counting…";
 - peak memory: the inspector process's VmHWM, and its ratio to the wire's size
@@ -79,7 +79,7 @@ def inspector_pid() -> str:
 
 
 def counting_process() -> tuple[int, float] | None:
-    """The inspector's counting process (``inspector.count_child``, its child)
+    """The inspector's counting process (``python -m inspector.worker count``, its child)
     if one is running, as (pid, CPU seconds used so far): a fact of the process
     table, not of what a pane shows."""
     parent = inspector_pid()
@@ -92,7 +92,7 @@ def counting_process() -> tuple[int, float] | None:
         except OSError:
             continue
         fields = stat.rsplit(")", 1)[1].split()
-        if fields[1] == parent and b"inspector.count_child" in cmdline:
+        if fields[1] == parent and b"inspector.worker\x00count" in cmdline:
             return int(proc.name), (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     return None
 

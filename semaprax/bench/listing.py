@@ -25,7 +25,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-from views.shapes import ROW_EDGE_KINDS, trimmed
+from views.shapes import ROW_EDGE_KINDS, trimmed, with_doc
 
 _WORD = re.compile(r'"(?:[^"\\]|\\.)*"|\S+')
 
@@ -102,6 +102,8 @@ def graph(v: dict[str, Any]) -> Iterator[str]:
         yield line("import:", word(local), word(target))
     for name in v.get("not_builtins", ()):
         yield line("not_builtin:", word(name))
+    if v.get("imports_whole"):
+        yield "imports_whole:"
     for row in v.get("errors", ()):
         yield line("error:", str(row[0]), str(row[1]), rest=row[2])
     yield from _edge_lines(v.get("module_edges", {}), "", ":")
@@ -111,9 +113,10 @@ def graph(v: dict[str, Any]) -> Iterator[str]:
     for row in v["definitions"]["rows"]:
         name, kind, lines, *rest = row
         yield line(word(name), word(kind), span_word(lines), rest=rest[0] if rest else None)
-        if len(rest) > 1 and rest[1]:
-            yield "  doc " + text(rest[1])
-        yield from _edge_lines({k: ts for k, ts in zip(ROW_EDGE_KINDS, rest[2:]) if ts}, "  ")
+        if len(rest) > 1 and isinstance(rest[-1], str):
+            yield "  doc " + text(rest[-1])
+        edges = [x for x in rest[1:] if isinstance(x, list)]
+        yield from _edge_lines({k: ts for k, ts in zip(ROW_EDGE_KINDS, edges) if ts}, "  ")
 
 
 def parse_graph(text_: str) -> dict[str, Any]:
@@ -146,6 +149,8 @@ def parse_graph(text_: str) -> dict[str, Any]:
             imports[local] = target
         elif key == "not_builtin:":
             not_builtins.append(unword(rest))
+        elif key == "imports_whole:":
+            v["imports_whole"] = True
         elif key == "error:":
             (_, a, b), message = words(raw, 3)
             errors.append([int(a), int(b), message])
@@ -159,9 +164,9 @@ def parse_graph(text_: str) -> dict[str, Any]:
             rows.append([name, kind, unspan(span), signature, "", current])
     out_rows = []
     for name, kind, span, signature, doc, kinds in rows:
-        out_rows.append(trimmed([name, kind, span, signature, doc, *(kinds.get(k, []) for k in ROW_EDGE_KINDS)]))
+        out_rows.append(with_doc([name, kind, span, signature, *(kinds.get(k, []) for k in ROW_EDGE_KINDS)], doc))
     v["imports"] = imports
-    v["definitions"] = {"columns": ["name", "kind", "lines", "signature", "doc", *ROW_EDGE_KINDS], "rows": out_rows}
+    v["definitions"] = {"columns": ["name", "kind", "lines", "signature", *ROW_EDGE_KINDS, "doc"], "rows": out_rows}
     if module_edges:
         v["module_edges"] = module_edges
     if strays:
@@ -171,7 +176,7 @@ def parse_graph(text_: str) -> dict[str, Any]:
     if errors:
         v["errors"] = errors
     order = ["module", "path", "lines", "doc", "imports", "definitions", "module_edges", "edges", "not_builtins",
-             "errors"]
+             "imports_whole", "errors"]
     return {k: v[k] for k in order if k in v}
 
 

@@ -145,7 +145,7 @@ def mcp_sizes(folder: Path, calls: list[dict[str, Any]]) -> list[dict[str, Any]]
     rows = []
     for n, args in enumerate(calls):
         raw = out[n + 1]
-        meta = json.loads(raw)["result"]["structuredContent"]
+        meta = json.loads(raw)["result"]["_meta"]["semaprax/projection"]  # issue 20: no structuredContent
         rows.append({**args, "encoding": meta["encoding"], "wire_bytes": meta["wire_bytes"],
                      "message_bytes": len(raw), "ratio": len(raw) / meta["wire_bytes"]})
     return rows

@@ -444,8 +444,9 @@ class Cart:
     assert "doc" not in view and '"""Add one item."""' in view["source"]
     assert view["constructs"] == {"shop.cart.Special": "(name: str, price: int=0) -> None"}
     assert view["self"] == {"reads": ["items", "limit"], "writes": ["total"]}
-    assert view["tests"] == {"test_cart.test_add": ["tests/test_cart.py", 4, "()"]}
-    assert view["callers"] == {}
+    assert view["tests"] == {"columns": ["name", "path", "line", "signature"],
+                             "rows": [["test_cart.test_add", "tests/test_cart.py", 4, "()"]]}
+    assert view["callers"] == {"columns": ["name", "path", "line", "signature"], "rows": []}
     assert view["class"]["members"] == {"__init__": "(self) -> None", "clear": "(self) -> None",
                                         "items": "attribute", "limit": "attribute", "total": "attribute"}
 

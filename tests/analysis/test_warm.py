@@ -109,3 +109,76 @@ def test_every_view_from_a_kept_index_equals_its_cold_build(demo):
         for profile, root in views:
             assert project(demo, cache, profile, root) == project(demo, None, profile, root)
     assert cache.stats.hits >= len(views)
+
+
+def _read_all_then(edit):
+    """A build that reads every file, then runs ``edit`` (a file changed while the index was being built)."""
+    from analysis.index import WorkspaceIndex
+
+    def build(ws, files):
+        index = WorkspaceIndex(ws, files)
+        edit()
+        return index
+
+    return build
+
+
+def test_an_edit_during_the_build_is_seen_by_the_next_request(demo):
+    from analysis.index import WorkspaceIndex
+    from analysis.sources import Workspace
+    from views.common import workspace_sources
+
+    util = demo / "pkg" / "util.py"
+
+    def edit():
+        util.write_text(util.read_text().replace("def helper(x):", "def helpme(x):", 1))
+        past = time.time() - 1800  # the edit's mtime is old: only the stat taken before the read can tell
+        os.utime(util, (past, past))
+
+    cache = IndexCache(freeze=False)
+    ws = Workspace(demo, index_cache=cache)
+    cache.index(ws, workspace_sources(ws), _read_all_then(edit))
+    ws = Workspace(demo, index_cache=cache)
+    cache.index(ws, workspace_sources(ws), WorkspaceIndex)
+    assert cache.stats.builds == 2  # rebuilt from the edited file, never stale
+
+
+def test_an_edit_keeping_size_and_mtime_is_seen_through_the_ctime(demo):
+    cache = IndexCache(freeze=False)
+    project(demo, cache)
+    util = demo / "pkg" / "util.py"
+    st = util.stat()
+    util.write_bytes(util.read_bytes().replace(b"def helper(x):", b"def helpex(x):", 1))  # as cp -p does
+    os.utime(util, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert (util.stat().st_size, util.stat().st_mtime_ns) == (st.st_size, st.st_mtime_ns)
+    again = project(demo, cache)
+    assert cache.stats.builds == 2 and again == project(demo, None)
+
+
+@pytest.mark.parametrize("profile, root", [("graph", "pkg/util.py"), ("symbols", "."), ("symbols", "pkg")])
+def test_graph_and_symbols_are_served_warm_and_equal_a_cold_build(demo, profile, root):
+    cache = IndexCache(freeze=False)
+    first = project(demo, cache, profile, root)
+    assert project(demo, cache, profile, root) == first == project(demo, None, profile, root)
+    assert (cache.stats.view_builds, cache.stats.view_hits) == (1, 1)
+    util = demo / "pkg" / "util.py"
+    util.write_text(util.read_text() + "\n\ndef added():\n    return 1\n")
+    edited = project(demo, cache, profile, root)
+    assert edited != first and edited == project(demo, None, profile, root)
+    (demo / "pkg" / "new.py").write_text("def fresh():\n    return 2\n")  # a new file: a new listing
+    assert project(demo, cache, profile, root) == project(demo, None, profile, root)
+    assert cache.stats.view_builds == 3
+
+
+def test_a_build_freezes_what_it_made():
+    import gc
+
+    try:
+        gc.unfreeze()
+        cache = IndexCache()
+        project(DEMO, cache)
+        frozen = gc.get_freeze_count()
+        project(DEMO, cache)  # a hit: nothing new to freeze
+        assert frozen > 1000 and gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()

@@ -9,6 +9,7 @@ from array import array
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pilotkit import press, step
 from test_inspector import opened, run, settle, text_of
 
 import codec
@@ -194,14 +195,14 @@ def _at(view, offset: int) -> None:
 def test_fold_and_unfold_in_the_reading_view_with_the_summary_line():
     async def scenario():
         async with opened(_loaded()) as (app, pilot):
-            await pilot.press("b", "m")
-            await pilot.pause()
+            await press(pilot, "b", "m")
+            await step(pilot)
             body, expanded = app.body, app.body.expanded
             doc = app.loaded.document
             before = len(expanded.lines)
             _at(expanded, doc.index(b'"rows"'))
-            await pilot.press("f")
-            await pilot.pause()
+            await press(pilot, "f")
+            await step(pilot)
             rows = body.structure.container_at(doc.index(b'"rows"'))
             start, end = body.structure.span(rows)
             base = reading_layout(doc)
@@ -215,10 +216,10 @@ def test_fold_and_unfold_in_the_reading_view_with_the_summary_line():
             assert len(body.compact.lines) == before
             assert app.loaded.body_to_doc(body.compact.cursor_offset) == start
             # down then up: a column inside the fold settles on its bracket
-            await pilot.press("down", "up")
+            await press(pilot, "down", "up")
             assert expanded.cursor_offset == start
-            await pilot.press("f")  # on the fold line: unfold
-            await pilot.pause()
+            await press(pilot, "f")  # on the fold line: unfold
+            await step(pilot)
             assert len(expanded.lines) == before and not body.folded
     run(scenario())
 
@@ -226,16 +227,16 @@ def test_fold_and_unfold_in_the_reading_view_with_the_summary_line():
 def test_fold_in_the_exact_view_and_unfold_all():
     async def scenario():
         async with opened(_loaded()) as (app, pilot):
-            await pilot.press("b")
+            await press(pilot, "b")
             body, expanded = app.body, app.body.expanded
             doc = app.loaded.document
             before = len(expanded.lines)
             _at(expanded, doc.index(b"[2,3]"))
-            await pilot.press("f")
-            await pilot.pause()
+            await press(pilot, "f")
+            await step(pilot)
             _at(expanded, doc.index(b'"defs"') + 2)
-            await pilot.press("f")  # the key's member, the whole defs object (holding the first fold)
-            await pilot.pause()
+            await press(pilot, "f")  # the key's member, the whole defs object (holding the first fold)
+            await step(pilot)
             defs = body.structure.container_at(doc.index(b'"defs"'))
             start, end = body.structure.span(defs)
             line = expanded.lines.fold_lines[0]
@@ -245,14 +246,14 @@ def test_fold_in_the_exact_view_and_unfold_all():
             assert _text(expanded, line + 1).startswith(',"pad":"ppp')
             lines = expanded.lines  # every byte still on exactly one line, in order
             assert b"".join(doc[a:b] for a, b in zip(lines.starts, lines.ends)) == doc
-            await pilot.press("f")  # unfold defs: the inner fold is still folded
-            await pilot.pause()
+            await press(pilot, "f")  # unfold defs: the inner fold is still folded
+            await step(pilot)
             assert len(body.folded) == 1 and _text(expanded, expanded.lines.fold_lines[0]) == "[…]  2 items, 5 bytes"
-            await pilot.press("F")
-            await pilot.pause()
+            await press(pilot, "F")
+            await step(pilot)
             assert not body.folded and len(expanded.lines) == before
-            await pilot.press("f", "m")  # a fold survives switching layouts
-            await pilot.pause()
+            await press(pilot, "f", "m")  # a fold survives switching layouts
+            await step(pilot)
             assert len(expanded.lines.folds) == 1 and expanded.layout_mode == "reading"
     run(scenario())
 
@@ -261,18 +262,18 @@ def test_a_linked_cursor_inside_a_fold_lands_on_its_summary_line():
     async def scenario():
         async with opened(_loaded()) as (app, pilot):
             loaded = app.loaded
-            await pilot.press("b", "m")
-            await pilot.pause()
+            await press(pilot, "b", "m")
+            await step(pilot)
             expanded = app.body.expanded
             _at(expanded, loaded.document.index(b'"rows"'))
-            await pilot.press("f")
-            await pilot.pause()
+            await press(pilot, "f")
+            await step(pilot)
             fold_line = expanded.lines.fold_lines[0]
             at = loaded.ref_wire[1]  # the second @0, inside the rows array
-            await pilot.press("x")
+            await press(pilot, "x")
             app.bytes_pane.hex.go_to_offset(at - 1)
-            await pilot.press("right")
-            await pilot.pause()
+            await press(pilot, "right")
+            await step(pilot)
             assert app.selection.cursor == at
             assert expanded.cursor_line == fold_line
             assert expanded.cursor_offset == loaded.ref_doc[1]  # the hidden byte itself
@@ -287,18 +288,18 @@ def test_percent_jumps_between_brackets_in_both_panes():
         async with opened(_loaded()) as (app, pilot):
             loaded = app.loaded
             doc = loaded.document
-            await pilot.press("b")
+            await press(pilot, "b")
             expanded, compact = app.body.expanded, app.body.compact
             rows = doc.index(b"[[")
             close = app.body.structure.matching_bracket(rows)
             _at(expanded, rows)
-            await pilot.press("percent_sign")
+            await press(pilot, "percent_sign")
             assert expanded.cursor_offset == close
-            await pilot.press("percent_sign")
+            await press(pilot, "percent_sign")
             assert expanded.cursor_offset == rows
             _at(compact, loaded.doc_to_body(close))
-            await pilot.press("percent_sign")
-            await pilot.pause()
+            await press(pilot, "percent_sign")
+            await step(pilot)
             assert compact.cursor_offset == loaded.doc_to_body(rows) and loaded.body[compact.cursor_offset] == ord("[")
             assert expanded.cursor_offset == rows  # the document followed the compact move
             assert app.selection.origin == "body"
@@ -310,14 +311,14 @@ def test_breadcrumb_at_several_places_in_both_panes():
         async with opened(_loaded()) as (app, pilot):
             loaded = app.loaded
             doc = loaded.document
-            await pilot.press("b")
+            await press(pilot, "b")
             places = {doc.index(b'"kind"') + 1: ".defs.rows[0][1]", doc.index(b"[2,3]") + 3: ".defs.rows[1][2][1]",
                       doc.index(b'"pad"'): ".pad", 0: ".", doc.rindex(ENTRY.encode()): ".defs.rows[1][0]"}
             for view in (app.body.expanded, app.body.compact):
                 for offset, path in places.items():
                     _at(view, offset if view is app.body.expanded else loaded.doc_to_body(offset))
-                    await pilot.press("right", "left")
-                    await pilot.pause()
+                    await press(pilot, "right", "left")
+                    await step(pilot)
                     assert f"path {path}" in text_of(app, "#body-status"), (view.id, offset, path)
     run(scenario())
 
@@ -327,22 +328,22 @@ def test_y_copies_the_path_and_c_the_whole_value():
         async with opened(_loaded()) as (app, pilot):
             loaded = app.loaded
             doc = loaded.document
-            await pilot.press("b")
+            await press(pilot, "b")
             expanded, compact = app.body.expanded, app.body.compact
             _at(expanded, doc.index(b"[2,3]") + 1)
-            await pilot.press("y")
+            await press(pilot, "y")
             assert app.clipboard == ".defs.rows[1][2][0]"
-            await pilot.press("c")
+            await press(pilot, "c")
             assert app.clipboard == "2"
             _at(expanded, doc.index(b"[2,3]"))
-            await pilot.press("c")
+            await press(pilot, "c")
             assert app.clipboard == "[2,3]"
             assert "copied 5 characters (OSC 52): [2,3]" in _messages(app)
             _at(compact, loaded.doc_to_body(doc.index(b'"rows"')))  # on a key: its member's value
-            await pilot.press("c")
+            await press(pilot, "c")
             assert app.clipboard == codec.canonical_json(VALUE["defs"]["rows"]).decode()
             _at(compact, loaded.ref_wire[0] - loaded.body_start)  # an @0: the literal it stands for
-            await pilot.press("c", "y")
+            await press(pilot, "c", "y")
             assert app.clipboard == ".defs.rows[0][0]"
             assert f'copied 24 characters (OSC 52): "{ENTRY}"' in _messages(app)
             assert "copied path 16 characters (OSC 52): .defs.rows[0][0]" in _messages(app)
@@ -354,24 +355,24 @@ def test_i_says_why_a_literal_is_inline_or_which_entry_it_is():
         async with opened(_loaded()) as (app, pilot):
             loaded = app.loaded
             doc = loaded.document
-            await pilot.press("b")
+            await press(pilot, "b")
             expanded, compact = app.body.expanded, app.body.compact
             _at(compact, loaded.ref_wire[0] - loaded.body_start + 1)  # on the @0 in the compact body
-            await pilot.press("i")
+            await press(pilot, "i")
             assert app.body.status_message.startswith(f'"{ENTRY}" is dictionary entry @0')
             _at(expanded, doc.index(b'"kind"') + 2)
-            await pilot.press("i")
+            await press(pilot, "i")
             assert "under the 16-byte minimum" in app.body.status_message
             _at(expanded, doc.index(ONCE.encode()))
-            await pilot.press("i")
+            await press(pilot, "i")
             assert "occurs once as a whole string token" in app.body.status_message
             assert app.body.status_message in _messages(app)
-            await pilot.press("right")  # the answer was about the literal the cursor left
+            await press(pilot, "right")  # the answer was about the literal the cursor left
             assert "occurs once" not in text_of(app, "#body-status")
         async with opened(_loaded({"a": ENTRY, "b": ENTRY})) as (app, pilot):
-            await pilot.press("b")
+            await press(pilot, "b")
             _at(app.body.expanded, app.loaded.document.index(ENTRY.encode()))
-            await pilot.press("i")
+            await press(pilot, "i")
             assert "under 16,384: below that the encoder writes no dictionary" in app.body.status_message
     run(scenario())
 
@@ -388,11 +389,11 @@ def test_a_large_document_is_read_in_a_worker_and_a_stale_answer_is_dropped(monk
         async with app.run_test(size=(120, 36)) as pilot:
             await settle(app, pilot)
             assert app.body.structure is None  # not read until the Body tab is shown
-            await pilot.press("b")
+            await press(pilot, "b")
             await settle(app, pilot)
             assert app.body.structure is not None and app.body.structure.document is old.document
             app.loaded = _loaded({"a": [1, 2]} | {"pad": PAD})  # shown: read at once, in a worker
-            await pilot.pause()
+            await step(pilot)
             assert app.body.structure is None or app.body.structure.document is app.loaded.document
             app.body.post_message(ValuesReady(old))  # an answer for the file no longer loaded
             await settle(app, pilot)
@@ -410,16 +411,16 @@ def test_folded_reading_view_snapshot(snap_compare):
 
     async def before(pilot):
         app = pilot.app
-        await pilot.pause()
+        await step(pilot)
         await app.workers.wait_for_complete()
         app.action_tab("body")
-        await pilot.press("m")
+        await press(pilot, "m")
         doc = app.loaded.document
         for needle in (b'"imports"', b'["LedgerError"'):
             _at(app.body.expanded, doc.index(needle))
-            await pilot.press("f")
-            await pilot.pause()
-        await pilot.pause()
+            await press(pilot, "f")
+            await step(pilot)
+        await step(pilot)
 
     assert snap_compare(InspectorApp(loaded, count_tokens=False), terminal_size=(120, 36), run_before=before)
 
@@ -427,16 +428,16 @@ def test_folded_reading_view_snapshot(snap_compare):
 def test_a_body_the_inspector_does_not_map_says_so_and_the_document_pane_still_answers():
     async def scenario():
         async with opened(_loaded(form="text")) as (app, pilot):
-            await pilot.press("b")
+            await press(pilot, "b")
             _at(app.body.compact, 3)
-            await pilot.press("right")
-            await pilot.pause()
+            await press(pilot, "right")
+            await step(pilot)
             assert ("path: in the document pane (the inspector maps no v1 text body offset to the document)"
                     in text_of(app, "#body-status"))
-            await pilot.press("percent_sign")
+            await press(pilot, "percent_sign")
             assert "use the document pane: the inspector maps no v1 text body offset to the document" in _messages(app)
             _at(app.body.expanded, app.loaded.document.index(b'"rows"'))
-            await pilot.press("y")
+            await press(pilot, "y")
             assert app.clipboard == ".defs.rows"
     run(scenario())
 
@@ -479,15 +480,15 @@ def test_folding_any_containers_keeps_every_byte_on_one_line_in_order(value, dat
 def test_the_status_grows_and_shrinks_with_its_text_at_80x24():
     async def scenario():
         async with opened(_loaded(), size=(80, 24)) as (app, pilot):
-            await pilot.press("b")
+            await press(pilot, "b")
             status = app.query_one("#body-status")
             rows = status.size.height
             _at(app.body.expanded, app.loaded.document.index(ONCE.encode()))
-            await pilot.press("i")
-            await pilot.pause()
+            await press(pilot, "i")
+            await step(pilot)
             assert status.size.height > rows  # the answer is laid out whole, not clipped
             _at(app.body.expanded, 0)
-            await pilot.press("right", "left")  # back where the status was one row, the answer gone
-            await pilot.pause()
+            await press(pilot, "right", "left")  # back where the status was one row, the answer gone
+            await step(pilot)
             assert status.size.height == rows == 1
     run(scenario())

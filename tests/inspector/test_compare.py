@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
+from pilotkit import press, step
 from textual.widgets import DataTable, Static
 
 from inspector.app import InspectorApp
@@ -130,7 +131,7 @@ def test_envelope_rows_mark_what_differs():
     rows = {f.name: f for f in envelope_diff(left, right)}
     assert not rows["form"].same and rows["form"].right == "v1 text"
     assert rows["profile"].same and rows["source_digest"].same and rows["document bytes"].same
-    assert rows["dict"].left == "59 entries" and rows["dict"].right == ""
+    assert rows["dict"].left == "56 entries" and rows["dict"].right == ""
 
 
 def test_dictionary_entries_added_removed_and_kept_with_their_uses():
@@ -188,12 +189,12 @@ def produce(workspace: Path, out: Path, encoding: str = "model-text") -> bytes:
 
 async def compared(app: InspectorApp, pilot) -> CompareScreen:
     for _ in range(200):
-        await pilot.pause()
+        await step(pilot)
         await app.workers.wait_for_complete()
         screen = app.screen
         if isinstance(screen, CompareScreen):
             await screen.workers.wait_for_complete()
-            await pilot.pause()
+            await step(pilot)
             if screen.comparison is not None and screen.comparison.done:
                 return screen
     raise AssertionError("the compare view did not finish")
@@ -230,8 +231,8 @@ def test_a_wire_against_the_same_view_after_a_source_edit(tmp_path):
             assert [r[1] for r in rows(screen, "#compare-changes")] == [ch.path for ch in c.changes]
             assert c.tokens == (None, None)  # not counted: the app was told not to
             assert f"{len(found)} structural difference" in status(screen)
-            await pilot.press("escape")
-            await pilot.pause()
+            await press(pilot, "escape")
+            await step(pilot)
             assert not isinstance(app.screen, CompareScreen)
     run(scenario())
 
@@ -264,10 +265,10 @@ def test_a_noncanonical_wire_against_its_canonical_re_encoding_from_the_verify_t
     async def scenario():
         app = InspectorApp(load_bytes(NONCANONICAL.read_bytes(), "noncanonical"), count_tokens=False)
         async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
+            await step(pilot)
             await app.workers.wait_for_complete()
             app.action_verify()
-            await pilot.pause()
+            await step(pilot)
             button = app.query_one("#compare-canonical-button")
             assert button.display and app.query_one("#canon-panes").display  # the side-by-side view stays
             button.press()
@@ -287,14 +288,14 @@ def test_the_compare_command_asks_for_the_other_file():
     async def scenario():
         app = InspectorApp(load_bytes(LEDGER.read_bytes(), "ledger"), count_tokens=True)
         async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            await pilot.press("C")
-            await pilot.pause()
+            await step(pilot)
+            await press(pilot, "C")
+            await step(pilot)
             assert isinstance(app.screen, CompareWithScreen)
             path = app.screen.query_one("#compare-path")
             path.value = str(ROOT / "examples" / "wires" / "banking_ledger.graph.text")
             path.focus()
-            await pilot.press("enter")
+            await press(pilot, "enter")
             screen = await compared(app, pilot)
             c = screen.comparison
             assert c.diff_note == "the documents are the same bytes"
@@ -322,10 +323,10 @@ def test_a_file_that_cannot_be_read_is_said_so(tmp_path):
                            compare=Target("file", str(tmp_path / "missing.model-text")))
         async with app.run_test(size=SIZE) as pilot:
             for _ in range(50):
-                await pilot.pause()
+                await step(pilot)
                 if isinstance(app.screen, CompareScreen):
                     await app.screen.workers.wait_for_complete()
-                    await pilot.pause()
+                    await step(pilot)
                     break
             assert "could not compare with" in status(app.screen)
             assert app.screen.comparison is None
@@ -367,9 +368,9 @@ def test_a_tab_key_leaves_the_compare_view_for_that_tab():
                            compare=Target("canonical"))
         async with app.run_test(size=SIZE) as pilot:
             await compared(app, pilot)
-            await pilot.press("d")
-            await pilot.pause()
-            await pilot.pause()
+            await press(pilot, "d")
+            await step(pilot)
+            await step(pilot)
             assert not isinstance(app.screen, CompareScreen) and app.tabbed.active == "dictionary"
     run(scenario())
 
@@ -387,7 +388,7 @@ def test_a_failure_inside_the_comparison_is_said_on_screen(monkeypatch):
         app = InspectorApp(load_bytes(LEDGER.read_bytes(), "ledger"), count_tokens=False, compare=Target("canonical"))
         async with app.run_test(size=SIZE) as pilot:
             for _ in range(50):
-                await pilot.pause()
+                await step(pilot)
                 if isinstance(app.screen, CompareScreen) and "failed" in status(app.screen):
                     break
             assert "could not compare with canonical re-encoding: the comparison failed (KeyError('a bug'))" in status(

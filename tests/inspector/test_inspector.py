@@ -8,7 +8,9 @@ import asyncio
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import pilotkit
 import pytest
+from pilotkit import press, step
 from textual.widgets import DataTable, Static
 
 import codec
@@ -30,9 +32,8 @@ def run(coro):
 
 
 async def settle(app, pilot):
-    await pilot.pause()
-    await app.workers.wait_for_complete()
-    await pilot.pause()
+    """Every worker done and what it posted handled (``pilotkit.settle``)."""
+    await pilotkit.settle(app, pilot)
 
 
 @asynccontextmanager
@@ -124,8 +125,8 @@ def test_rejected_wire_opens_with_its_diagnostic_and_jumps_to_the_byte():
             shown = str(banner.render())
             offset = wire.index(b"@1")
             assert "compact.reference" in shown and f"at byte {offset:,}" in shown
-            await pilot.press("exclamation_mark")
-            await pilot.pause()
+            await press(pilot, "exclamation_mark")
+            await step(pilot)
             assert app.tabbed.active == "body"
             compact = app.query_one("#compact", LineView)
             body_start = app.loaded.body_start
@@ -149,13 +150,13 @@ def test_unknown_bytes_open_without_traceback():
 def test_entry_selection_steps_through_its_references():
     async def scenario():
         async with opened(LEDGER) as (app, pilot):
-            await pilot.press("d", "down", "down")
+            await press(pilot, "d", "down", "down")
             view = app.query_one("#dict", DictionaryView)
             index = view.current_index
             assert index == 2
             uses = app.loaded.references_of(index)
-            await pilot.press("enter")
-            await pilot.pause()
+            await press(pilot, "enter")
+            await pilotkit.step(pilot)
             assert app.tabbed.active == "body"
             compact = app.query_one("#compact", LineView)
             expanded = app.query_one("#expanded", LineView)
@@ -167,10 +168,10 @@ def test_entry_selection_steps_through_its_references():
                 assert expanded.focus_marks[0].start == app.loaded.ref_doc[k]
                 assert expanded.data.startswith(app.loaded.entries[index], app.loaded.ref_doc[k])
                 assert compact.cursor_line == compact.lines.line_of(rel)
-                await pilot.press("right_square_bracket")
-                await pilot.pause()
-            await pilot.press("left_square_bracket", "left_square_bracket")
-            await pilot.pause()
+                await press(pilot, "right_square_bracket")
+                await pilotkit.step(pilot)
+            await press(pilot, "left_square_bracket", "left_square_bracket")
+            await pilotkit.step(pilot)
             assert compact.focus_marks[0].start == app.loaded.ref_wire[uses[-1]] - app.loaded.body_start
     run(scenario())
 
@@ -178,20 +179,20 @@ def test_entry_selection_steps_through_its_references():
 def test_enter_on_a_reference_follows_it_and_back_returns():
     async def scenario():
         async with opened(LEDGER) as (app, pilot):
-            await pilot.press("b")
+            await press(pilot, "b")
             compact = app.query_one("#compact", LineView)
             first = app.loaded.ref_wire[0] - app.loaded.body_start
             compact.go_to_offset(first)
-            await pilot.press("enter")
-            await pilot.pause()
+            await press(pilot, "enter")
+            await step(pilot)
             assert app.tabbed.active == "dictionary"
             assert app.query_one("#dict", DictionaryView).current_index == app.loaded.ref_index[0]
-            await pilot.press("less_than_sign")
-            await pilot.pause()
+            await press(pilot, "less_than_sign")
+            await step(pilot)
             assert app.tabbed.active == "body"
             assert compact.cursor_line == compact.lines.line_of(first)
-            await pilot.press("greater_than_sign")
-            await pilot.pause()
+            await press(pilot, "greater_than_sign")
+            await step(pilot)
             assert app.tabbed.active == "dictionary"
     run(scenario())
 
@@ -199,17 +200,17 @@ def test_enter_on_a_reference_follows_it_and_back_returns():
 def test_dictionary_sorts_and_filters():
     async def scenario():
         async with opened(WIRES / "http_app_routing.graph.model-text") as (app, pilot):
-            await pilot.press("d")
+            await press(pilot, "d")
             view = app.query_one("#dict", DictionaryView)
-            await pilot.press("4")  # refs, biggest first
+            await press(pilot, "4")  # refs, biggest first
             counts = [app.loaded.reference_counts[i] for i in view.order]
             assert counts == sorted(counts, reverse=True)
-            await pilot.press("4")
+            await press(pilot, "4")
             counts = [app.loaded.reference_counts[i] for i in view.order]
             assert counts == sorted(counts)
             app.query_one("#dict-filter").focus()
-            await pilot.press(*"Request")
-            await pilot.pause()
+            await press(pilot, *"Request")
+            await step(pilot)
             assert view.order and all(b"request" in app.loaded.entries[i].lower() for i in view.order)
             assert len(view.order) < len(app.loaded.entries)
     run(scenario())
@@ -218,21 +219,21 @@ def test_dictionary_sorts_and_filters():
 def test_panes_scroll_together():
     async def scenario():
         async with opened(WIRES / "http_app_routing.graph.model-text") as (app, pilot):
-            await pilot.press("b")
+            await press(pilot, "b")
             compact = app.query_one("#compact", LineView)
             expanded = app.query_one("#expanded", LineView)
             for _ in range(3):
-                await pilot.press("pagedown")
-            await pilot.pause()
+                await press(pilot, "pagedown")
+            await step(pilot)
             mapped = app.loaded.body_to_doc(compact.cursor_offset)
             assert expanded.cursor_line == expanded.lines.line_of(mapped)
             assert expanded.scroll_offset.y > 0
             expanded.focus()
-            await pilot.press("down", "down", "down")
-            await pilot.pause()
+            await press(pilot, "down", "down", "down")
+            await step(pilot)
             assert compact.cursor_line == compact.lines.line_of(app.loaded.doc_to_body(expanded.cursor_offset))
-            await pilot.press("m")  # reading view keeps the same place
-            await pilot.pause()
+            await press(pilot, "m")  # reading view keeps the same place
+            await step(pilot)
             assert expanded.layout_mode == "reading" and len(expanded.lines) > 100
     run(scenario())
 
@@ -240,21 +241,21 @@ def test_panes_scroll_together():
 def test_search_and_goto():
     async def scenario():
         async with opened(LEDGER) as (app, pilot):
-            await pilot.press("b", "slash")
-            await pilot.pause()
-            await pilot.press(*"function", "enter")
-            await pilot.pause()
+            await press(pilot, "b", "slash")
+            await step(pilot)
+            await press(pilot, *"function", "enter")
+            await step(pilot)
             compact = app.query_one("#compact", LineView)
             expected = [i for i in range(len(compact.data)) if compact.data.startswith(b"function", i)]
             assert app.body.search.matches == expected
             assert compact.focus_marks[0].start == expected[0]
-            await pilot.press("n")
-            await pilot.pause()
+            await press(pilot, "n")
+            await step(pilot)
             assert compact.focus_marks[0].start == expected[1]
-            await pilot.press("g")
-            await pilot.pause()
-            await pilot.press(*"0x10", "enter")
-            await pilot.pause()
+            await press(pilot, "g")
+            await step(pilot)
+            await press(pilot, *"0x10", "enter")
+            await step(pilot)
             assert app.tabbed.active == "bytes"
             assert app.query_one("#hex", HexView).cursor_row == 1
             assert "field profile" not in text_of(app, "#hex-status")  # offset 16 is in the header
@@ -267,19 +268,19 @@ def test_search_and_goto():
 def test_verify_with_and_without_expectations():
     async def scenario():
         async with opened(LEDGER) as (app, pilot):
-            await pilot.press("v")
+            await press(pilot, "v")
             app.action_verify()
-            await pilot.pause()
+            await step(pilot)
             assert "PASS" in text_of(app, "#verify-result")
             app.query_one("#expect-root").value = "other.py"
             await pilot.click("#run-verify")
-            await pilot.pause()
+            await step(pilot)
             result = text_of(app, "#verify-result")
             assert "FAIL" in result and "compact.binding" in result and "'other.py'" in result
             app.query_one("#expect-root").value = "banking_ledger.py"
             app.query_one("#expect-profile").value = "graph"
             app.action_verify()
-            await pilot.pause()
+            await step(pilot)
             assert "PASS" in text_of(app, "#verify-result")
     run(scenario())
 
@@ -288,7 +289,7 @@ def test_verify_noncanonical_shows_the_canonical_reencoding():
     async def scenario():
         async with opened(REJECTED / "compact.noncanonical.model-text") as (app, pilot):
             app.action_verify()
-            await pilot.pause()
+            await step(pilot)
             assert app.query_one("#canon-panes").display
             given = app.query_one("#canon-given", LineView)
             canonical = app.query_one("#canon-expected", LineView)
@@ -303,18 +304,18 @@ def test_export_writes_new_files_and_asks_before_overwriting(tmp_path):
         async with opened(LEDGER) as (app, pilot):
             target = tmp_path / "out.text"
             app._export_chosen(("text", str(target)))
-            await pilot.pause()
+            await step(pilot)
             assert target.read_bytes() == (WIRES / "banking_ledger.graph.text").read_bytes()
             target.write_bytes(b"keep me")
             app._export_chosen(("binary", str(target)))
-            await pilot.pause()
-            await pilot.press("n")
-            await pilot.pause()
+            await step(pilot)
+            await press(pilot, "n")
+            await step(pilot)
             assert target.read_bytes() == b"keep me"
             app._export_chosen(("binary", str(target)))
-            await pilot.pause()
-            await pilot.press("y")
-            await pilot.pause()
+            await step(pilot)
+            await press(pilot, "y")
+            await step(pilot)
             assert target.read_bytes() == (WIRES / "banking_ledger.graph.binary").read_bytes()
     run(scenario())
 
@@ -322,13 +323,13 @@ def test_export_writes_new_files_and_asks_before_overwriting(tmp_path):
 def test_export_dialog_from_the_key(tmp_path):
     async def scenario():
         async with opened(LEDGER) as (app, pilot):
-            await pilot.press("ctrl+e")
-            await pilot.pause()
+            await press(pilot, "ctrl+e")
+            await step(pilot)
             path_input = app.screen.query_one("#export-path")
             path_input.value = str(tmp_path / "ledger.model-text")
             path_input.focus()
-            await pilot.press("enter")
-            await pilot.pause()
+            await press(pilot, "enter")
+            await step(pilot)
             assert (tmp_path / "ledger.model-text").read_bytes() == LEDGER.read_bytes()
     run(scenario())
 
@@ -361,11 +362,11 @@ def test_token_table_fills_in_from_a_worker():
 def test_help_and_palette_open():
     async def scenario():
         async with opened(LEDGER, size=(100, 30)) as (app, pilot):
-            await pilot.press("question_mark")
-            await pilot.pause()
+            await press(pilot, "question_mark")
+            await step(pilot)
             assert app.screen.__class__.__name__ == "HelpScreen"
-            await pilot.press("escape")
-            await pilot.pause()
+            await press(pilot, "escape")
+            await step(pilot)
             assert app.screen.__class__.__name__ != "HelpScreen"
     run(scenario())
 
@@ -379,7 +380,7 @@ def test_loading_a_path_in_a_worker_and_reload(tmp_path):
             await settle(app, pilot)
             assert app.loaded is not None and app.loaded.ok
             wire.write_bytes(LEDGER.read_bytes() + b"\n")
-            await pilot.press("ctrl+r")
+            await press(pilot, "ctrl+r")
             await settle(app, pilot)
             assert app.loaded.error.code == "compact.digest"
     run(scenario())
@@ -420,10 +421,10 @@ def test_watch_reloads_when_the_file_changes(tmp_path):
 def test_escape_leaves_a_text_field_so_keys_work_again():
     async def scenario():
         async with opened(LEDGER) as (app, pilot):
-            await pilot.press("v")
+            await press(pilot, "v")
             app.query_one("#expect-root").focus()
-            await pilot.press("x", "escape", "d")
-            await pilot.pause()
+            await press(pilot, "x", "escape", "d")
+            await step(pilot)
             assert app.query_one("#expect-root").value == "x"
             assert app.tabbed.active == "dictionary"
     run(scenario())
@@ -475,19 +476,27 @@ def test_counts_of_a_file_no_longer_loaded_are_dropped(monkeypatch):
         return real(data)
 
     monkeypatch.setattr(counting, "count_bytes", slow_for_the_first)
+    first_ended = threading.Event()  # the first file's counting has posted all it will post
+    count_all = counting.count_all
+
+    def watched(loaded, *args, **kwargs):
+        try:
+            yield from count_all(loaded, *args, **kwargs)
+        finally:
+            if loaded is first:
+                first_ended.set()
+
+    monkeypatch.setattr(counting, "count_all", watched)
 
     async def scenario():
         app = InspectorApp(first, count_tokens=True)
         async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
+            await step(pilot)
             app.loaded = second  # the first is still being counted
-            for _ in range(200):
-                await pilot.pause(0.05)
-                if app.counts is not None and app.counts.done:
-                    break
+            await pilotkit.until(pilot, lambda: app.counts is not None and app.counts.done, what="the counts")
             gate.set()  # now the first file's counts arrive, late
+            await pilotkit.until(pilot, first_ended.is_set, what="the first file's counting to end")
             await settle(app, pilot)
-            await pilot.pause(0.2)
             assert app.counts.source is second
             table = app.query_one("#token-table", DataTable)
             expected = real(codec.ENCODERS["json"](second.projection))
@@ -518,11 +527,11 @@ def test_a_reading_layout_for_a_file_no_longer_loaded_is_dropped(monkeypatch):
     async def scenario():
         app = InspectorApp(big, count_tokens=False)
         async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            await pilot.press("b", "m")  # the reading layout of the big body starts in a worker
-            await pilot.pause()
+            await step(pilot)
+            await press(pilot, "b", "m")  # the reading layout of the big body starts in a worker
+            await step(pilot)
             app.loaded = small
-            await pilot.pause()
+            await step(pilot)
             gate.set()
             await settle(app, pilot)
             compact = app.query_one("#compact", LineView)
@@ -560,7 +569,7 @@ def test_first_screen_of_a_valid_wire_sells_it():
             # an entry that costs tokens is shown with its negative figure, never clamped at 0
             costly = [-3] + [1] * (len(saved) - 1)
             app.counts = replace(app.counts, saved={"cl100k_base": costly, "o200k_base": costly})
-            await pilot.pause()
+            await pilotkit.step(pilot)
             assert "@0 " in text_of(app, "#entries").split("worst")[1] and "-3" in text_of(app, "#entries")
             fields = app.query_one("#fields", DataTable)
             assert fields.row_count == 4
@@ -573,7 +582,7 @@ def test_savings_cells_say_counting_until_counted_and_not_counted_when_off():
             assert "not counted" in text_of(app, "#savings") and "counting…" not in text_of(app, "#savings")
             view = app.query_one("#dict", DictionaryView)
             assert view.row_text(0, 100).endswith(" -") and "…" not in view.row_text(0, 100)
-            await pilot.press("ctrl+t")
+            await press(pilot, "ctrl+t")
             await settle(app, pilot)
             assert "not counted" not in text_of(app, "#savings")
             saved = app.counts.saved["o200k_base"][0]
@@ -593,19 +602,19 @@ def test_tab_labels_carry_their_keys_and_the_footer_the_focused_panes():
                 return {b.binding.key for b in app.screen.active_bindings.values() if b.binding.show}
 
             assert "m" not in footer_keys()
-            await pilot.press("b")
-            await pilot.pause()
+            await press(pilot, "b")
+            await step(pilot)
             assert {"m", "s", "slash"} <= footer_keys()
-            await pilot.press("d")
-            await pilot.pause()
+            await press(pilot, "d")
+            await step(pilot)
             assert "m" not in footer_keys() and "enter" in footer_keys()
             app.query_one("#dict-filter").focus()
-            await pilot.pause()
+            await step(pilot)
             shown = {b.binding.key: b.binding.description for b in app.screen.active_bindings.values()
                      if b.binding.show}
             assert shown.get("escape") == "Leave field (Esc)"
-            await pilot.press("r", "e", "escape")
-            await pilot.pause()
+            await press(pilot, "r", "e", "escape")
+            await step(pilot)
             assert app.query_one("#dict-filter").value == "re"
             assert isinstance(app.focused, DictionaryView)
     run(scenario())
@@ -618,8 +627,10 @@ def test_palette_lists_every_command_with_its_key_on_an_empty_query():
         from inspector.actions import COMMANDS
 
         async with opened(LEDGER) as (app, pilot):
-            await pilot.press("ctrl+p")
-            await pilot.pause(0.5)
+            await press(pilot, "ctrl+p")
+            await pilotkit.until(pilot, lambda: app.screen.query(CommandList)
+                                 and app.screen.query_one(CommandList).option_count >= len(COMMANDS),
+                                 what="the palette's commands")
             options = app.screen.query_one(CommandList)
             prompts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
             for command in COMMANDS:
@@ -674,8 +685,8 @@ def test_rejected_first_screen_keeps_what_parsed_and_jumps_from_its_problems():
             assert "✗envelope" in text_of(app, "#checklist") and "·dictionary" in text_of(app, "#checklist")
             problems_list = app.query_one("#problems", OptionList)
             assert app.focused is problems_list and problems_list.option_count == 2
-            await pilot.press("down", "enter")
-            await pilot.pause()
+            await press(pilot, "down", "enter")
+            await step(pilot)
             assert app.tabbed.active == "bytes"
             assert app.bytes_pane.hex.cursor_offset == 65
     run(scenario())
@@ -720,23 +731,23 @@ def test_byte_view_has_a_byte_cursor_that_names_the_exact_part():
             loaded = app.loaded
             n = len(loaded.entry_spans) // 2 + 1  # an entry in the middle, its predecessor before it
             span = loaded.entry_spans[n]
-            await pilot.press("g")
-            await pilot.pause()
-            await pilot.press(*str(span.start), "enter")
-            await pilot.pause()
+            await press(pilot, "g")
+            await step(pilot)
+            await press(pilot, *str(span.start), "enter")
+            await step(pilot)
             assert app.tabbed.active == "bytes"
             hexview = app.bytes_pane.hex
             assert hexview.cursor_offset == span.start
             assert f"entry {n} (@{n})" in text_of(app, "#hex-status")
-            await pilot.press("left")
-            await pilot.pause()
+            await press(pilot, "left")
+            await step(pilot)
             assert hexview.cursor_offset == span.start - 1
             assert f"entry {n - 1} (@{n - 1})" in text_of(app, "#hex-status")  # the LF ending entry n - 1
-            await pilot.press("right", "right")
-            await pilot.pause()
+            await press(pilot, "right", "right")
+            await step(pilot)
             assert hexview.cursor_offset == span.start + 1
-            await pilot.press("down")
-            await pilot.pause()
+            await press(pilot, "down")
+            await step(pilot)
             assert hexview.cursor_offset == span.start + 1 + hexview.row_bytes
             assert hexview.row_bytes == 32  # a wide terminal shows more bytes a row
     run(scenario())
@@ -747,8 +758,8 @@ def test_jump_to_the_diagnostic_lands_on_its_byte_in_the_byte_view():
         wire = LEDGER.read_bytes()
         broken = wire[:300] + b"\xff" + wire[301:]
         async with opened(load_bytes(broken, "broken")) as (app, pilot):
-            await pilot.press("exclamation_mark")
-            await pilot.pause()
+            await press(pilot, "exclamation_mark")
+            await step(pilot)
             assert app.tabbed.active == "bytes"
             assert app.bytes_pane.hex.cursor_offset == 300 == app.loaded.error.offset
             assert "the diagnostic's byte (compact.dictionary)" in text_of(app, "#hex-status")
@@ -771,8 +782,8 @@ def test_byte_view_colours_have_contrast_and_adjacent_entries_alternate():
         from inspector.views.hexview import ERROR_BACKGROUND, PALETTE
 
         async with opened(LEDGER) as (app, pilot):
-            await pilot.press("x")
-            await pilot.pause()
+            await press(pilot, "x")
+            await step(pilot)
             hexview = app.bytes_pane.hex
             background = _luminance(hexview.rich_style.bgcolor)
             for kind, (_label, colour, _bold) in PALETTE.items():
@@ -800,11 +811,11 @@ def test_goto_into_a_body_not_yet_shown_scrolls_both_panes_and_the_status():
         async with opened(WIRES / "http_app_routing.graph.model-text") as (app, pilot):
             loaded = app.loaded
             target = loaded.body_start + len(loaded.body) * 3 // 4
-            await pilot.press("g")
-            await pilot.pause()
-            await pilot.press(*str(target), "enter")
-            await pilot.pause()
-            await pilot.pause()
+            await press(pilot, "g")
+            await step(pilot)
+            await press(pilot, *str(target), "enter")
+            await step(pilot)
+            await step(pilot)
             compact, expanded = app.body.compact, app.body.expanded
             rel = target - loaded.body_start
             assert compact.cursor_line == compact.lines.line_of(rel) and _visible_line(compact, compact.cursor_line)
@@ -817,12 +828,12 @@ def test_goto_into_a_body_not_yet_shown_scrolls_both_panes_and_the_status():
 def test_search_and_the_diagnostic_jump_move_both_panes():
     async def scenario():
         async with opened(WIRES / "http_app_routing.graph.model-text") as (app, pilot):
-            await pilot.press("b", "slash")
-            await pilot.pause()
-            await pilot.press(*"NotFound", "enter")
-            await pilot.pause()
-            await pilot.press("n")
-            await pilot.pause()
+            await press(pilot, "b", "slash")
+            await step(pilot)
+            await press(pilot, *"NotFound", "enter")
+            await step(pilot)
+            await press(pilot, "n")
+            await step(pilot)
             compact, expanded = app.body.compact, app.body.expanded
             hit = app.body.search.current
             assert compact.cursor_offset == hit
@@ -830,8 +841,8 @@ def test_search_and_the_diagnostic_jump_move_both_panes():
             assert f"compact byte {hit:,}" in text_of(app, "#body-status")
         wire = (REJECTED / "compact.reference.model-text").read_bytes()
         async with opened(load_bytes(wire, "rejected")) as (app, pilot):
-            await pilot.press("exclamation_mark")
-            await pilot.pause()
+            await press(pilot, "exclamation_mark")
+            await step(pilot)
             rel = app.loaded.error.offset - app.loaded.body_start
             assert app.body.compact.cursor_offset == rel
             assert _visible_line(app.body.compact, app.body.compact.cursor_line)
@@ -841,14 +852,14 @@ def test_search_and_the_diagnostic_jump_move_both_panes():
 def test_reading_view_twice_drops_no_byte():
     async def scenario():
         async with opened(WIRES / "http_app_routing.graph.model-text") as (app, pilot):
-            await pilot.press("b", "m")
-            await pilot.pause()
+            await press(pilot, "b", "m")
+            await step(pilot)
             for view in (app.body.compact, app.body.expanded):
                 view.scroll_to(x=3, animate=False)  # a long indented line scrolled into view
-            await pilot.pause()
-            await pilot.press("m")
-            await pilot.pause()
-            await pilot.pause()
+            await step(pilot)
+            await press(pilot, "m")
+            await step(pilot)
+            await step(pilot)
             for view in (app.body.compact, app.body.expanded):
                 assert view.scroll_offset.x == 0
                 width = view.scrollable_content_region.width
@@ -861,19 +872,19 @@ def test_enter_on_a_dictionary_row_steps_through_its_uses():
     async def scenario():
         async with opened(LEDGER) as (app, pilot):
             index = next(i for i, n in enumerate(app.loaded.reference_counts) if n >= 3)
-            await pilot.press("d")
+            await press(pilot, "d")
             app.dictionary.select(index)
-            await pilot.pause()
+            await pilotkit.step(pilot)
             uses = app.loaded.references_of(index)
             for step in range(3):
-                await pilot.press("enter")
-                await pilot.pause()
+                await press(pilot, "enter")
+                await pilotkit.step(pilot)
                 assert app.tabbed.active == "body"
                 rel = app.loaded.ref_wire[uses[step]] - app.loaded.body_start
                 assert app.body.compact.focus_marks[0].start == rel
                 assert f"use {step + 1} of {len(uses)} of @{index}" in text_of(app, "#body-status")
-                await pilot.press("d")
-                await pilot.pause()
+                await press(pilot, "d")
+                await pilotkit.step(pilot)
                 assert app.dictionary.view.current_index == index
     run(scenario())
 
@@ -882,7 +893,7 @@ def test_enter_in_the_body_follows_the_reference_under_the_cursor():
     async def scenario():
         async with opened(LEDGER) as (app, pilot):
             loaded = app.loaded
-            await pilot.press("b")
+            await press(pilot, "b")
             compact = app.body.compact
             # a line with two references of different entries: go to the second
             for k in range(1, len(loaded.ref_wire)):
@@ -890,17 +901,17 @@ def test_enter_in_the_body_follows_the_reference_under_the_cursor():
                 if compact.lines.line_of(a) == compact.lines.line_of(b) and loaded.ref_index[k - 1] != loaded.ref_index[k]:
                     break
             compact.go_to_offset(b + 1)  # on the digits of the second
-            await pilot.pause()
+            await step(pilot)
             assert compact.cursor_offset == b + 1
-            await pilot.press("enter")
-            await pilot.pause()
+            await press(pilot, "enter")
+            await step(pilot)
             assert app.tabbed.active == "dictionary"
             assert app.dictionary.view.current_index == loaded.ref_index[k]
-            await pilot.press("b")
-            await pilot.pause()
+            await press(pilot, "b")
+            await step(pilot)
             compact.go_to_offset(b)
-            await pilot.press("left")
-            await pilot.pause()
+            await press(pilot, "left")
+            await step(pilot)
             assert compact.cursor_offset == b - 1
     run(scenario())
 
@@ -908,8 +919,8 @@ def test_enter_in_the_body_follows_the_reference_under_the_cursor():
 def test_body_panes_stay_aligned_at_80x24():
     async def scenario():
         async with opened(LEDGER, size=(80, 24)) as (app, pilot):
-            await pilot.press("b")
-            await pilot.pause()
+            await press(pilot, "b")
+            await step(pilot)
             compact, expanded = app.body.compact, app.body.expanded
             assert compact.region.y == expanded.region.y
             assert compact.region.height == expanded.region.height
@@ -966,7 +977,7 @@ def test_a_preview_says_only_what_is_known_and_the_full_model_follows(tmp_path):
         wire = _big_wire()
         app = InspectorApp(preview_bytes(wire, "big"), count_tokens=True)
         async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
+            await step(pilot)
             assert "CHECKING" in text_of(app, "#badge") and "VALID" not in text_of(app, "#badge")
             assert "decoding and verifying" in text_of(app, "#checklist")
             assert "status: not yet known" in text_of(app, "#summary")  # a preview has not been verified
@@ -995,10 +1006,8 @@ def test_a_large_wire_is_counted_in_a_child_process(monkeypatch):
 
     async def scenario():
         async with opened(LEDGER, count_tokens=True) as (app, pilot):
-            for _ in range(600):
-                if app.counts is not None and app.counts.done:
-                    break
-                await pilot.pause(0.1)
+            await pilotkit.until(pilot, lambda: app.counts is not None and app.counts.done, timeout=60,
+                                 what="the counts")
             assert app.counts.done and app.counts.error is None
             monkeypatch.setattr(counting, "PROCESS_FROM", 1 << 40)
             local = list(counting.count_all(app.loaded))[-1]

@@ -1,6 +1,6 @@
 """The inspector's work done apart from the interface: a large wire's layout made
-in a child process (``inspector.layout_child``), counting in one
-(``inspector.count_child``), and results nobody wants any more ended. Behaviour
+in a child process (``inspector.worker layout``), counting in one
+(``inspector.worker count``), and results nobody wants any more ended. Behaviour
 only: each result from a child equals the one made in this process. The speed
 and memory figures are semaprax bench inspector's (docs/performance.md)."""
 
@@ -11,6 +11,7 @@ import dataclasses
 from pathlib import Path
 
 import pytest
+from pilotkit import press, step, until
 
 import codec
 from inspector import child, counting
@@ -115,10 +116,8 @@ def test_a_large_file_opened_while_another_is_decoded_apart_shows_the_second(mon
         async with app.run_test(size=(100, 30)) as pilot:
             app.load_file(str(first))
             app.load_file(str(second))
-            for _ in range(100):
-                await pilot.pause(0.05)
-                if app.loaded is not None and not app.loaded.pending and not list(app.workers):
-                    break
+            await until(pilot, lambda: app.loaded is not None and not app.loaded.pending
+                        and all(w.is_finished for w in app.workers), what="the second file")
             assert app.loaded.path == str(second) and app.loaded.form == "text" and app.loaded.ok
             assert not child._CHILDREN
     asyncio.run(scenario())
@@ -130,13 +129,13 @@ def test_the_byte_view_redraws_only_the_rows_the_cursor_touched_and_they_match_a
     async def scenario():
         app = InspectorApp(load_bytes(CASES["model-text"], "ledger").prepare(), count_tokens=False)
         async with app.run_test(size=(120, 36)) as pilot:
-            await pilot.pause()
+            await step(pilot)
             app.action_tab("bytes")
-            await pilot.pause()
+            await step(pilot)
             hexview = app.bytes_pane.hex
             for key in ("right", "right", "down", "right", "down", "left", "up"):
-                await pilot.press(key)
-                await pilot.pause()
+                await press(pilot, key)
+                await step(pilot)
             assert hexview.cursor_offset == 2 + hexview.row_bytes
 
             def drawn() -> list[list]:
@@ -165,17 +164,17 @@ def test_the_byte_status_line_grows_and_shrinks_with_its_text():
     async def scenario():
         app = InspectorApp(load_bytes(wire, "digest").prepare(), count_tokens=False)
         async with app.run_test(size=(64, 30)) as pilot:
-            await pilot.pause()
+            await step(pilot)
             app.action_tab("bytes")
-            await pilot.pause()
+            await step(pilot)
             status = app.query_one("#hex-status")
             app.bytes_pane.go_to_offset(0)
-            await pilot.pause()
+            await step(pilot)
             assert status.size.height == 1
             app.bytes_pane.go_to_offset(app.loaded.error.offset)  # "...: the diagnostic's byte (compact.digest)"
-            await pilot.pause()
+            await step(pilot)
             assert status.size.height >= 2
             app.bytes_pane.go_to_offset(0)
-            await pilot.pause()
+            await step(pilot)
             assert status.size.height == 1
     asyncio.run(scenario())

@@ -10,6 +10,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from pilotkit import press, step
 from textual.widgets import Static
 
 import codec
@@ -129,10 +130,10 @@ def run(coro):
 
 async def settle(app, pilot, screen_type=None):
     for _ in range(100):
-        await pilot.pause()
+        await step(pilot)
         await app.workers.wait_for_complete()
         await app.screen.workers.wait_for_complete()
-        await pilot.pause()
+        await step(pilot)
         if screen_type is None or isinstance(app.screen, screen_type):
             return app.screen
     raise AssertionError(f"no {screen_type.__name__} came")
@@ -140,7 +141,7 @@ async def settle(app, pilot, screen_type=None):
 
 async def open_repair(app, pilot) -> RepairScreen:
     await settle(app, pilot)
-    await pilot.press("R")
+    await press(pilot, "R")
     screen = await settle(app, pilot, RepairScreen)
     assert screen.plan is not None
     return screen
@@ -157,7 +158,7 @@ def test_repair_writes_a_new_file_opens_it_and_shows_what_changed(tmp_path, name
         async with app.run_test(size=SIZE) as pilot:
             screen = await open_repair(app, pilot)
             assert screen.query_one("#repair-path").value == str(tmp_path / "wire.repaired.model-text")
-            await pilot.press("enter")
+            await press(pilot, "enter")
             compare = await settle(app, pilot, CompareScreen)
             await settle(app, pilot)
             repaired = (tmp_path / "wire.repaired.model-text").read_bytes()
@@ -167,7 +168,7 @@ def test_repair_writes_a_new_file_opens_it_and_shows_what_changed(tmp_path, name
             assert compare.comparison.right.wire == repaired and compare.comparison.left.wire == data
             heading = compare.query_one("#compare-heading", Static).content.plain
             assert "repaired: 1. " in heading
-            await pilot.press("escape")
+            await press(pilot, "escape")
             await settle(app, pilot)
             assert app.loaded.path == str(tmp_path / "wire.repaired.model-text") and app.loaded.ok
     run(scenario())
@@ -185,7 +186,7 @@ def test_a_repair_that_cannot_verify_writes_nothing(tmp_path):
             assert verdict.startswith("cannot make it verify: after this step it still fails with compact.digest")
             assert verdict.endswith("Nothing is written.")
             assert not screen.query_one("#repair-path").display and not screen.query_one("#repair-write").display
-            await pilot.press("enter")  # the focused Close button
+            await press(pilot, "enter")  # the focused Close button
             await settle(app, pilot)
             assert not isinstance(app.screen, RepairScreen)
             assert sorted(p.name for p in tmp_path.iterdir()) == ["tampered.model-text"]
@@ -204,18 +205,18 @@ def test_repair_asks_before_replacing_a_file_and_never_writes_the_original(tmp_p
             screen = await open_repair(app, pilot)
             path = screen.query_one("#repair-path")
             path.value = str(original)
-            await pilot.press("enter")
-            await pilot.pause()
+            await press(pilot, "enter")
+            await step(pilot)
             assert isinstance(app.screen, RepairScreen) and original.read_bytes() == LEDGER + b"\n"
             path.value = str(existing)
-            await pilot.press("enter")
+            await press(pilot, "enter")
             await settle(app, pilot, ConfirmScreen)
-            await pilot.press("n")
+            await press(pilot, "n")
             await settle(app, pilot, RepairScreen)
             assert existing.read_bytes() == b"keep me"
-            await pilot.press("enter")
+            await press(pilot, "enter")
             await settle(app, pilot, ConfirmScreen)
-            await pilot.press("y")
+            await press(pilot, "y")
             await settle(app, pilot, CompareScreen)
             assert existing.read_bytes() == LEDGER and original.read_bytes() == LEDGER + b"\n"
     run(scenario())
@@ -226,8 +227,8 @@ def test_a_valid_wire_has_nothing_to_repair(tmp_path):
         app = InspectorApp(load_bytes(LEDGER, "ledger"), count_tokens=False)
         async with app.run_test(size=SIZE) as pilot:
             await settle(app, pilot)
-            await pilot.press("R")
-            await pilot.pause()
+            await press(pilot, "R")
+            await step(pilot)
             assert not isinstance(app.screen, RepairScreen)
             assert any("nothing to repair" in str(n.message) for n in app._notifications)
     run(scenario())

@@ -4,6 +4,7 @@ cursors, the dictionary row)."""
 
 from __future__ import annotations
 
+from pilotkit import press, step
 from test_inspector import LEDGER, opened, run, text_of
 
 from inspector.model import load_path
@@ -42,11 +43,11 @@ def test_body_cursor_moves_the_byte_cursor_and_the_dictionary_row():
             loaded = app.loaded
             k = _reference(loaded)
             i, at = loaded.ref_index[k], loaded.ref_wire[k]
-            await pilot.press("b")
+            await press(pilot, "b")
             compact = app.body.compact
             compact.go_to_offset(at - loaded.body_start - 1)  # just before the @N
-            await pilot.press("right")
-            await pilot.pause()
+            await press(pilot, "right")
+            await step(pilot)
             selection = app.selection
             assert (selection.start, selection.end, selection.origin) == (at, at + len(b"@%d" % i), "body")
             assert app.bytes_pane.hex.cursor_offset == at
@@ -65,11 +66,11 @@ def test_byte_cursor_moves_both_body_panes():
             loaded = app.loaded
             k = _reference(loaded)
             at = loaded.ref_wire[k]
-            await pilot.press("x")
+            await press(pilot, "x")
             hexview = app.bytes_pane.hex
             hexview.go_to_offset(at + len(b"@%d" % loaded.ref_index[k]) - 1)
-            await pilot.press("right")  # the byte after the @N: plain body
-            await pilot.pause()
+            await press(pilot, "right")  # the byte after the @N: plain body
+            await step(pilot)
             after = at + len(b"@%d" % loaded.ref_index[k])
             assert app.selection.origin == "bytes" and app.selection.cursor == after
             assert app.body.compact.cursor_offset == after - loaded.body_start
@@ -82,11 +83,11 @@ def test_dictionary_row_moves_the_byte_cursor_to_its_line_and_back_from_bytes():
     async def scenario():
         async with opened(LEDGER) as (app, pilot):
             loaded = app.loaded
-            await pilot.press("d")
+            await press(pilot, "d")
             view = app.dictionary.view
             first = view.current_index
-            await pilot.press("down")
-            await pilot.pause()
+            await press(pilot, "down")
+            await step(pilot)
             index = view.current_index
             assert index != first
             span = loaded.entry_spans[index]
@@ -94,10 +95,10 @@ def test_dictionary_row_moves_the_byte_cursor_to_its_line_and_back_from_bytes():
             assert app.bytes_pane.hex.cursor_offset == span.start
             # a byte of another entry's line, chosen in the byte view, selects that row
             other = loaded.entry_spans[first]
-            await pilot.press("x")
+            await press(pilot, "x")
             app.bytes_pane.hex.go_to_offset(other.start + 1)
-            await pilot.press("left")
-            await pilot.pause()
+            await press(pilot, "left")
+            await step(pilot)
             assert app.dictionary.view.current_index == first
     run(scenario())
 
@@ -109,8 +110,8 @@ def test_a_selection_of_a_model_no_longer_loaded_is_dropped():
         async with opened(LEDGER) as (app, pilot):
             old = app.loaded
             app.loaded = load_path(str(LEDGER)).prepare()
-            await pilot.pause()
+            await step(pilot)
             app.post_message(Selected(Selection(old, 10, 11, "bytes")))
-            await pilot.pause()
+            await step(pilot)
             assert app.selection is None
     run(scenario())

@@ -13,6 +13,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import pilotkit
+from pilotkit import press
 from textual.widgets import DataTable, Static
 
 from inspector.app import InspectorApp
@@ -26,11 +28,7 @@ SIZE = (160, 48)
 
 async def until(pilot: Any, condition: Any, timeout: float = 30.0) -> None:
     """Wait for ``condition()`` while the app runs (no fixed pause)."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not condition():
-        assert loop.time() < end, "timed out waiting for the app"
-        await pilot.pause(0.02)
+    await pilotkit.until(pilot, condition, timeout)
 
 
 def independent_figures(path: Path) -> list[dict[str, Any]]:
@@ -84,16 +82,16 @@ def test_a_session_opens_on_its_calls_with_figures_true_of_the_lines() -> None:
             assert f"text: {all_text:,} cl100k ({all_text / 200_000:.1%})" in totals
             # the second call is a model-text wire: Enter opens it verified in the usual panes
             table.move_cursor(row=1)
-            await pilot.press("enter")
+            await press(pilot, "enter")
             await until(pilot, lambda: app.loaded is not None and not isinstance(app.screen, SessionScreen))
             assert app.loaded is not None and app.loaded.error is None
             assert app.loaded.wire == expected[1]["reads"].encode()
             assert app.loaded.form == "model-text"
             # A brings the calls back; the binary call's base64 opens as the binary wire it carries
-            await pilot.press("A")
+            await press(pilot, "A")
             await until(pilot, lambda: isinstance(app.screen, SessionScreen) and app.screen.session is not None)
             app.screen.query_one("#session-calls", DataTable).move_cursor(row=3)
-            await pilot.press("enter")
+            await press(pilot, "enter")
             await until(pilot, lambda: not isinstance(app.screen, SessionScreen) and app.loaded is not None
                         and app.loaded.form == "binary")
             assert app.loaded.wire == base64.b64decode(expected[3]["reads"]) and app.loaded.error is None

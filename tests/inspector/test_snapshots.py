@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from pilotkit import until
 from textual.widgets import Input
 
 from inspector.app import InspectorApp
@@ -21,6 +22,9 @@ def app_for(relative: str, count_tokens: bool = False) -> InspectorApp:
 
 
 def steady(*keys: str, tab: str | None = None):
+    """Pilot's own keys and idle waits: a snapshot is about looks, and waiting
+    only for the messages (tests/pilotkit.py) left the tree's snapshot taken
+    before its last drawing now and then."""
     async def run_before(pilot) -> None:
         app = pilot.app
         for widget in app.query(Input):
@@ -90,14 +94,9 @@ def test_compare_snapshot(snap_compare):
     async def before(pilot):
         await steady()(pilot)
         pilot.app.open_compare(Target("bytes", data=edited_ledger(), name="banking_ledger.graph.edited.model-text"))
-        for _ in range(100):
-            await pilot.pause()
-            screen = pilot.app.screen
-            if isinstance(screen, CompareScreen):
-                await screen.workers.wait_for_complete()
-                await pilot.pause()
-                if screen.comparison is not None and screen.comparison.done:
-                    break
+        await until(pilot, lambda: isinstance(pilot.app.screen, CompareScreen)
+                    and pilot.app.screen.comparison is not None and pilot.app.screen.comparison.done,
+                    what="the comparison")
         await pilot.pause()
 
     assert snap_compare(app_for(LEDGER, count_tokens=True), terminal_size=SIZE, run_before=before)

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pilotkit import press, step
 from test_inspector import LEDGER, REJECTED, WIRES, opened, run
 
 from inspector import token_spans
@@ -133,9 +134,9 @@ def _status(app) -> str:
 def test_T_cycles_forms_and_encodings_and_shows_their_first_tokens():
     async def scenario():
         async with opened(LEDGER) as (app, pilot):
-            await pilot.press("t")
+            await press(pilot, "t")
             await app.workers.wait_for_complete()
-            await pilot.pause()
+            await step(pilot)
             pane, view = _pane(app), _pane(app).view
             forms = encodings_of(app.loaded)
             assert "v2 model-text (the wire as given) · cl100k_base · view 5/6" in _title(app)
@@ -145,8 +146,8 @@ def test_T_cycles_forms_and_encodings_and_shows_their_first_tokens():
                         ("text", "cl100k_base"), ("text", "o200k_base"), ("model-text", "cl100k_base")]
             titles = {"model-text": "v2 model-text", "json": "full JSON", "text": "v1 text"}
             for k, (form, encoding) in enumerate(expected):
-                await pilot.press("T")
-                await pilot.pause()
+                await press(pilot, "T")
+                await step(pilot)
                 assert pane.shown == (form, encoding)
                 assert _title(app).startswith(f"{titles[form]}") and f"· {encoding} · view" in _title(app)
                 assert f"view {(k + 5) % 6 + 1}/6" in _title(app)
@@ -159,8 +160,8 @@ def test_T_cycles_forms_and_encodings_and_shows_their_first_tokens():
 def test_ids_visible_count_and_selection_count():
     async def scenario():
         async with opened(LEDGER) as (app, pilot):
-            await pilot.press("t")
-            await pilot.pause()
+            await press(pilot, "t")
+            await step(pilot)
             view = _pane(app).view
             wire = LEDGER.read_bytes()
             full = token_spans.whole(wire, "cl100k_base")
@@ -168,13 +169,13 @@ def test_ids_visible_count_and_selection_count():
             assert end > start
             assert f"visible lines: {full.touching(start, end):,} tokens" in _status(app)
             assert "selection: none" in _status(app)
-            await pilot.press("I")
-            await pilot.pause()
+            await press(pilot, "I")
+            await step(pilot)
             line_end = wire.index(b"\n") + 1
             first_line = [str(full.ids[i]) for i in range(full.touching(0, line_end))]
             assert str(app.query_one("#tv-ids").content) == "ids on line 1: " + " ".join(first_line) + " "
-            await pilot.press("right", "shift+right", "shift+right")
-            await pilot.pause()
+            await press(pilot, "right", "shift+right", "shift+right")
+            await step(pilot)
             assert view.selected == (full.offsets[1], full.offsets[4])
             assert "selection: 3 tokens" in _status(app)
             assert f"cursor token id {full.ids[3]}" in _status(app)
@@ -185,12 +186,12 @@ def test_token_cursor_and_the_other_panes_are_linked_both_ways():
     async def scenario():
         async with opened(LEDGER) as (app, pilot):
             loaded = app.loaded
-            await pilot.press("t")
-            await pilot.pause()
+            await press(pilot, "t")
+            await step(pilot)
             view = _pane(app).view
             full = token_spans.whole(loaded.wire, "cl100k_base")
-            await pilot.press("right", "right")
-            await pilot.pause()
+            await press(pilot, "right", "right")
+            await step(pilot)
             s, e = full.span(2)
             assert (app.selection.start, app.selection.end, app.selection.origin) == (s, e, "tokens")
             assert app.bytes_pane.hex.cursor_offset == s
@@ -198,20 +199,20 @@ def test_token_cursor_and_the_other_panes_are_linked_both_ways():
             k = next(k for k, i in enumerate(loaded.ref_index) if k > 3)
             target = loaded.ref_wire[k] + 1
             app.select_wire(target)
-            await pilot.pause()
+            await step(pilot)
             token = view.cursor_token()
             i = full.index_at(target)
             assert token == (full.ids[i], *full.span(i))
             assert view.selected == (app.selection.start, app.selection.end)
             # full JSON follows through the document's offsets
             while _pane(app).shown != ("json", "cl100k_base"):
-                await pilot.press("T")
-            await pilot.pause()
+                await press(pilot, "T")
+            await step(pilot)
             assert "through the document's offsets" in _title(app)
             doc = app.selection.doc
             assert view.cursor_offset == doc[0]
-            await pilot.press("right")
-            await pilot.pause()
+            await press(pilot, "right")
+            await step(pilot)
             at = view.cursor_token()[1]
             assert app.selection.origin == "tokens" and app.selection.doc[0] == at
             assert app.selection.start == loaded.doc_span_at(at)[0]
@@ -221,9 +222,9 @@ def test_token_cursor_and_the_other_panes_are_linked_both_ways():
 def test_ledger_key_computes_it_in_a_worker_and_rows_announce_their_span():
     async def scenario():
         async with opened(LEDGER) as (app, pilot):
-            await pilot.press("t", "L")
+            await press(pilot, "t", "L")
             await app.workers.wait_for_complete()
-            await pilot.pause()
+            await step(pilot)
             pane = _pane(app)
             ledger = pane.ledger
             assert ledger is not None and ledger.source is app.loaded
@@ -232,21 +233,21 @@ def test_ledger_key_computes_it_in_a_worker_and_rows_announce_their_span():
             counts = tokens.count_tokens(LEDGER.read_bytes())
             assert f"the rows sum to {counts['cl100k_base']:,}" in head
             assert "region holding its first byte" in head
-            await pilot.press("down", "down")
-            await pilot.pause()
+            await press(pilot, "down", "down")
+            await step(pilot)
             row = ledger.rows[2]
             assert (app.selection.start, app.selection.end) == (row.start, row.end) and row.kind == "field"
             assert _status(app).startswith(f"{row.label}: {row.tokens['cl100k_base']:,} tokens")
             entry = next(k for k, r in enumerate(ledger.rows) if r.kind == "entry")
-            await pilot.press(*["down"] * (entry - 2))
-            await pilot.pause()
+            await press(pilot, *["down"] * (entry - 2))
+            await step(pilot)
             r = ledger.rows[entry]
             d = r.delta("cl100k_base")
             assert (f"its line {r.tokens['cl100k_base']:,} + its {r.uses:,} uses {r.use_tokens['cl100k_base']:,} − "
                     f"the same {r.uses:,} inline in full JSON {r.inline_tokens['cl100k_base']:,}") in _status(app) \
                 or (d == 0 and "breaks even" in _status(app))
-            await pilot.press("T")  # the ledger's other encoding
-            await pilot.pause()
+            await press(pilot, "T")  # the ledger's other encoding
+            await step(pilot)
             assert pane.ledger_view.encoding == "o200k_base"
             assert f"the rows sum to {counts['o200k_base']:,}" in str(app.query_one("#ledger-head").content)
     run(scenario())
@@ -256,8 +257,8 @@ def test_a_rejected_wire_shows_only_the_wire_as_given_and_says_why():
     async def scenario():
         path: Path = REJECTED / "compact.digest.model-text"
         async with opened(path) as (app, pilot):
-            await pilot.press("t")
-            await pilot.pause()
+            await press(pilot, "t")
+            await step(pilot)
             pane = _pane(app)
             assert pane.states == [("given", "cl100k_base"), ("given", "o200k_base")]
             assert "only the wire as given" in _title(app) and "compact.digest" in _title(app)
@@ -269,12 +270,12 @@ def test_a_cursor_sent_far_away_tokenizes_only_around_it():
     async def scenario():
         path = WIRES / "warehouse_inventory.graph.model-text"
         async with opened(path) as (app, pilot):
-            await pilot.press("t")
-            await pilot.pause()
+            await press(pilot, "t")
+            await step(pilot)
             view = _pane(app).view
             near_end = len(app.loaded.wire) - 10
             app.select_wire(near_end)
-            await pilot.pause()
+            await step(pilot)
             full = token_spans.whole(app.loaded.wire, "cl100k_base")
             i = full.index_at(near_end)
             assert view.cursor_token() == (full.ids[i], *full.span(i))

@@ -8,6 +8,7 @@ import json
 import re
 
 import pytest
+from pilotkit import press, step
 from test_inspector import LEDGER, REJECTED, WIRES, opened, run
 
 import codec
@@ -120,8 +121,13 @@ def test_every_byte_has_a_deepest_node_that_holds_it():
                  WIRES / "banking_ledger.graph.json"):
         loaded = load_path(str(path))
         d = Dissection(loaded)
+        built: dict = {}  # each node's children built once, by key, not again for every byte
         for offset in range(0, len(loaded.wire), 13):
-            node = node_at(d, d.path(offset))
+            node = d.root()
+            for key in d.path(offset)[1:]:
+                if node.key not in built:
+                    built[node.key] = {c.key: c for c in d.children(node)}
+                node = built[node.key][key]
             assert node.start <= offset < node.end, (path.name, offset, node)
 
 
@@ -205,12 +211,12 @@ def test_a_big_wire_builds_few_tree_nodes_until_opened():
 
     async def scenario():
         async with opened(load_bytes(doc, "big.json")) as (app, pilot):
-            await pilot.press("p")
-            await pilot.pause()
+            await press(pilot, "p")
+            await step(pilot)
             tree = app.pane("tree").tree
             assert _tree_nodes(tree) == 2  # the wire and its document
             app.select_wire(doc.index(b'"name 23456"'))
-            await pilot.pause()
+            await step(pilot)
             assert tree.cursor_node.data.text == '[1] "name 23456"'
             assert _tree_nodes(tree) < 300  # one path of groups, each level at most CHUNK wide
     run(scenario())
@@ -220,10 +226,10 @@ def test_selecting_a_node_selects_its_bytes_in_the_hex_view():
     async def scenario():
         async with opened(LEDGER) as (app, pilot):
             loaded = app.loaded
-            await pilot.press("p")
-            await pilot.pause()
-            await pilot.press("down", "down")  # the root, then the header, then the profile field
-            await pilot.pause()
+            await press(pilot, "p")
+            await step(pilot)
+            await press(pilot, "down", "down")  # the root, then the header, then the profile field
+            await step(pilot)
             field = loaded.fields[0]
             assert (app.selection.start, app.selection.end, app.selection.origin) == \
                 (field.line.start, field.line.end, "tree")
@@ -232,8 +238,8 @@ def test_selecting_a_node_selects_its_bytes_in_the_hex_view():
             assert hexview.selected == (field.line.start, field.line.end)
             # a JSON value of the body: its wire bytes, and its document text in the body panes
             for key in ("down",) * 6 + ("space", "down", "space", "down"):
-                await pilot.press(key)
-            await pilot.pause()
+                await press(pilot, key)
+            await step(pilot)
             node = app.pane("tree").tree.cursor_node.data
             assert node.text == '"module": "banking_ledger"'
             assert loaded.wire[node.start:node.end] == b'"module":"banking_ledger"'
@@ -250,12 +256,12 @@ def test_a_byte_selects_its_deepest_node():
             loaded = app.loaded
             k = next(k for k, i in enumerate(loaded.ref_index) if k > 3)
             at = loaded.ref_wire[k]
-            await pilot.press("x")
+            await press(pilot, "x")
             app.bytes_pane.hex.go_to_offset(at - 1)
-            await pilot.press("right")  # onto the @N, in the byte view
-            await pilot.pause()
-            await pilot.press("p")  # the tree follows when it is shown
-            await pilot.pause()
+            await press(pilot, "right")  # onto the @N, in the byte view
+            await step(pilot)
+            await press(pilot, "p")  # the tree follows when it is shown
+            await step(pilot)
             d = app.pane("tree").dissection
             node = app.pane("tree").tree.cursor_node.data
             assert node.key == d.path(at)[-1] and f"@{loaded.ref_index[k]} " in node.text
@@ -263,8 +269,8 @@ def test_a_byte_selects_its_deepest_node():
             pane = app.pane("tree")
             pane.hex.focus()
             pane.hex.go_to_offset(3)
-            await pilot.press("right")
-            await pilot.pause()
+            await press(pilot, "right")
+            await step(pilot)
             assert pane.tree.cursor_node.data.key == ("header",)
             assert (app.selection.start, app.selection.end, app.selection.at) == (0, 22, 4)
             assert app.bytes_pane.hex.selected == (0, 22)
@@ -279,13 +285,13 @@ def test_the_body_cursor_on_an_at_n_selects_the_node_naming_its_entry():
             k = next(k for k in range(len(loaded.ref_wire))
                      if node_at(d, d.path(loaded.ref_wire[k])).text.startswith("["))  # an item, not a member
             i, at = loaded.ref_index[k], loaded.ref_wire[k]
-            await pilot.press("p")
-            await pilot.press("b")
+            await press(pilot, "p")
+            await press(pilot, "b")
             app.body.compact.go_to_offset(at - loaded.body_start - 1)
-            await pilot.press("right")
-            await pilot.pause()
-            await pilot.press("p")
-            await pilot.pause()
+            await press(pilot, "right")
+            await step(pilot)
+            await press(pilot, "p")
+            await step(pilot)
             node = app.pane("tree").tree.cursor_node.data
             assert re.fullmatch(rf"\[\d+\] @{i} " + re.escape(cut(loaded.entries[i])), node.text)
             assert loaded.wire[node.start:node.end] == b"@%d" % i
@@ -297,9 +303,9 @@ def test_the_body_cursor_on_an_at_n_selects_the_node_naming_its_entry():
 def test_the_diagnostic_selects_the_malformed_node():
     async def scenario():
         async with opened(REJECTED / "compact.reference.model-text") as (app, pilot):
-            await pilot.press("p")
-            await pilot.press("exclamation_mark")
-            await pilot.pause()
+            await press(pilot, "p")
+            await press(pilot, "exclamation_mark")
+            await step(pilot)
             node = app.pane("tree").tree.cursor_node
             assert node.data.kind == "malformed"
             assert node.data.text.startswith(f"malformed at byte {app.loaded.error.offset:,}: compact.reference")

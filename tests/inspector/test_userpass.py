@@ -7,6 +7,8 @@ import asyncio
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+from pilotkit import press, step, until
+
 from inspector.app import InspectorApp
 from inspector.model import load_path
 
@@ -18,9 +20,9 @@ LEDGER = ROOT / "examples" / "wires" / "banking_ledger.graph.model-text"
 async def opened(source: Path, size=(120, 36)):
     app = InspectorApp(load_path(str(source)), count_tokens=False)
     async with app.run_test(size=size) as pilot:
-        await pilot.pause()
+        await step(pilot)
         await app.workers.wait_for_complete()
-        await pilot.pause()
+        await step(pilot)
         yield app, pilot
 
 
@@ -30,10 +32,16 @@ def test_palette_search_keeps_a_one_letter_key_in_brackets():
         from textual.command import CommandList
 
         async with opened(LEDGER) as (app, pilot):
-            await pilot.press("ctrl+p")
-            await pilot.pause(0.3)
-            await pilot.press("T", "o", "k")
-            await pilot.pause(0.6)
+            await press(pilot, "ctrl+p")
+            await until(pilot, lambda: app.screen.query(CommandList), what="the palette")
+            await press(pilot, "T", "o", "k")
+
+            def prompts_of_the_query() -> list[str]:
+                options = app.screen.query_one(CommandList)
+                return [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+
+            await until(pilot, lambda: any("Next token view" in p for p in prompts_of_the_query()),
+                        what="the commands matching 'Tok'")
             options = app.screen.query_one(CommandList)
             prompts = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
             assert any("Show Tokens  [t]" in p for p in prompts), prompts
@@ -48,12 +56,12 @@ def test_token_status_names_only_bytes_of_the_token_and_counts_in_the_singular()
         from inspector import token_spans
 
         async with opened(LEDGER) as (app, pilot):
-            await pilot.press("t")
-            await pilot.pause()
+            await press(pilot, "t")
+            await step(pilot)
             wire = LEDGER.read_bytes()
             full = token_spans.whole(wire, "cl100k_base")
             app.select_wire(len(wire) - 1)
-            await pilot.pause()
+            await step(pilot)
             status = str(app.query_one("#tv-status").content)
             s, e = full.span(len(full.ids) - 1)
             assert e == len(wire) and e - s >= 2
@@ -84,12 +92,12 @@ def test_compare_envelope_table_shows_the_delta_column_whole_at_160_columns():
         app = InspectorApp(load_path(str(small)), count_tokens=False, compare=Target("file", str(LEDGER)))
         async with app.run_test(size=(160, 48)) as pilot:
             for _ in range(100):
-                await pilot.pause()
+                await step(pilot)
                 await app.workers.wait_for_complete()
                 if isinstance(app.screen, CompareScreen) and app.screen.comparison is not None \
                         and app.screen.comparison.done:
                     break
-            await pilot.pause()
+            await step(pilot)
             table = app.screen.query_one("#compare-fields", DataTable)
             assert str(table.get_cell("wire bytes", "delta")).startswith("+")
             assert table.max_scroll_x == 0, (table.virtual_size.width, table.size.width)
@@ -108,7 +116,7 @@ def test_compare_at_80_columns_keeps_a_19_character_root_whole():
         app = InspectorApp(load_path(str(wire)), count_tokens=False, compare=Target("canonical"))
         async with app.run_test(size=(80, 24)) as pilot:
             for _ in range(100):
-                await pilot.pause()
+                await step(pilot)
                 await app.workers.wait_for_complete()
                 if isinstance(app.screen, CompareScreen) and app.screen.comparison is not None \
                         and app.screen.comparison.done:
@@ -129,7 +137,7 @@ def test_the_overwrite_question_is_shown_whole_at_80_columns():
         question = "/tmp/userpass/compact.limit.repaired.model-text exists. Replace it?"
         async with opened(LEDGER, size=(80, 24)) as (app, pilot):
             app.push_screen(ConfirmScreen(question))
-            await pilot.pause()
+            await step(pilot)
             label = app.screen.query_one(Label)
             box = label.parent.content_region
             assert label.region.x >= box.x and label.region.right <= box.right, (label.region, box)
@@ -144,11 +152,13 @@ def test_token_view_rewraps_when_its_scrollbar_appears_at_80_columns():
     async def scenario():
         wire = ROOT / "examples" / "wires" / "calculator.project-graph.binary"
         async with opened(wire, size=(80, 24)) as (app, pilot):
-            await pilot.press("t")
-            await pilot.pause()
+            await press(pilot, "t")
+            await step(pilot)
             await app.workers.wait_for_complete()
-            await pilot.pause(0.3)
             view = app.query_one("#token-view")
+            await until(pilot, lambda: view.show_vertical_scrollbar
+                        and view.lines.width < view.scrollable_content_region.width,
+                        what="the token view rewrapped beside its scrollbar")
             assert view.show_vertical_scrollbar
             assert view.lines.width < view.scrollable_content_region.width
             assert view.max_scroll_x == 0
@@ -169,7 +179,7 @@ def test_a_failed_replay_shows_its_whole_reason_in_the_compare_view(tmp_path):
         async with app.run_test(size=(80, 24)) as pilot:
             status = None
             for _ in range(100):
-                await pilot.pause()
+                await step(pilot)
                 await app.workers.wait_for_complete()
                 found = app.screen.query("#compare-status")
                 if found and "could not compare" in str(found.first(Static).content):
@@ -190,15 +200,16 @@ def test_stepping_through_an_entrys_uses_moves_the_linked_cursor_to_each_use():
     async def scenario():
         async with opened(LEDGER, size=(120, 36)) as (app, pilot):
             loaded = app.loaded
-            await pilot.press("d", "down", "enter")
-            await pilot.pause(0.2)
+            await press(pilot, "d", "down", "enter")
+            await until(pilot, lambda: app.selection is not None and app.selection.origin == "body",
+                        what="the body on the entry's first use")
             entry = app.dictionary.selected_entry
             uses = loaded.references_of(entry)
             first = loaded.ref_wire[uses[0]]
             assert (app.selection.start, app.selection.origin) == (first, "body")
             assert app.bytes_pane.hex.cursor_offset == first
-            await pilot.press("right_square_bracket")
-            await pilot.pause(0.2)
+            await press(pilot, "right_square_bracket")
+            await until(pilot, lambda: app.selection.start != first, what="the next use")
             assert app.selection.start == loaded.ref_wire[uses[1]]
             assert app.bytes_pane.hex.cursor_offset == loaded.ref_wire[uses[1]]
     asyncio.run(scenario())

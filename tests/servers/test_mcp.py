@@ -1,8 +1,9 @@
 """``semaprax mcp`` through the MCP SDK's ClientSession over a real stdio
 subprocess: the tools' schemas and annotations, each encoding and auto, the wire
-sent once (the whole result message within the wire's bytes plus 1 KiB), format
-version types, the token budget, find_roots, the workspace from the client's
-roots, and a wire that replays with the CLI."""
+sent once (the whole result message within the wire's bytes plus 1 KiB, its
+metadata in ``_meta``), format version types, the token budget, find_roots, the
+workspace from the client's roots, and a wire that replays with the CLI.
+What the model reads: tests/servers/test_mcp_wire.py."""
 
 from __future__ import annotations
 
@@ -51,7 +52,7 @@ def test_tools_document_themselves(mcp):
 def test_the_text_is_exactly_the_wire(mcp, encoding):
     r = mcp.call("compact_projection", {"profile": "graph", "root": "pkg/core.py", "encoding": encoding})
     assert not r.is_error and len(r.content) == 1
-    meta = r.structured_content
+    meta = r.meta["semaprax/projection"]
     assert "wire" not in meta and meta["encoding"] == encoding
     text = r.content[0].text
     wire = base64.b64decode(text, validate=True) if encoding == "binary" else text.encode()
@@ -62,21 +63,39 @@ def test_the_text_is_exactly_the_wire(mcp, encoding):
         assert (meta["root"], meta["source_digest"]) == (found.projection.root, found.projection.source_digest)
 
 
-def test_auto_is_the_default_and_picks_the_fewest_tokens(mcp):
+def test_auto_is_the_default_and_keeps_json_unless_a_form_saves_3_percent_in_both(mcp):
     for root, profile in [("pkg/core.py", "graph"), ("pkg.core.Engine.run", "task-context"), (".", "symbols")]:
         r = mcp.call("compact_projection", {"profile": profile, "root": root})
-        meta = r.structured_content
-        counts = meta["auto"]["o200k_base"]
-        assert set(counts) == {"json", "text", "model-text"}
-        assert meta["encoding"] == meta["auto"]["chosen"] == min(counts, key=lambda f: (counts[f], f != "json"))
-        assert meta["tokens"]["o200k_base"] == counts[meta["encoding"]]
+        meta = r.meta["semaprax/projection"]
+        both = {t: meta["auto"][t] for t in ("cl100k_base", "o200k_base")}
+        assert all(set(c) == {"json", "text", "model-text"} for c in both.values())
+        saving = [f for f in ("text", "model-text")
+                  if all(c[f] <= 0.97 * c["json"] for c in both.values())]
+        expected = min(saving, key=lambda f: both["o200k_base"][f]) if saving else "json"
+        assert meta["encoding"] == meta["auto"]["chosen"] == expected
+        assert meta["tokens"] == {t: c[meta["encoding"]] for t, c in both.items()}
+
+
+def test_auto_rule():
+    from servers.route import choose_auto
+
+    def counts(json_: int, text: int, model: int) -> dict[str, dict[str, int]]:
+        return {"json": {"cl100k_base": json_, "o200k_base": json_},
+                "text": {"cl100k_base": text, "o200k_base": text},
+                "model-text": {"cl100k_base": model, "o200k_base": model}}
+
+    assert choose_auto(counts(1000, 990, 995)) == "json"  # saves 1 %: not worth a notation
+    assert choose_auto(counts(1000, 970, 960)) == "model-text"
+    lopsided = counts(1000, 1000, 900)
+    lopsided["model-text"]["cl100k_base"] = 980  # 10 % in o200k, 2 % in cl100k
+    assert choose_auto(lopsided) == "json"
 
 
 @pytest.mark.parametrize("version", [True, 2.0, "2"])
 def test_format_version_is_an_integer(mcp, version):
     r = mcp.call("compact_projection", {"profile": "graph", "root": "pkg/core.py", "encoding": "model-text",
                                         "format_version": version})
-    assert r.is_error and r.structured_content["code"] == "compact.negotiation"
+    assert r.is_error and r.meta["semaprax/error"]["code"] == "compact.negotiation"
     assert "integer" in r.content[0].text
 
 
@@ -88,7 +107,7 @@ def test_format_version_is_an_integer(mcp, version):
 def test_bad_arguments_are_named_by_the_route_not_dropped(mcp, arguments, says):
     r = mcp.call("compact_projection", arguments)
     assert r.is_error and says in r.content[0].text
-    assert r.structured_content["code"] in ("semaprax.params", "compact.negotiation")
+    assert r.meta["semaprax/error"]["code"] in ("semaprax.params", "compact.negotiation")
 
 
 def test_accept_offers_in_any_order(mcp):
@@ -96,44 +115,44 @@ def test_accept_offers_in_any_order(mcp):
               {"format_version": 1, "encoding": "text", "profile": "graph"}]
     for accept in (offers, offers[::-1]):
         r = mcp.call("compact_projection", {"profile": "graph", "root": "pkg/util.py", "accept": accept})
-        assert r.structured_content["encoding"] == "text"
+        assert r.meta["semaprax/projection"]["encoding"] == "text"
 
 
 def test_over_max_tokens_is_a_tool_error_naming_narrower_roots(mcp):
     r = mcp.call("compact_projection", {"profile": "symbols", "root": ".", "encoding": "json", "max_tokens": 40})
     assert r.is_error
-    data = r.structured_content
+    data = r.meta["semaprax/error"]
     assert data["code"] == "semaprax.budget" and data["tokens"] > 40 and data["bytes"] > 0
     assert [n["root"] for n in data["narrower"]] == ["pkg", "app.py"]
     assert "semaprax.budget" in r.content[0].text and "pkg (" in r.content[0].text
 
 
 def test_the_default_budget_comes_from_the_environment():
-    assert default_max_tokens({}) == 25_000
+    assert default_max_tokens({}) == 20_000
     assert default_max_tokens({"MAX_MCP_OUTPUT_TOKENS": "120"}) == 120
-    assert default_max_tokens({"MAX_MCP_OUTPUT_TOKENS": "lots"}) == 25_000
+    assert default_max_tokens({"MAX_MCP_OUTPUT_TOKENS": "lots"}) == 20_000
 
 
 
 def test_a_missing_root_names_close_matches(mcp):
     r = mcp.call("compact_projection", {"profile": "task-context", "root": "pkg.core.Engine.rn"})
-    assert r.is_error and r.structured_content["code"] == "semaprax.workspace"
-    assert "pkg.core.Engine.run" in r.structured_content["matches"]
+    assert r.is_error and r.meta["semaprax/error"]["code"] == "semaprax.workspace"
+    assert "pkg.core.Engine.run" in r.meta["semaprax/error"]["matches"]
 
 
 def test_find_roots(mcp):
     r = mcp.call("find_roots", {"profile": "task-context", "query": "engine"})
-    found = r.structured_content
+    found = r.meta["semaprax/roots"]
     assert not r.is_error and found["total"] == len(found["roots"]) > 0
     assert all("engine" in x["root"].lower() and x["lines"] > 0 for x in found["roots"])
     assert "pkg.core.Engine.run" in r.content[0].text
-    files = mcp.call("find_roots", {"profile": "graph", "limit": 2}).structured_content
+    files = mcp.call("find_roots", {"profile": "graph", "limit": 2}).meta["semaprax/roots"]
     assert files["total"] == 4 and [x["root"] for x in files["roots"]] == ["app.py", "pkg/__init__.py"]
     assert files["roots"][0]["bytes"] == (DEMO / "app.py").stat().st_size
-    manifests = mcp.call("find_roots", {"profile": "project-graph"}).structured_content
+    manifests = mcp.call("find_roots", {"profile": "project-graph"}).meta["semaprax/roots"]
     assert [x["root"] for x in manifests["roots"]] == ["semaprax.toml"]
     bad = mcp.call("find_roots", {"profile": "callgraph"})
-    assert bad.is_error and bad.structured_content["code"] == "semaprax.params"
+    assert bad.is_error and bad.meta["semaprax/error"]["code"] == "semaprax.params"
 
 
 def test_a_wire_from_mcp_replays_with_the_cli(mcp, tmp_path):
@@ -149,9 +168,11 @@ def test_the_workspace_comes_from_the_clients_roots_and_the_budget_from_the_envi
     try:
         r = session.call("compact_projection", {"profile": "graph", "root": "app.py", "encoding": "json",
                                                 "max_tokens": 10_000})
-        assert not r.is_error and r.structured_content["root"] == "app.py"
+        assert not r.is_error and r.meta["semaprax/projection"]["root"] == "app.py"
         r = session.call("compact_projection", {"profile": "symbols", "root": "."})
-        assert r.is_error and r.structured_content["max_tokens"] == 60
+        assert r.is_error and r.meta["semaprax/error"]["max_tokens"] == 60
+        tool = next(t for t in session.run(session.session.list_tools()).tools if t.name == "compact_projection")
+        assert "(default 60)" in tool.description and tool.meta["anthropic/maxResultSizeChars"] == 50_000
     finally:
         session.close()
 
@@ -160,7 +181,7 @@ def test_started_in_the_filesystem_root_without_roots_it_refuses():
     session = McpSession(cwd=Path("/"))
     try:
         r = session.call("compact_projection", {"profile": "task-context", "root": "x.y"})
-        assert r.is_error and r.structured_content["code"] == "semaprax.workspace"
+        assert r.is_error and r.meta["semaprax/error"]["code"] == "semaprax.workspace"
         assert "--workspace" in r.content[0].text and "roots" in r.content[0].text
     finally:
         session.close()
@@ -200,8 +221,9 @@ def test_the_whole_result_message_is_within_the_wire_plus_1_kib():
     for args, raw in zip(calls, _raw_calls(calls), strict=True):
         message = json.loads(raw)
         text = message["result"]["content"][0]["text"]
-        wire_bytes = message["result"]["structuredContent"]["wire_bytes"]
+        wire_bytes = message["result"]["_meta"]["semaprax/projection"]["wire_bytes"]
         assert message["result"]["content"] == [{"type": "text", "text": text}]
+        assert "structuredContent" not in message["result"]
         assert len(raw) <= wire_bytes + 1024, (args, len(raw), wire_bytes)
         # The wire appears once: only its JSON string escapes exceed its own bytes.
         assert len(raw) - len(json.dumps(text)) < 1024

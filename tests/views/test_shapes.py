@@ -87,13 +87,35 @@ def test_graph_rows_carry_their_edges(tmp_path):
     _, view = _graph(tmp_path, 'def f(x: int) -> str:\n    return str(len(x)) + g()\n\n\ndef g():\n    """G."""\n'
                                "    return 1\n\n\nclass A(Exception):\n    pass\n\n\nprint(f(1))\n")
     rows = view["definitions"]["rows"]
-    assert view["definitions"]["columns"] == ["name", "kind", "lines", "signature", "doc",
-                                              "calls", "references", "inherits"]
-    assert rows[0] == ["f", "function", [1, 2], "(x: int) -> str", "", ["len", "str", ".g"], ["int", "str"]]
-    assert rows[1] == ["g", "function", [5, 7], "()", "G."]  # trailing empty columns dropped
-    assert rows[2] == ["A", "class", [10, 11], "(Exception)", "", [], [], ["Exception"]]
+    assert view["definitions"]["columns"] == ["name", "kind", "lines", "signature",
+                                              "calls", "references", "inherits", "doc"]
+    assert rows[0] == ["f", "function", [1, 2], "(x: int) -> str", ["len", "str", ".g"], ["int", "str"]]
+    assert rows[1] == ["g", "function", [5, 7], "()", "G."]  # the doc follows the edge lists kept
+    assert rows[2] == ["A", "class", [10, 11], "(Exception)", [], [], ["Exception"]]  # trailing empties dropped
     assert view["module_edges"] == {"calls": ["print", ".f"]}  # in the long names' order
     assert "edges" not in view and "not_builtins" not in view
+
+
+def test_members_continue_their_class_row_and_targets_go_through_imports(tmp_path):
+    long, view = _graph(tmp_path, "from collections import OrderedDict as OD\nimport os.path as osp\n\n\n"
+                                  "class A:\n    def f(self):\n        return OD(osp.join('a'))\n\n"
+                                  "    class B:\n        def g(self):\n            pass\n\n"
+                                  "    def h(self):\n        pass\n")
+    names = [r[0] for r in view["definitions"]["rows"]]
+    assert names == ["A", ".f", ".B", ".g", "A.h"]  # .g continues A.B, the class row above it
+    assert view["definitions"]["rows"][1][4] == ["OD", "osp.join"]
+    assert long["edges"]["mod.A.f"]["calls"] == ["collections.OrderedDict", "os.path.join"]
+    assert "imports_whole" not in view
+
+
+def test_an_import_that_renames_a_module_is_read_back_exactly(tmp_path):
+    (tmp_path / "json.py").write_text("def dumps():\n    pass\n")
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "__init__.py").write_text("x = 1\n")
+    long, view = _graph(tmp_path, "import other as json\nimport json as j2\n\n\ndef f():\n    j2.dumps()\n"
+                                  "    return json.x\n")  # _graph checks that the view expands to the long form
+    assert view["definitions"]["rows"][0][4:] == [["j2.dumps"], ["json.x"]]
+    assert long["edges"]["mod.f"] == {"calls": ["json.dumps"], "references": ["other.x"]}
 
 
 def test_one_line_span_is_one_number(tmp_path):
@@ -107,8 +129,8 @@ def test_builtins_stay_long_where_a_short_name_would_be_ambiguous(tmp_path):
     long, view = _graph(tmp_path, "import open\n\n\ndef f():\n    open.door()\n    return open  # the module\n\n\n"
                                   "def g(p):\n    return len(p)\n")
     assert view["not_builtins"] == ["open"]
-    assert view["definitions"]["rows"][0][5:] == [["open.door"], ["open"]]
-    assert view["definitions"]["rows"][1][5:] == [["len"]]
+    assert view["definitions"]["rows"][0][4:] == [["open.door"], ["open"]]
+    assert view["definitions"]["rows"][1][4:] == [["len"]]
     assert long["edges"]["mod.g"] == {"calls": ["builtins.len"]}
 
 
@@ -116,7 +138,7 @@ def test_a_name_defined_twice_carries_its_edges_once(tmp_path):
     _, view = _graph(tmp_path, "def f():\n    return 1\n\n\ndef g():\n    pass\n\n\ndef f():\n    return len([])\n")
     rows = view["definitions"]["rows"]
     assert [r[0] for r in rows] == ["f", "g", "f"]
-    assert len(rows[0]) < 6 and rows[2][5] == ["len"]
+    assert len(rows[0]) < 5 and rows[2][4] == ["len"]
 
 
 def test_path_module():

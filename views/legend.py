@@ -1,0 +1,55 @@
+"""How to read a view, in as few words as a tool description can afford.
+
+``LEGENDS[profile]`` names every key of that profile's document and every
+convention it uses; ``COMMON`` the conventions all views share, ``PARTIAL`` the
+fitted view's marker and ``FORMS`` the wire notations (``@N``, ``~k``). The
+long explanation is docs/profiles.md ("Reading a view"); these strings are its
+summary, short enough for the MCP tool description (its whole text stays under
+2 KB): ``legend()`` is all of them, ``legend(profile)`` one profile's.
+tests/views/test_legend.py checks that every key a document uses is named here.
+"""
+
+from __future__ import annotations
+
+COMMON = (
+    "{columns, rows} is a table: rows list values in column order, trailing empty ones left out. "
+    "lines: [first, last] or one number. .x: in this module (.: the module); ?expr: unresolved, as written; "
+    "built-ins bare; a target through an import is spelled by its local name."
+)
+
+PARTIAL = "partial (first if present): fitted to max_tokens; shed, omitted counts, narrower roots with token costs."
+
+FORMS = "@N: line N (from 0) after dict. ~k: the k-th distinct string (from 0)."
+
+LEGENDS: dict[str, str] = {
+    "graph": (
+        "graph: imports {local: target}; definitions (a row .x continues the class row above; doc, a string, "
+        "follows the edge lists kept); module_edges; "
+        "not_builtins: stay builtins.X; imports_whole: no import spelling; edges {source: {kind: targets}}; errors."
+    ),
+    "task-context": (
+        "task-context: source; class {members}; self {reads, writes}; callees, constructs, types {name: "
+        "signature}; unresolved; callers, tests tables; imports."
+    ),
+    "project-graph": (
+        "project-graph: modules (path gives module, else module_names); imports {module: [modules]}; "
+        "external {top: [importers]}; entry_points."
+    ),
+    "symbols": "symbols: modules [{path, module, symbols rows}].",
+    "references": "references: defined [path, line]; files {path: {kind: {in (the enclosing definition): [lines]}}}.",
+    "diagnostics": "diagnostics: files {path: {kind: rows}}.",
+}
+
+
+#: Keys whose name says what they hold; every other key a document uses is named above.
+SELF_EVIDENT = frozenset({
+    "module", "path", "lines", "doc", "symbol", "kind", "signature", "overloads", "decorators", "root",
+    "project", "manifest", "dependencies", "name", "columns", "rows", "max_tokens", "counted", "reads", "writes",
+})
+
+
+def legend(profile: str | None = None) -> str:
+    """One profile's legend with the shared conventions, or all of them."""
+    parts = [COMMON, PARTIAL, FORMS]
+    parts += [LEGENDS[profile]] if profile is not None else list(LEGENDS.values())
+    return " ".join(parts)
