@@ -49,7 +49,7 @@ def test_tests_beside_a_pyproject_are_part_of_the_project(tmp_path):
     refs = _view("references", "pkg.helper", tmp_path)
     assert "tests/test_pkg.py" in json.dumps(refs)
     context = _view("task-context", "pkg.helper", tmp_path)
-    assert "test_pkg.test_helper" in context["tests"]  # callers from tests, apart
+    assert "test_pkg.test_helper" in json.dumps(context["tests"])  # callers from tests, apart
 
 
 def test_a_namespace_package_resolves_by_its_dotted_path(tmp_path):
