@@ -7,7 +7,7 @@ import re
 import tomllib
 from dataclasses import dataclass
 
-from analysis.sources import Workspace, WorkspaceError
+from analysis.sources import Workspace, WorkspaceError, is_utf8
 
 MANIFEST_NAMES = ("semaprax.toml", "pyproject.toml")
 
@@ -84,15 +84,28 @@ def _excluded(data: dict, name: str, manifest: str) -> list[str]:
     return value
 
 
+#: Folders beside a pyproject.toml that hold the project's tests: they are
+#: sources too (a function's references include the test that calls it).
+TEST_FOLDERS = ("tests", "test")
+
+
 def _packages_beside(ws: Workspace, folder: str) -> list[str]:
-    """Top-level packages next to a pyproject.toml, or under its src/ folder."""
+    """Top-level packages and modules next to a pyproject.toml, the packages
+    under its src/ folder, and its tests/ (or test/) folder, package or not:
+    the usual layouts (``pkg/``, ``src/pkg/``, ``tests/``). A name that is not
+    UTF-8 is left out here; the listing says so (sources.Workspace.skipped)."""
     base = ws.folder / folder if folder else ws.folder
     found = []
     for top in (base, base / "src"):
         if not top.is_dir():
             continue
         for child in sorted(top.iterdir()):
-            if (child / "__init__.py").is_file() and child.name not in ("tests", "test") or child.suffix == ".py" and child.is_file() and top == base and child.name != "setup.py":
+            if not is_utf8(child.name):
+                continue
+            tests = child.is_dir() and top == base and child.name in TEST_FOLDERS
+            package = (child / "__init__.py").is_file() and child.name not in TEST_FOLDERS
+            module = child.suffix == ".py" and child.is_file() and top == base and child.name != "setup.py"
+            if tests or package or module:
                 found.append(child.relative_to(base).as_posix())
     return found
 

@@ -150,7 +150,19 @@ def analyse_module(
     with collector_paused():
         analyser = _Analyser(source, path, module, is_package, classes, values)
         analyser.on_prepared = on_prepared
-        return analyser.run()
+        try:
+            return analyser.run()
+        except RecursionError:
+            # Statement chains and expression depth are walked with explicit
+            # stacks; what still recurses (unparsing a thousand-deep expression,
+            # say) leaves the file with its module and one diagnostic.
+            lines = len(analyser.text_lines)
+            return ModuleAnalysis(module, path, (Definition(module, "module", 1, max(lines, 1)),), (), (),
+                                  (Problem(TOO_DEEP, 1, 1, "too deeply nested to analyse"),), lines=lines)
+
+
+#: The problem kind of a file that the parser accepts but is too deep to analyse.
+TOO_DEEP = "too-deep"
 
 
 @contextmanager
@@ -166,6 +178,19 @@ def collector_paused() -> Iterator[None]:
     finally:
         if was_enabled:
             gc.enable()
+
+
+class _Frame:
+    """One pending visit of an expression: its nodes still to see, the scope
+    they are in, and the callees already recorded (not references too)."""
+
+    __slots__ = ("callee_ids", "scope", "skip_self", "stack")
+
+    def __init__(self, stack: list[ast.AST], scope: _Scope, skip_self: bool = False) -> None:
+        self.stack = stack
+        self.scope = scope
+        self.skip_self = skip_self
+        self.callee_ids: set[int] = set()
 
 
 class _Analyser:
@@ -194,6 +219,7 @@ class _Analyser:
         self.overload_stubs: dict[str, list[Definition]] = {}
         self.import_ends: dict[int, int] = {}  # first line of an import statement -> its last
         self.reexported: set[tuple[str, str]] = set()
+        self.noqa_spans: dict[tuple[int, int | None], frozenset[str] | None] = {}
 
     # --- driver ----------------------------------------------------------------
 
@@ -262,7 +288,15 @@ class _Analyser:
 
     def _noqa(self, line: int, end: int | None = None) -> frozenset[str] | None:
         """The codes a ``# noqa`` comment on lines ``line``..``end`` silences
-        (an empty set: all of them), or None when there is none."""
+        (an empty set: all of them), or None when there is none. Remembered per
+        span: the thousand names of one ``from m import (...)`` ask of the same
+        lines a thousand times."""
+        span = (line, end)
+        if span not in self.noqa_spans:
+            self.noqa_spans[span] = self._read_noqa(line, end)
+        return self.noqa_spans[span]
+
+    def _read_noqa(self, line: int, end: int | None) -> frozenset[str] | None:
         codes: set[str] = set()
         found = False
         for text in self.text_lines[max(line, 1) - 1: end or line]:
@@ -281,8 +315,15 @@ class _Analyser:
     def _declare(self, body: list[ast.stmt], scope: _Scope) -> None:
         self.scopes.append((scope, body))
         seen: dict[str, int] = {}
-        for stmt in body:
-            self._declare_stmt(stmt, scope, seen)
+        # An explicit stack, each statement before the ones it holds: a chain of
+        # a thousand ``elif`` branches is a thousand nested statements.
+        stack: list[tuple[ast.stmt, dict[str, int]]] = [(stmt, seen) for stmt in reversed(body)]
+        while stack:
+            stmt, seen_here = stack.pop()
+            self._declare_stmt(stmt, scope, seen_here)
+            nested = _nested_statements(stmt)
+            if nested:
+                stack.extend((child, {}) for child in reversed(list(nested)))
         if scope.table is not None and scope.kind in ("module", "class"):
             for name in list(scope.table.get_identifiers()):
                 sym = _symbol(scope.table, name)
@@ -299,8 +340,6 @@ class _Analyser:
             self._declare_variable(stmt, scope)
         elif isinstance(stmt, ast.If) and scope.kind == "module" and _is_main_guard(stmt.test):
             self.has_main = True
-        for child in _nested_statements(stmt):
-            self._declare_stmt(child, scope, {})
 
     def _declare_def(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, scope: _Scope) -> None:
         qual = f"{scope.qualname}.{node.name}"
@@ -485,6 +524,10 @@ class _Analyser:
                         cls = scope.cls
                 if cls and not isinstance(node, ast.AsyncFunctionDef):
                     self.attribute_types[scope.qualname + "()"] = cls
+                    if scope.cls and any(_is_property(d) for d in node.decorator_list):
+                        self.attribute_types[scope.qualname] = cls  # ``obj.prop`` is the getter's result
+                elif cls:  # ``await f()``: what the coroutine returns
+                    self.attribute_types[scope.qualname + "()await"] = cls
             elif isinstance(node, ast.ClassDef):
                 for stmt in body:
                     if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
@@ -523,6 +566,11 @@ class _Analyser:
             target = self._resolve_expr(node, scope)
             if target and not target.startswith(UNRESOLVED):
                 return self._value_of(target)
+        if isinstance(node, ast.Await) and isinstance(node.value, ast.Call) and \
+                isinstance(node.value.func, (ast.Name, ast.Attribute)):
+            target = self._resolve_expr(node.value.func, scope)
+            if target and not target.startswith(UNRESOLVED):
+                return self._value_of(target + "()await")
         if isinstance(node, ast.Subscript):
             if isinstance(node.slice, ast.Slice):  # a slice of a list is a list
                 return self._value_type(node.value, scope)
@@ -579,12 +627,32 @@ class _Analyser:
                 item = self._item_type(stmt.iter, scope)
                 if item:
                     scope.types.setdefault(stmt.target.id, item)
+            elif isinstance(stmt, (ast.For, ast.AsyncFor)) and isinstance(stmt.target, ast.Tuple):
+                for name, iterable in self._unpacked(stmt.target, stmt.iter, scope):
+                    item = self._item_type(iterable, scope)
+                    if item:
+                        scope.types.setdefault(name, item)
             elif isinstance(stmt, ast.With):
                 for item_node in stmt.items:
                     if isinstance(item_node.optional_vars, ast.Name):
                         cls = self._entered_class(item_node.context_expr, scope)
                         if cls:
                             scope.types.setdefault(item_node.optional_vars.id, cls)
+
+    def _unpacked(self, target: ast.Tuple, iterable: ast.expr, scope: _Scope) -> list[tuple[str, ast.expr]]:
+        """``for i, x in enumerate(xs)``: x is an item of xs; ``for a, b in
+        zip(xs, ys)``: a of xs, b of ys. Names paired with what they iterate."""
+        if not (isinstance(iterable, ast.Call) and isinstance(iterable.func, (ast.Name, ast.Attribute))
+                and not iterable.keywords and all(isinstance(e, ast.Name) for e in target.elts)):
+            return []
+        func = self._resolve_expr(iterable.func, scope)
+        names = [e.id for e in target.elts if isinstance(e, ast.Name)]
+        args = iterable.args
+        if func == "builtins.enumerate" and len(args) >= 1 and len(names) == 2:
+            return [(names[1], args[0])]
+        if func == "builtins.zip" and len(args) == len(names) and not any(isinstance(a, ast.Starred) for a in args):
+            return list(zip(names, args, strict=True))
+        return []
 
     def _entered_class(self, expr: ast.expr, scope: _Scope) -> str | None:
         """The class of ``v`` in ``with expr as v``: what ``__enter__`` returns."""
@@ -712,10 +780,24 @@ class _Analyser:
     # --- pass 2: uses ----------------------------------------------------------------
 
     def _visit_body(self, body: list[ast.stmt], scope: _Scope) -> None:
-        for stmt in body:
-            self._visit_stmt(stmt, scope)
+        """Every expression and statement of a scope's body, through the nodes
+        that are neither (handlers, with-items, match cases and all their
+        patterns: ``case Point(x=Color.RED) if ok(p)`` uses Point, Color.RED and
+        ok), in source order, with an explicit stack (no recursion per level of
+        nesting: an ``elif`` chain nests as deep as it is long)."""
+        stack: list[ast.AST] = list(reversed(body))
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ast.expr):
+                self._visit_expr(node, scope, scope.qualname)
+            elif isinstance(node, ast.stmt) and self._visit_stmt(node, scope):
+                continue
+            else:
+                stack.extend(reversed(_child_nodes(node)))
 
-    def _visit_stmt(self, stmt: ast.stmt, scope: _Scope) -> None:
+    def _visit_stmt(self, stmt: ast.stmt, scope: _Scope) -> bool:
+        """Visit what a statement itself uses; False when its children are
+        still to visit."""
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             qual = f"{scope.qualname}.{stmt.name}"
             for d in stmt.decorator_list:
@@ -739,28 +821,16 @@ class _Analyser:
                     self._visit_expr(default, scope, qual)
                 if stmt.returns is not None:
                     self._visit_annotation(stmt.returns, scope, qual)
-            return  # the body is visited as its own scope
+            return True  # the body is visited as its own scope
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
-            return  # their uses were recorded when they were declared
+            return True  # their uses were recorded when they were declared
         if isinstance(stmt, ast.AnnAssign):
             self._visit_annotation(stmt.annotation, scope, scope.qualname)
             for part in (stmt.target, stmt.value):
                 if part is not None:
                     self._visit_expr(part, scope, scope.qualname)
-            return
-        self._visit_children(stmt, scope)
-
-    def _visit_children(self, node: ast.AST, scope: _Scope) -> None:
-        """Every expression and statement below a statement, through the nodes
-        that are neither (handlers, with-items, match cases and all their
-        patterns: ``case Point(x=Color.RED) if ok(p)`` uses Point, Color.RED and ok)."""
-        for child in _child_nodes(node):
-            if isinstance(child, ast.expr):
-                self._visit_expr(child, scope, scope.qualname)
-            elif isinstance(child, ast.stmt):
-                self._visit_stmt(child, scope)
-            else:
-                self._visit_children(child, scope)
+            return True
+        return False
 
     def _visit_annotation(self, expr: ast.expr, scope: _Scope, source: str) -> None:
         """Annotations may be strings ("Ledger", "list[Posting]"): read them as
@@ -776,55 +846,59 @@ class _Analyser:
         self._visit_expr(expr, scope, source)
 
     def _visit_expr(self, expr: ast.expr, scope: _Scope, source: str, skip_self: bool = False) -> None:
-        """Record every call and every non-local name this expression uses."""
-        stack: list[ast.AST] = [expr]
-        callee_ids: set[int] = set()
-        while stack:
-            node = stack.pop()
+        """Record every call and every non-local name this expression uses.
+        A lambda or comprehension is visited in a scope of its own as a frame
+        of an explicit stack, in the order a recursive visit would take, so
+        six hundred nested lambdas are six hundred frames of a list."""
+        frames: list[_Frame] = [_Frame([expr], scope, skip_self)]
+        while frames:
+            frame = frames[-1]
+            if not frame.stack:
+                frames.pop()
+                continue
+            node = frame.stack.pop()
+            scope = frame.scope
             if isinstance(node, ast.Call):
                 func = node.func
                 if isinstance(func, (ast.Name, ast.Attribute)):
-                    callee_ids.add(id(func))
+                    frame.callee_ids.add(id(func))
                     target = self._resolve_expr(func, scope)
                     self._record(source, target, CALLS, func, scope)
                     base = _chain_base(func)
                     if not isinstance(base, ast.Name):
-                        stack.append(base)
+                        frame.stack.append(base)
                 else:
-                    stack.append(func)
-                stack.extend(node.args)
-                stack.extend(k.value for k in node.keywords)
+                    frame.stack.append(func)
+                frame.stack.extend(node.args)
+                frame.stack.extend(k.value for k in node.keywords)
                 continue
-            if (isinstance(node, (ast.Name, ast.Attribute)) and id(node) not in callee_ids
+            if (isinstance(node, (ast.Name, ast.Attribute)) and id(node) not in frame.callee_ids
                     and isinstance(node.ctx, ast.Load)):
-                if not skip_self:
+                if not frame.skip_self:
                     target = self._resolve_expr(node, scope)
                     if isinstance(node, ast.Attribute) and target and target.startswith(UNRESOLVED):
                         target = None  # an attribute of an unknown value: not an edge
                     self._record(source, target, REFERENCES, node, scope)
                 base = _chain_base(node)
                 if not isinstance(base, ast.Name):
-                    stack.append(base)
+                    frame.stack.append(base)
                 continue
             if isinstance(node, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
                 inner = _child_scope_for(scope, node)
                 generators = getattr(node, "generators", [])
-                if generators:  # the first iterable is evaluated in the enclosing scope
-                    self._visit_expr(generators[0].iter, scope, source)
+                first = generators[0] if generators else None
+                calls: list[_Frame] = []
+                if first is not None:  # the first iterable is evaluated in the enclosing scope
+                    calls.append(_Frame([first.iter], scope))
                 for child in ast.iter_child_nodes(node):
-                    if isinstance(child, ast.arguments):
-                        continue
-                    self._visit_expr_in(child, inner, source, first=generators[0] if generators else None)
+                    if isinstance(child, ast.comprehension):
+                        parts = child.ifs if child is first else [child.iter, *child.ifs]
+                        calls.extend(_Frame([part], inner) for part in parts)
+                    elif isinstance(child, ast.expr):
+                        calls.append(_Frame([child], inner))
+                frames.extend(reversed(calls))  # each runs to its end before the next, as calls would
                 continue
-            stack.extend(_child_nodes(node))
-
-    def _visit_expr_in(self, node: ast.AST, scope: _Scope, source: str, first: ast.AST | None = None) -> None:
-        if isinstance(node, ast.comprehension):
-            parts = node.ifs if node is first else [node.iter, *node.ifs]
-            for part in parts:
-                self._visit_expr(part, scope, source)
-        elif isinstance(node, ast.expr):
-            self._visit_expr(node, scope, source)
+            frame.stack.extend(_child_nodes(node))
 
     def _record(self, source: str, target: str | None, kind: str, expr: ast.expr, scope: _Scope) -> None:
         if target is None:  # a local variable or parameter: not an edge
@@ -1140,6 +1214,12 @@ def _newer_syntax(line: str, msg: str) -> str:
     if msg.startswith("f-string"):
         return f" (Python 3.12 allows reused quotes, backslashes and comments inside f-string braces{here})"
     return ""
+
+
+def _is_property(decorator: ast.expr) -> bool:
+    """``@property``, ``@functools.cached_property``, ``@cached_property``."""
+    name = decorator.attr if isinstance(decorator, ast.Attribute) else getattr(decorator, "id", "")
+    return name in ("property", "cached_property")
 
 
 def _is_overload(decorator: str) -> bool:

@@ -86,6 +86,22 @@ def source_lines(text: str) -> list[str]:
     return lines
 
 
+def is_utf8(name: str) -> bool:
+    """Whether a name from the file system is valid UTF-8 (``os.walk`` gives
+    other bytes as lone surrogates, which no UTF-8 encoder accepts)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def spelled(name: str) -> str:
+    """A file name that is not UTF-8, spelled in UTF-8: each byte that is not
+    part of a UTF-8 character as ``\\xNN`` (``caf\\xe9.py`` for Latin-1 ``café.py``)."""
+    return os.fsencode(name).decode("utf-8", "backslashreplace")
+
+
 @dataclass(frozen=True)
 class ModuleFile:
     path: str  # workspace-relative, '/' separators
@@ -109,6 +125,9 @@ class Workspace:
         #: Why files were left out of the listing (a dangling symlink, one that
         #: leaves the workspace), one sentence each, in path order.
         self.notes: list[str] = []
+        #: Files and folders left out because a view cannot name them: (their
+        #: name as ``spelled`` spells it, why), in path order.
+        self.skipped: list[tuple[str, str]] = []
 
     # --- paths --------------------------------------------------------------------
 
@@ -164,13 +183,25 @@ class Workspace:
             found = []
             notes = []
             for dirpath, dirnames, filenames in os.walk(self.folder):  # symlinked folders are not entered
-                dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith(".")
-                                     and not os.path.isfile(os.path.join(dirpath, d, "pyvenv.cfg")))
                 rel_dir = Path(dirpath).relative_to(self.folder).as_posix()
+                kept = []
+                for d in dirnames:
+                    if d in SKIP_DIRS or d.startswith(".") or os.path.isfile(os.path.join(dirpath, d, "pyvenv.cfg")):
+                        continue
+                    if not is_utf8(d):
+                        rel = d if rel_dir == "." else f"{rel_dir}/{d}"
+                        self.skipped.append((spelled(rel), "its name is not UTF-8"))
+                        continue
+                    kept.append(d)
+                dirnames[:] = sorted(kept)
                 for name in filenames:
                     if not name.endswith(".py") or name.startswith("."):
                         continue
                     rel = name if rel_dir == "." else f"{rel_dir}/{name}"
+                    if not is_utf8(name):
+                        # a view names its files in UTF-8: this one is left out, and said so
+                        self.skipped.append((spelled(rel), "its name is not UTF-8"))
+                        continue
                     full = os.path.join(dirpath, name)
                     if os.path.islink(full):
                         if not os.path.exists(full):
@@ -181,6 +212,8 @@ class Workspace:
                             continue
                     found.append(rel)
             self._listing = sorted(found, key=lambda p: p.encode("utf-8"))
+            self.skipped.sort(key=lambda s: s[0].encode("utf-8"))
+            notes.extend(f"skipped {path}: {why}" for path, why in self.skipped)
             self.notes = sorted(notes, key=lambda n: n.encode("utf-8"))
             for note in self.notes:  # on stderr for a person at the command line (logging's last resort)
                 _log.warning("semaprax: %s", note)

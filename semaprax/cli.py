@@ -127,11 +127,19 @@ def _progress(done: int, total: int) -> None:
               end=end, file=sys.stderr, flush=True)
 
 
+def _cache(args: argparse.Namespace) -> None:
+    """``--no-cache``: the analysis cache on disk is left alone (analysis/filecache.py)."""
+    from analysis import filecache
+
+    filecache.use_disk = not args.no_cache
+
+
 def cmd_project(args: argparse.Namespace) -> int:
     from analysis import index
     from servers.route import make_projection
 
     index.progress_hook = _progress
+    _cache(args)
 
     from views.fit import Budget, fits
 
@@ -153,6 +161,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from servers.route import replay_projection
 
     index.progress_hook = _progress
+    _cache(args)
 
     data = _read(args.wire)
     from servers.session import is_session
@@ -342,6 +351,8 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("--encoding", choices=codec.FORMS, default="json", help="wire form (default: json)")
     pr.add_argument("--workspace", default=".", metavar="DIR", help="workspace folder (default: .)")
     pr.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
+    pr.add_argument("--no-cache", dest="no_cache", action="store_true",
+                    help="neither read nor write the per-file analysis cache in the user's cache folder")
     pr.add_argument("--max-tokens", dest="max_tokens", type=_positive, metavar="N",
                     help="fit the view so its wire is at most N cl100k_base and o200k_base tokens "
                     "(docs/profiles.md, 'Fitted views'); the document says what it left out")
@@ -359,6 +370,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     r.add_argument("wire", metavar="WIRE", help="wire file or tap session, or - for standard input")
     r.add_argument("--workspace", default=".", metavar="DIR", help="workspace folder (default: .)")
+    r.add_argument("--no-cache", dest="no_cache", action="store_true",
+                   help="neither read nor write the per-file analysis cache in the user's cache folder")
     r.set_defaults(run=cmd_replay)
 
     t = sub.add_parser(

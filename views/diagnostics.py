@@ -1,13 +1,12 @@
 """``diagnostics``: problems found. For a .py file (reads: that file) syntax
 errors, unresolved names, unused imports and redefinitions; for a manifest
 (reads: it and its sources) the same for every file, plus imports that name
-neither a project module, nor the standard library, nor a declared dependency."""
+neither a project module, nor the standard library, nor a declared dependency
+(what the manifest declares: what is installed where the view is made is never
+consulted). Files whose names are not UTF-8 are listed as skipped."""
 
 from __future__ import annotations
 
-import functools
-import importlib.metadata
-import re
 import sys
 from collections import Counter
 from dataclasses import replace
@@ -30,6 +29,8 @@ def produce(ws: Workspace, root: str) -> tuple[str, Any]:
         index = index_of(ws, list(project.sources))
         rows = problem_rows(_without_reexports(index.modules))
         rows.extend(_unresolved_imports(index, project.dependencies))
+        rows.extend(_skipped_rows(ws, project.folder))
+        rows.extend(_same_names(index))
         rel = project.manifest
     else:
         rel = python_file(ws, root)
@@ -52,8 +53,9 @@ def _without_reexports(analyses: list[ModuleAnalysis]) -> list[ModuleAnalysis]:
             for a in analyses]
 
 
-#: Distributions whose import name differs from their name, for when the
-#: distribution is not installed where the view is made.
+#: Distributions whose import name differs from their name. The view reads the
+#: workspace and its declared manifest only, never what is installed where it
+#: runs, so the same sources give the same bytes on every machine.
 KNOWN_IMPORT_NAMES = {
     "pyyaml": ("yaml",), "pillow": ("PIL",), "beautifulsoup4": ("bs4",), "scikit-learn": ("sklearn",),
     "python-dateutil": ("dateutil",), "attrs": ("attr", "attrs"), "pyjwt": ("jwt",),
@@ -66,47 +68,76 @@ KNOWN_IMPORT_NAMES = {
 
 def import_names(dependencies: tuple[str, ...]) -> set[str]:
     """The top-level names the declared distributions can be imported as: the
-    name itself, the well-known exceptions above, and, where the distribution
-    is installed, the top-level names it really provides (importlib.metadata)."""
+    name itself (``-`` as ``_``) and the well-known exceptions above."""
     names = {d.replace("-", "_") for d in dependencies}
     for d in dependencies:
         names.update(KNOWN_IMPORT_NAMES.get(d, ()))
-    wanted = set(dependencies)
-    for top, distributions in _installed_tops().items():
-        if any(_normal(dist) in wanted for dist in distributions):
-            names.add(top)
     return names
 
 
-@functools.cache
-def _installed_tops() -> dict[str, tuple[str, ...]]:
-    try:
-        return {k: tuple(v) for k, v in importlib.metadata.packages_distributions().items()}
-    except (OSError, ValueError, TypeError, AttributeError):  # a broken installed distribution: no view breaks
-        return {}
-
-
-def _normal(distribution: str) -> str:
-    return re.sub(r"[-_.]+", "-", distribution).lower()
-
-
 def _unresolved_imports(index: WorkspaceIndex, dependencies: tuple[str, ...]) -> list[list[Any]]:
-    known_tops = {a.module.split(".")[0] for a in index.modules}
-    known_tops |= set(sys.stdlib_module_names)
-    known_tops |= import_names(dependencies)
+    """Imports that name neither a project module (nor a name in one), nor the
+    standard library, nor a declared dependency. Linear in the imports: the
+    sets are made once, and each import looks up its own prefixes."""
     modules = {a.module for a in index.modules}
+    internal_tops = {m.split(".")[0] for m in modules}
+    known_tops = set(sys.stdlib_module_names) | import_names(dependencies)
+    # every proper prefix of a module name: ``from pkg import sub`` names package pkg
+    prefixes = {m[:i] for m in modules for i, c in enumerate(m) if c == "."}
     rows = []
     for a in index.modules:
         for imp in a.imports:
             target = imp.module if imp.local == "*" else imp.target
-            top = target.split(".")[0]
-            internal = top in {m.split(".")[0] for m in modules}
-            if top in known_tops and not internal:
-                continue
-            # from pkg import name: name may be a module or a symbol in pkg
-            if internal and any(target == m or target.startswith(m + ".") or m.startswith(target + ".")
-                                for m in modules):
+            # as written, or (a module in a namespace folder) by the name its dotted path leads to
+            if any(_known(name, internal_tops, known_tops, prefixes, modules)
+                   for name in (target, index.canonical(target))):
                 continue
             problem = Problem("unresolved-import", imp.line, 1, f"cannot resolve import of {target!r}")
             rows.append([a.path, problem.line, problem.column, problem.kind, problem.message])
+    return rows
+
+
+def _known(target: str, internal_tops: set[str], known_tops: set[str], prefixes: set[str],
+           modules: set[str]) -> bool:
+    top = target.split(".")[0]
+    internal = top in internal_tops
+    if top in known_tops and not internal:
+        return True
+    # from pkg import name: name may be a module or a symbol in pkg
+    return internal and (target in prefixes or _within(target, modules))
+
+
+def _within(target: str, modules: set[str]) -> bool:
+    """Whether ``target`` is a module or lies inside one."""
+    name = target
+    while True:
+        if name in modules:
+            return True
+        if "." not in name:
+            return False
+        name = name.rpartition(".")[0]
+
+
+def _skipped_rows(ws: Workspace, folder: str) -> list[list[Any]]:
+    """Files under the project's folder that no view can name (their names
+    are not UTF-8), spelled as sources.spelled spells them."""
+    ws.python_files()  # the listing finds them
+    prefix = folder + "/" if folder else ""
+    return [[path, 1, 1, "skipped-file", f"skipped: {why}"] for path, why in ws.skipped if path.startswith(prefix)]
+
+
+def _same_names(index: WorkspaceIndex) -> list[list[Any]]:
+    """Files that are the same module: modules in folders without
+    ``__init__.py`` are named from their own folder, so ``a/util.py`` and
+    ``b/util.py`` are both ``util``, and a name in ``util`` may be either's."""
+    paths: dict[str, list[str]] = {}
+    for a in index.modules:
+        paths.setdefault(a.module, []).append(a.path)
+    rows = []
+    for module, group in paths.items():
+        if len(group) > 1:
+            for path in group:
+                others = ", ".join(p for p in group if p != path)
+                rows.append([path, 1, 1, "same-module-name",
+                             f"module {module!r} is also {others}: a name in {module!r} may be either file's"])
     return rows

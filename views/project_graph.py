@@ -33,7 +33,8 @@ def produce(ws: Workspace, root: str) -> tuple[str, Any]:
             # ``import email.charset`` binds ``email`` and imports the submodule too
             targets = {imp.module} if imp.local == "*" else {imp.target, max(imp.module, imp.target, key=len)}
             for target in targets:
-                owner = owning_module(target, names)
+                # as written, or (a module in a namespace folder) where its dotted path leads
+                owner = owning_module(target, names) or owning_module(index.canonical(target), names)
                 if owner is None:
                     external.setdefault(target.split(".")[0], set()).add(a.module)
                 elif owner != a.module:

@@ -1,0 +1,285 @@
+"""The per-file analysis cache: one run per change.
+
+A module's analysis (``analysis.resolver.analyse_module``) is a function of its
+bytes, its path and module name, and the answers it got when it asked the
+workspace index about other modules' classes and values. A record keeps the
+analysis together with every question it asked, in order, with the answer it
+got, and the classes and values it told the index (``on_prepared``). The index
+(analysis/index.py) replays a record instead of analysing the file again: it
+asks the same questions in the same order, and while every answer is the one
+recorded, the analysis would be the one recorded. At the first answer that
+differs the file is analysed again, fed the answers already given, so the
+result is always the one a cold build gives.
+
+Records are keyed by the SHA-256 of the analyser's own source (its version),
+the Python version, the file's path, module name and bytes. They are held in
+memory (bounded, for a long-running server: a one-file edit re-analyses that
+file and what asks about it) and on disk under the user's cache folder
+(``$XDG_CACHE_HOME/semaprax/analysis``, else ``~/.cache/semaprax/analysis``):
+written to a temporary file and renamed into place, so several processes can
+share the folder; read with ``marshal`` (no code runs on load); at most
+``DISK_LIMIT`` bytes, the oldest records removed first. ``semaprax project
+--no-cache`` leaves the disk alone.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import marshal
+import os
+import sys
+import tempfile
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from analysis.model import Definition, Import, ModuleAnalysis, Problem, Use
+
+#: One event of an analysis, in the order it happened:
+#: (CLASS, qualname, answer), (VALUE, qualname, answer) or (PREPARED, classes, values).
+CLASS, VALUE, PREPARED = 0, 1, 2
+Event = tuple[int, Any, Any]
+
+#: The largest total size of the records on disk, in bytes.
+DISK_LIMIT = 512 * 1024 * 1024
+#: Records kept in memory by one process.
+MEMORY_LIMIT = 40_000
+
+
+@dataclass(frozen=True)
+class Record:
+    events: tuple[Event, ...]
+    result: ModuleAnalysis
+
+
+@functools.cache
+def analyser_version() -> str:
+    """The SHA-256 of the sources the analysis is made of, and the Python
+    version (whose ``ast`` it reads): any change to either is a new cache."""
+    h = hashlib.sha256(f"semaprax-analysis/1 {sys.version_info[:2]}".encode())
+    here = Path(__file__).resolve().parent
+    for name in ("filecache.py", "index.py", "model.py", "resolver.py", "sources.py"):
+        h.update((here / name).read_bytes())
+    return h.hexdigest()
+
+
+def cache_folder() -> Path | None:
+    """``$XDG_CACHE_HOME/semaprax/analysis``, else ``~/.cache/semaprax/analysis``;
+    None when neither names an absolute folder (no cache on disk then)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    if not os.path.isabs(base):
+        return None
+    return Path(base) / "semaprax" / "analysis"
+
+
+# --- records as marshal values ------------------------------------------------------------
+
+def _fields(cls: type) -> tuple[str, ...]:
+    return tuple(cls.__dataclass_fields__)  # type: ignore[attr-defined]
+
+
+_DEF, _USE, _IMP, _PROB = _fields(Definition), _fields(Use), _fields(Import), _fields(Problem)
+_MOD = tuple(f for f in _fields(ModuleAnalysis) if f != "by_name")
+
+
+def _flat(obj: Any, names: tuple[str, ...]) -> tuple[Any, ...]:
+    d = obj.__dict__
+    return tuple(d[n] for n in names)
+
+
+def _maker(cls: type, names: tuple[str, ...]) -> Callable[[tuple[Any, ...]], Any]:
+    """A function making a frozen dataclass instance from its field values,
+    without its ``__init__`` (a record holds hundreds of thousands of them)."""
+    new, setattr_ = object.__new__, object.__setattr__
+
+    def make(values: tuple[Any, ...]) -> Any:
+        obj: Any = new(cls)
+        setattr_(obj, "__dict__", dict(zip(names, values)))
+        return obj
+
+    return make
+
+
+_make_def, _make_use = _maker(Definition, _DEF), _maker(Use, _USE)
+_make_imp, _make_prob = _maker(Import, _IMP), _maker(Problem, _PROB)
+
+
+def _dump(record: Record) -> bytes:
+    a = record.result
+    module = (a.module, a.path, tuple(_flat(d, _DEF) for d in a.definitions),
+              tuple(_flat(u, _USE) for u in a.uses), tuple(_flat(i, _IMP) for i in a.imports),
+              tuple(_flat(p, _PROB) for p in a.problems), a.has_main, a.lines, a.value_types)
+    events = tuple(_event_out(e) for e in record.events)
+    return marshal.dumps((analyser_version(), module, events))
+
+
+def _event_out(event: Event) -> Any:
+    kind, q, answer = event
+    if kind == PREPARED:
+        return (kind, tuple((k, v.bases, v.members) for k, v in q.items()), tuple(answer.items()))
+    if kind == CLASS and answer is not None:
+        return (kind, q, (answer.bases, answer.members))
+    return event
+
+
+def _load(data: bytes, class_info: Callable[..., Any]) -> Record | None:
+    version, module, events = marshal.loads(data)
+    if version != analyser_version():
+        return None
+    (name, path, definitions, uses, imports, problems, has_main, lines, value_types) = module
+    result = ModuleAnalysis(
+        name, path, tuple(map(_make_def, definitions)), tuple(map(_make_use, uses)),
+        tuple(map(_make_imp, imports)), tuple(map(_make_prob, problems)), has_main, lines, value_types)
+    out: list[Event] = []
+    for kind, q, answer in events:
+        if kind == PREPARED:
+            out.append((kind, {k: class_info(b, m) for k, b, m in q}, dict(answer)))
+        elif kind == CLASS and answer is not None:
+            out.append((kind, q, class_info(*answer)))
+        else:
+            out.append((kind, q, answer))
+    return Record(tuple(out), result)
+
+
+class RecordStore:
+    """Records by key, in memory and (when ``folder`` is given) on disk."""
+
+    def __init__(self, folder: Path | None, class_info: Callable[..., Any], *,
+                 memory_limit: int = MEMORY_LIMIT, disk_limit: int = DISK_LIMIT) -> None:
+        self.folder = folder
+        self.class_info = class_info
+        self.memory_limit = memory_limit
+        self.disk_limit = disk_limit
+        self._memory: OrderedDict[str, Record] = OrderedDict()
+        self._pending: dict[str, Record] = {}
+        self._lock = threading.Lock()  # a server's threads share the process's store
+        #: The last index's modules renamed through re-exports, by record key (analysis
+        #: itself, renamed), and what the renaming depended on (analysis/index.py).
+        self.finals: dict[str, tuple[ModuleAnalysis, ModuleAnalysis]] = {}
+        self.finals_state: Any = None
+        self.hits = self.misses = 0
+
+    @staticmethod
+    def key(data: bytes, path: str, module: str, is_package: bool, phase: str) -> str:
+        h = hashlib.sha256(analyser_version().encode())
+        h.update(f"\x00{phase}\x00{path}\x00{module}\x00{int(is_package)}\x00".encode("utf-8", "surrogatepass"))
+        h.update(data)
+        return h.hexdigest()
+
+    def get(self, key: str) -> Record | None:
+        with self._lock:
+            record = self._memory.get(key)
+            if record is not None:
+                self._memory.move_to_end(key)
+        if record is None and self.folder is not None:
+            record = self._read(key)
+            if record is not None:
+                with self._lock:
+                    self._remember(key, record)
+        if record is None:
+            self.misses += 1
+        else:
+            self.hits += 1
+        return record
+
+    def put(self, key: str, record: Record) -> None:
+        with self._lock:
+            self._remember(key, record)
+            if self.folder is not None:
+                self._pending[key] = record
+
+    def _remember(self, key: str, record: Record) -> None:
+        self._memory[key] = record
+        self._memory.move_to_end(key)
+        while len(self._memory) > self.memory_limit:
+            self._memory.popitem(last=False)
+
+    def _path(self, key: str) -> Path:
+        assert self.folder is not None
+        return self.folder / key[:2] / key
+
+    def _read(self, key: str) -> Record | None:
+        try:
+            data = self._path(key).read_bytes()
+        except OSError:
+            return None
+        try:
+            return _load(data, self.class_info)
+        except (ValueError, EOFError, TypeError, KeyError):  # a damaged record is a miss
+            return None
+
+    def flush(self) -> None:
+        """Write the records made since the last flush, each atomically, then
+        keep the folder within its size."""
+        with self._lock:
+            pending, self._pending = self._pending, {}
+        if self.folder is None or not pending:
+            return
+        wrote = False
+        for key, record in pending.items():
+            path = self._path(key)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+                try:
+                    with os.fdopen(fd, "wb") as fh:
+                        fh.write(_dump(record))
+                    os.replace(tmp, path)
+                    wrote = True
+                except BaseException:
+                    try:
+                        os.unlink(tmp)
+                    except OSError:
+                        pass
+                    raise
+            except OSError:  # a full or read-only disk: the cache is an optimisation only
+                return
+        if wrote:
+            self.prune()
+
+    def prune(self) -> None:
+        """Remove the oldest records until the folder holds at most
+        ``disk_limit`` bytes (three quarters of it, so pruning is rare)."""
+        if self.folder is None:
+            return
+        found: list[tuple[int, int, str]] = []
+        total = 0
+        for dirpath, _dirs, names in os.walk(self.folder):
+            for name in names:
+                full = os.path.join(dirpath, name)
+                try:
+                    st = os.stat(full)
+                except OSError:
+                    continue
+                total += st.st_size
+                found.append((st.st_mtime_ns, st.st_size, full))
+        if total <= self.disk_limit:
+            return
+        found.sort()
+        for _mtime, size, full in found:
+            if total <= self.disk_limit * 3 // 4:
+                break
+            try:
+                os.unlink(full)
+            except OSError:
+                continue
+            total -= size
+
+
+#: Whether records are kept on disk; ``semaprax project --no-cache`` turns it off.
+use_disk = True
+_stores: dict[str, RecordStore] = {}
+
+
+def default_store(class_info: Callable[..., Any]) -> RecordStore:
+    """The process's store: in memory always, on disk unless turned off."""
+    folder = cache_folder() if use_disk else None
+    name = str(folder)
+    store = _stores.get(name)
+    if store is None:
+        store = _stores[name] = RecordStore(folder, class_info)
+    return store
