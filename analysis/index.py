@@ -270,9 +270,9 @@ class WorkspaceIndex:
         if names is None:
             known = self._canonicals.get(target)
             if known is None:
-                chain: list[str] = []
-                known = self._canonicals[target] = self._canonical(target, set(), chain)
-                for name in chain:  # what an alias added later may change (see _add_aliases)
+                seen: list[str] = []
+                known = self._canonicals[target] = self._canonical(target, set(), seen)
+                for name in seen:  # what an alias added later may change (see _add_aliases)
                     self._canonicals_by_top.setdefault(name.partition(".")[0], set()).add(target)
             return known
         current = target

@@ -61,6 +61,8 @@ BENCHES: dict[str, Bench] = {
     "shapes": Bench("shapes", "token cost of candidate graph shapes on the examples"),
     "view-vs-source": Bench("view_vs_source", "a graph view's tokens against its source, and model-text against "
                             "full JSON by view size, on a held-out half of the standard library"),
+    "cache": Bench("cache", "one run per change: project-graph cold, from the per-file cache and --no-cache, "
+                   "and a server's request after a one-file edit (give a workspace with a manifest)"),
     "fit": Bench("fit", "what fitting a view to a token budget costs against producing it whole"),
     "recall": Bench("recall", "call targets and references against jedi (needs the dev extra)"),
     "listing": Bench("listing", "print a view's minimal plain-text listing (the floor the shapes are measured "

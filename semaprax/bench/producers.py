@@ -89,8 +89,9 @@ def _one(profile: str, root: str, workspace: str) -> None:
     analyses: list[tuple[int, int]] = []
     real = index.WorkspaceIndex.__init__
 
-    def counting(self: index.WorkspaceIndex, ws: Any, files: Any) -> None:  # analyses a workspace-wide view made
-        real(self, ws, files)
+    def counting(self: index.WorkspaceIndex, ws: Any, files: Any, store: Any = None) -> None:
+        """The analyses a workspace-wide view made."""
+        real(self, ws, files, store)
         analyses.append((len(files), self.analyses))
 
     index.WorkspaceIndex.__init__ = counting  # type: ignore[method-assign]  # patched on purpose

@@ -1,6 +1,6 @@
 """One run per change, measured (issue 22, issue 20).
 
-    python scripts/bench_cache.py WORKSPACE [--rounds N] [--edit FILE]
+    semaprax bench cache WORKSPACE [--rounds N] [--edit FILE]
 
 WORKSPACE holds a semaprax.toml (or pyproject.toml); a copy of the standard
 library with ``[project] name = 'stdlib'`` and ``sources = ['.']`` is the case the
@@ -31,8 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+ROOT = Path(__file__).resolve().parents[2]  # the checkout (an editable install), the CLI's working folder
 
 
 def _cli(workspace: Path, cache: Path, out: Path, *extra: str) -> float:
@@ -111,19 +110,20 @@ def warm_edit(workspace: Path, edit: str | None, rounds: int) -> None:
           f"load {os.getloadavg()[0]:.1f}")
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("workspace", type=Path)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--edit", help="the file the warm-index measurement edits (workspace-relative)")
     parser.add_argument("--skip-cli", action="store_true")
     parser.add_argument("--skip-warm", action="store_true")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if not args.skip_cli:
         cli_rounds(args.workspace, args.rounds)
     if not args.skip_warm:
         warm_edit(args.workspace, args.edit, args.rounds)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
