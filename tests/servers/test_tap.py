@@ -222,3 +222,17 @@ def test_a_sessions_views_replay_against_the_current_sources(tmp_path: Path) -> 
     stale = subprocess.run([sys.executable, "-m", "semaprax", "replay", str(path), "--workspace", str(ws)],
                            capture_output=True, text=True, timeout=60, check=False)
     assert stale.returncode == 1 and "call 1 compact_projection" in stale.stdout and ": stale: differs" in stale.stdout
+
+
+def test_the_example_sessions_show_what_the_model_reads_before_and_after_text_only_results() -> None:
+    """examples/sessions: today's semaprax mcp gives every client the wire itself;
+    the session recorded before results became text only shows structured-first
+    clients reading the metadata object instead of the view."""
+    now = read_session(str(ROOT / "examples" / "sessions" / "demo.jsonl"))
+    before = read_session(str(ROOT / "examples" / "sessions" / "structured-content-hides-the-wire.jsonl"))
+    assert len(now.calls) == len(before.calls) == 6
+    for call in now.calls:
+        assert call.readings["structured"].text == call.readings["text"].text
+    for call in before.calls[:5]:
+        assert call.readings["structured"].text != call.readings["text"].text
+        assert call.readings["structured"].text.startswith('{"format_version":')
