@@ -88,6 +88,30 @@ async def shoot_compare(name: str, size: tuple[int, int]) -> Path:
         return target
 
 
+async def shoot_calls(name: str, size: tuple[int, int]) -> Path:
+    """The Calls view of the recorded tap session, replayed against its workspace."""
+    from inspector.session_screen import SessionScreen
+
+    app = InspectorApp(None, session="examples/sessions/demo.jsonl", workspace="tests/fixtures/demo")
+    async with app.run_test(size=size) as pilot:
+        for _ in range(200):
+            await pilot.pause(0.05)
+            if isinstance(app.screen, SessionScreen) and app.screen.session is not None:
+                break
+        screen = app.screen
+        assert isinstance(screen, SessionScreen)
+        await pilot.press("r")
+        for _ in range(200):
+            await pilot.pause(0.05)
+            if len(screen.replayed) == len(screen.session.calls if screen.session else []):
+                break
+        await pilot.press("down")
+        await pilot.pause(0.3)
+        target = OUT / f"{name}.svg"
+        app.save_screenshot(filename=target.name, path=str(OUT))
+        return target
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--size", default="140x40", help="terminal size COLSxROWS (default 140x40)")
@@ -99,6 +123,7 @@ def main(argv: list[str] | None = None) -> int:
         target = asyncio.run(shoot(name, path, keys, (cols, rows), tab))
         print(f"{target.relative_to(ROOT)}")
     print(asyncio.run(shoot_compare("compare", (cols, rows))).relative_to(ROOT))
+    print(asyncio.run(shoot_calls("calls", (cols, rows))).relative_to(ROOT))
     return 0
 
 
