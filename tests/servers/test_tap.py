@@ -236,3 +236,44 @@ def test_the_example_sessions_show_what_the_model_reads_before_and_after_text_on
     for call in before.calls[:5]:
         assert call.readings["structured"].text != call.readings["text"].text
         assert call.readings["structured"].text.startswith('{"format_version":')
+
+
+def _raw_exchange(command: list[str], lines: list[bytes], answers: int) -> bytes:
+    """Send ``lines`` to a server on stdio one at a time, each after the answers
+    so far have come (as a client waits for its responses), and return every byte
+    the server wrote until ``answers`` responses have come."""
+    proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                            cwd=str(ROOT))
+    assert proc.stdin is not None and proc.stdout is not None
+    got = b""
+    try:
+        for line in lines:
+            proc.stdin.write(line + b"\n")
+            proc.stdin.flush()
+            if b'"id"' in line:  # a request: wait for its answer
+                got += proc.stdout.readline()
+        assert got.count(b"\n") == answers
+    finally:
+        proc.stdin.close()
+        proc.wait(30)
+    return got
+
+
+@pytest.mark.parametrize("server", [FOREIGN, OURS], ids=["foreign", "ours"])
+def test_the_bytes_a_client_receives_through_the_tap_are_the_bytes_it_receives_directly(
+        tmp_path: Path, server: list[str]) -> None:
+    def request(i: int, method: str, params: dict[str, Any]) -> bytes:
+        return json.dumps({"jsonrpc": "2.0", "id": i, "method": method, "params": params}).encode()
+
+    calls = FOREIGN_CALLS if server is FOREIGN else OUR_CALLS
+    lines = [request(1, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                       "clientInfo": {"name": "raw", "version": "1"}}),
+             b'{"jsonrpc":"2.0","method":"notifications/initialized"}',
+             request(2, "tools/list", {}),
+             *(request(3 + i, "tools/call", {"name": name, "arguments": args}) for i, (name, args) in enumerate(calls))]
+    direct = _raw_exchange(server, lines, 2 + len(calls))
+    through_tap = _raw_exchange(tapped(tmp_path / "s.jsonl", server), lines, 2 + len(calls))
+    assert through_tap == direct
+    sizes = [r["bytes"] for r in map(json.loads, (tmp_path / "s.jsonl").read_text().splitlines()[1:])
+             if r["dir"] == "s2c"]
+    assert sizes == [len(line) for line in direct.splitlines()]
