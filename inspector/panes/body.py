@@ -33,7 +33,7 @@ from ..model import Loaded
 from ..structure import Structure
 from ..views.lines import Fold, LineView, Mark, MarkSet, reading_layout, wrapped_layout
 from . import Pane
-from .search import Search
+from .search import MatchSteps, Search
 
 BIG = 1 << 20  # above this, a reading layout is computed in a worker
 
@@ -43,7 +43,7 @@ def hex_lines(data: bytes) -> bytes:
     return b"\n".join(data[i:i + 32].hex(" ").encode() for i in range(0, len(data), 32))
 
 
-class BodyPane(Pane):
+class BodyPane(MatchSteps, Pane):
     NAME = "body"
 
     @dataclass
@@ -375,14 +375,6 @@ class BodyPane(Pane):
             start, end, doc = loaded.doc_span_at(offset)
             self.announce(start, end, doc)
             self.compact.go_to_offset(loaded.doc_to_body(offset))
-
-    def action_next_match(self) -> None:
-        if self.search.step(1):
-            self._show_match()
-
-    def action_prev_match(self) -> None:
-        if self.search.step(-1):
-            self._show_match()
 
     # --- structure: folds, brackets, paths, values ----------------------------------
 

@@ -13,10 +13,10 @@ from ..messages import Selection
 from ..model import Loaded
 from ..views.hexview import HexView, legend
 from . import Pane
-from .search import Search
+from .search import MatchSteps, Search
 
 
-class BytesPane(Pane):
+class BytesPane(MatchSteps, Pane):
     NAME = "bytes"
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -85,14 +85,6 @@ class BytesPane(Pane):
             self.announce(start, end, doc, at=offset)
         self.notify(f"match {self.search.position + 1} of {len(self.search.matches):,} at byte {offset:,}",
                     timeout=3)
-
-    def action_next_match(self) -> None:
-        if self.search.step(1):
-            self._show_match()
-
-    def action_prev_match(self) -> None:
-        if self.search.step(-1):
-            self._show_match()
 
     def copy_value(self) -> str:
         if self.loaded is None:

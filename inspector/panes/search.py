@@ -77,3 +77,23 @@ class Search:
 
         hint = "text, or bytes in hex: de ad be ef / 0xdead" if hex_ok else "text to find"
         owner.app.push_screen(PromptScreen("Search (bytes of the focused pane)", hint), run)
+
+
+class MatchSteps:
+    """The ``n``/``N`` actions of a pane that searches: step the pane's ``search``
+    attribute (a Search, or None before the first search in some panes) and show
+    the match it lands on with the pane's own ``_show_match``."""
+
+    def _show_match(self) -> None:
+        raise NotImplementedError
+
+    def _step_match(self, by: int) -> None:
+        search: Search | None = getattr(self, "search", None)
+        if search is not None and search.step(by):
+            self._show_match()
+
+    def action_next_match(self) -> None:
+        self._step_match(1)
+
+    def action_prev_match(self) -> None:
+        self._step_match(-1)

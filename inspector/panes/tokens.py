@@ -32,7 +32,7 @@ from ..views.lines import Layout, LineView, wrapped_layout
 from ..views.tokenview import PALETTE, LedgerView, TokenView, ledger_header
 from . import Pane
 from .overview import FORM_NAMES, change, plural
-from .search import Search
+from .search import MatchSteps, Search
 
 #: The forms the token view shows, in ``T`` order (v1 binary is CBOR, not text).
 TEXT_FORMS = ("json", "text", "model-text")
@@ -107,7 +107,7 @@ class StatusLine(Widget):
         return self.content
 
 
-class TokensPane(Pane):
+class TokensPane(MatchSteps, Pane):
     NAME = "tokens"
 
     DEFAULT_CSS = """
@@ -467,14 +467,6 @@ class TokensPane(Pane):
             self.announce(wire_start, wire_end, (offset, offset + self.search.length), wire_start)
         self.query_one("#tv-title", StatusLine).update(Text(
             f"match {self.search.position + 1} of {len(self.search.matches):,} at byte {offset:,} (n/N)"))
-
-    def action_next_match(self) -> None:
-        if self.search.step(1):
-            self._show_match()
-
-    def action_prev_match(self) -> None:
-        if self.search.step(-1):
-            self._show_match()
 
     # --- the ledger -----------------------------------------------------------------------
 

@@ -21,7 +21,7 @@ from ..messages import Selection
 from ..model import Loaded, display_value
 from ..views.hexview import HexView
 from . import Pane
-from .search import Search
+from .search import MatchSteps, Search
 
 #: How each kind of node is drawn.
 STYLES = {"malformed": "bold #ffffff on #b00020", "range": "italic", "pending": "italic dim",
@@ -99,7 +99,7 @@ class DissectionTree(Tree[Node]):
         self.fill(event.node)
 
 
-class TreePane(Pane):
+class TreePane(MatchSteps, Pane):
     NAME = "tree"
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -293,14 +293,6 @@ class TreePane(Pane):
         self.hex.select_span(offset, offset + search.length)
         self.announce(start, end, doc, at=offset)
         self.notify(f"match {search.position + 1} of {len(search.matches):,} at byte {offset:,}", timeout=3)
-
-    def action_next_match(self) -> None:
-        if self.search is not None and self.search.step(1):
-            self._show_match()
-
-    def action_prev_match(self) -> None:
-        if self.search is not None and self.search.step(-1):
-            self._show_match()
 
     def copy_value(self) -> str:
         """The selected node's text: its document bytes for a JSON value, else its wire bytes."""
