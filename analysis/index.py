@@ -178,7 +178,7 @@ class WorkspaceIndex:
                     if owner is None:
                         break
                     try:
-                        analyse(waiting[owner], depth + 1)
+                        analyse(waiting[owner], depth + 1)  # noqa: F821 - its cell is emptied after the build
                     except RecursionError:  # too deep for this interpreter: it is analysed in turn
                         pass
                     found = table.get(qualname)
@@ -206,6 +206,11 @@ class WorkspaceIndex:
         for n in range(len(modules)):
             if results[n] is None:
                 analyse(n, 0)
+        # analyse calls itself through its closure: the function and its cell are a cycle that
+        # holds this index and the build's lists, so a replaced index would wait for a full
+        # collection to be freed. Emptying the cell breaks the cycle (refcounting frees it all).
+        del analyse
+
         def known(is_class: bool, name: str) -> bool:
             table: dict[str, Any] = self.classes if is_class else self.values
             return name in table or self._canonical(name) in table
