@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from workspacekit import write_files as _write
 
 from analysis import filecache
 from analysis import index as index_module
@@ -35,13 +36,6 @@ FILES = {
               "    def run(self) -> int:\n        return super().run() + 1\n\nmain()\n",
 }
 
-
-def _write(root: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        p = root / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text)
-    return root
 
 
 def _snapshot(index: WorkspaceIndex) -> list[tuple]:

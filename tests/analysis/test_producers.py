@@ -12,27 +12,17 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from workspacekit import long_view as _view
+from workspacekit import write_files as _write
 
 from analysis import resolver
 from analysis.resolver import analyse_module
 from analysis.sources import Workspace
-from servers.route import make_projection
 from views import diagnostics
-from views.expand import expand
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _write(root: Path, files: dict[str, str | bytes]) -> Path:
-    for rel, text in files.items():
-        p = root / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_bytes(text if isinstance(text, bytes) else text.encode())
-    return root
-
-
-def _view(profile: str, root: str, folder: Path) -> dict:
-    return expand(profile, json.loads(make_projection(profile, root, folder).selected))
 
 
 # --- layouts ----------------------------------------------------------------------------------

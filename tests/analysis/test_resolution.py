@@ -3,17 +3,16 @@
 
 from __future__ import annotations
 
-import json
 import sys
-from pathlib import Path
 
 import pytest
+from workspacekit import long_view as _view
+from workspacekit import write_files as _write
 
 from analysis.index import WorkspaceIndex
 from analysis.resolver import analyse_module
 from analysis.sources import Workspace, WorkspaceError
 from servers.route import make_projection
-from views.expand import expand
 
 
 def _analyse(source: str, module: str = "m", path: str = "m.py"):
@@ -24,18 +23,6 @@ def _calls(a, source: str) -> set[str]:
     return {u.target for u in a.uses if u.kind == "calls" and u.source == source}
 
 
-def _write(root: Path, files: dict[str, str | bytes]) -> Path:
-    for rel, text in files.items():
-        p = root / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_bytes(text if isinstance(text, bytes) else text.encode())
-    return root
-
-
-def _view(profile: str, root: str, folder: Path) -> dict:
-    """The view in its long shape (views.expand): these tests are
-    about what resolution finds, not how the view spells it."""
-    return expand(profile, json.loads(make_projection(profile, root, folder).selected))
 
 
 # --- overloads -------------------------------------------------------------------------

@@ -13,8 +13,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-import pilotkit
-from pilotkit import press
+from pilotkit import press, until
 from textual.widgets import DataTable, Static
 
 from inspector.app import InspectorApp
@@ -24,11 +23,6 @@ from views.tokens import ENCODING_NAMES, get_encoding
 ROOT = Path(__file__).resolve().parents[2]
 DEMO_SESSION = ROOT / "examples" / "sessions" / "demo.jsonl"
 SIZE = (160, 48)
-
-
-async def until(pilot: Any, condition: Any, timeout: float = 30.0) -> None:
-    """Wait for ``condition()`` while the app runs (no fixed pause)."""
-    await pilotkit.until(pilot, condition, timeout)
 
 
 def independent_figures(path: Path) -> list[dict[str, Any]]:
