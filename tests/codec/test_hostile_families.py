@@ -238,8 +238,12 @@ def _departures(body: bytes, data: st.DataObject) -> bytes:
         return body[:at] + bytes([(major << 5) | 24, ai]) + body[at + 1 :]
     if kind == "float32" and ib == 0xFB:
         x = struct.unpack(">d", body[at + 1 : at + 9])[0]
-        if struct.unpack(">f", struct.pack(">f", x))[0] == x:
-            return body[:at] + b"\xfa" + struct.pack(">f", x) + body[at + 9 :]
+        try:
+            short = struct.pack(">f", x)
+        except OverflowError:  # beyond float32's range (3.4028235677973366e+38 rounds up past it): no short form
+            short = None
+        if short is not None and struct.unpack(">f", short)[0] == x:
+            return body[:at] + b"\xfa" + short + body[at + 9 :]
         return body
     if kind == "trailing":
         return body + data.draw(st.binary(min_size=1, max_size=3))
