@@ -115,7 +115,10 @@ def run(path: Path, repeat: int, command: str, moves_only: bool) -> dict[str, li
             bi.tmux("send-keys", "-t", bi.SESSION, "Home")
             time.sleep(0.5)
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", bi.SESSION], check=False, capture_output=True)
+        # the benchmark's own tmux server (bi.SOCKET), and the inspector in it
+        subprocess.run(["tmux", "-L", bi.SOCKET, "kill-server"], check=False, capture_output=True)
+        socket = Path(os.environ.get("TMUX_TMPDIR", "/tmp")) / f"tmux-{os.getuid()}" / bi.SOCKET
+        socket.unlink(missing_ok=True)
     return results
 
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import subprocess
 import sys
@@ -180,7 +181,10 @@ def terminal_round(path: Path, keys: int) -> dict[str, list[float]]:
         start = int(found.group(1).replace(",", ""))
         moves = [answer("Right", f"byte {start + k:,} in the node") for k in range(1, keys + 1)]
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], check=False, capture_output=True)
+        # the benchmark's own tmux server (bi.SOCKET), and the inspector in it
+        subprocess.run(["tmux", "-L", bi.SOCKET, "kill-server"], check=False, capture_output=True)
+        socket = Path(os.environ.get("TMUX_TMPDIR", "/tmp")) / f"tmux-{os.getuid()}" / bi.SOCKET
+        socket.unlink(missing_ok=True)
     return {"expand": expand, "move": moves}
 
 
