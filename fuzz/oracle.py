@@ -38,6 +38,7 @@ def check_error(error: CompactError, data: bytes) -> None:
         f"offset {error.offset!r} outside 0..{len(data)}: {error!r}",
     )
     _require(isinstance(error.message, str) and error.message != "", "empty message")
+    _require(str(error).startswith(error.code), f"str() of a diagnostic does not start with its code: {error!r}")
 
 
 def outcome(decode: Callable[[bytes], object], data: bytes) -> object:
@@ -88,11 +89,78 @@ def check_form(form: str, data: bytes) -> object:
     return result
 
 
+def _verdict(result: object) -> object:
+    """What two decodes of one wire must agree on: the code and offset of a
+    diagnostic, or the form and bytes of what was accepted."""
+    if isinstance(result, CompactError):
+        return (result.code, result.offset)
+    assert isinstance(result, codec.DecodedWire)
+    return (result.form, result.selected, result.projection)
+
+
+def _same(a: object, b: object) -> bool:
+    """Equal results, diagnostics compared by code and offset."""
+    if isinstance(a, CompactError) or isinstance(b, CompactError):
+        return isinstance(a, CompactError) and isinstance(b, CompactError) and (a.code, a.offset) == (b.code, b.offset)
+    return a == b
+
+
+def _at_depth(frames: int, call: Callable[[], object]) -> object:
+    """``call()`` run ``frames`` Python frames below this one."""
+    return call() if frames <= 0 else _at_depth(frames - 1, call)
+
+
+#: How deep in the caller's stack the deep-value check decodes: with 512 levels
+#: of nesting this runs out of the default recursion limit (1,000), so the
+#: decoder must finish on a fresh stack (``projection.with_stack``).
+CALLER_FRAMES = 600
+
+
+def _every_form_round_trips(p: CompactProjection) -> None:
+    """An accepted projection, encoded in every form, decodes back to itself."""
+    for form in codec.FORMS:
+        try:
+            wire = codec.ENCODERS[form](p)
+        except CompactError as error:  # only a wire over the 16 MiB limit may be refused
+            _require(error.code == "compact.limit", f"{form}: encoding a decoded projection raised {error!r}")
+            continue
+        again = outcome(codec.decode_wire, wire)
+        _require(
+            isinstance(again, codec.DecodedWire) and again.form == form and again.selected == p.selected,
+            f"{form}: the encoding of a decoded projection decodes to {again!r}",
+        )
+        assert isinstance(again, codec.DecodedWire)
+        _require(again.format_version == codec.FORMAT_VERSIONS[form], f"{form}: format version")
+        if form != "json":
+            _require(again.projection == p, f"{form}: the projection changed in a round trip")
+
+
 def check_wire(data: bytes) -> object:
-    """``decode_wire`` on anything: the form it detects, re-encoding included."""
+    """``decode_wire`` on anything: the form it detects, re-encoding included;
+    the same verdict for the wire as a ``bytearray`` or ``memoryview`` and from
+    deep in the caller's stack (a deeply nested input); an accepted projection
+    round-trips through every form (a full JSON document as the selected bytes
+    of a projection the constructor builds)."""
     result = outcome(codec.decode_wire, data)
     if not isinstance(result, CompactError):
         _reencodes(result.form, result, data)
+    verdict = _verdict(result)
+    form = outcome(codec.detect_form, data)
+    for like in (bytearray(data), memoryview(data)):
+        _require(_same(outcome(codec.detect_form, like), form), f"detect_form of a {type(like).__name__}")
+        _require(_verdict(outcome(codec.decode_wire, like)) == verdict,
+                 f"decode_wire of a {type(like).__name__} differs from that of bytes")
+    if data.count(b"[") + data.count(b"{") >= 400:  # nesting may be near the 512 limit
+        deep = outcome(lambda wire: _at_depth(CALLER_FRAMES, lambda: codec.decode_wire(wire)), data)
+        _require(_verdict(deep) == verdict, f"decode_wire {CALLER_FRAMES} frames deep said {deep!r}, at the top {result!r}")
+    if isinstance(result, codec.DecodedWire):
+        p = result.projection
+        if p is None:
+            p = CompactProjection("graph", "a.py", "r", result.selected)
+        else:
+            _require(CompactProjection(p.profile, p.root, p.source_revision, p.selected) == p,
+                     "the constructor disagrees with the decoder")
+        _every_form_round_trips(p)
     return result
 
 
@@ -112,6 +180,16 @@ def check_verify(data: bytes) -> object:
             _require(isinstance(result, CompactError) and result.code == "compact.binding", f"{result!r}")
         else:
             _require(not isinstance(result, CompactError), f"valid wire rejected on its own metadata: {result!r}")
+        # check_binding checks only the values it is given (None: not checked)
+        p = layout.projection
+        _require(p is not None and p.selected == layout.document, "a valid layout without its projection")
+        assert p is not None
+        codec.check_binding(p, profile=None, root=None, source_revision=None)
+        try:
+            codec.check_binding(p, profile=p.profile, root=None, source_revision=p.source_revision + "-other")
+            _require(False, "check_binding accepted another source_revision")
+        except CompactError as error:
+            _require(error.code == "compact.binding" and "source_revision" in error.message, f"{error!r}")
     return result
 
 
@@ -184,7 +262,63 @@ def check_layout_wire(data: bytes) -> object:
                      f"CBOR item {k} ends outside the body")
     if layout.document is not None and len(layout.document) < 4096:
         layout.values  # noqa: B018 - the document's values with their spans: built, never raising
+    _require(layout.stopped_at == (size if error is None or error.offset is None else error.offset), "stopped_at")
+    for ref in layout.references:
+        _require(layout.body is not None and layout.body.start <= ref.wire.start < ref.wire.end <= size,
+                 f"reference {ref} outside the body")
+        _require(data[ref.wire.start : ref.wire.end] == layout.reference_token(ref.index), f"reference {ref} spelling")
+    if layout.valid and layout.form != "json":
+        _require(isinstance(decoded, codec.DecodedWire) and layout.projection == decoded.projection,
+                 "layout projection differs from the decoded one")
+        _require(layout.digest_verified is True, "a valid wire whose digest is not verified")
+    _check_partial_layouts(data, layout)
+    _check_large_bytes_like(data)
     return decoded
+
+
+def _check_partial_layouts(data: bytes, full: codec.WireLayout) -> None:
+    """``layout_wire(through=…)`` runs the stages up to the one named and agrees
+    with the full layout on what it ran: the same failure if one of them failed,
+    else a partial layout that claims neither validity nor a verified digest."""
+    for through in ("envelope", "dictionary"):
+        part = codec.layout_wire(data, through=through)
+        _require((part.form, part.header, part.fields) == (full.form, full.header, full.fields),
+                 f"through={through}: the envelope differs from the full layout's")
+        if part.error is not None:
+            _require(full.error is not None and (part.stage, part.error.code, part.error.offset)
+                     == (full.stage, full.error.code, full.error.offset),
+                     f"through={through} stopped at {part.error!r} in {part.stage}, the full layout at {full.error!r}")
+        else:
+            _require(part.partial and not part.valid, f"through={through}: a layout of some stages claims validity")
+            _require(part.digest_verified is None, f"through={through}: digest_verified without the digest stage")
+            _require(full.stage is None or full.stage not in ("envelope", through),
+                     f"through={through} passed a stage where the full layout failed")
+
+
+#: One bytes-like wire just over the 16 MiB limit, allocated on first use.
+_LARGE: list[bytearray] = []
+
+
+def _check_large_bytes_like(data: bytes) -> None:
+    """A ``bytearray`` or ``memoryview`` over the limit that starts with ``data``:
+    ``layout_wire`` gives the size limit's diagnostic with the real size, without
+    a copy, and ``decode_wire`` the same diagnostic."""
+    if not _LARGE:
+        _LARGE.append(bytearray(codec.limits.MAX_WIRE_BYTES + 1))
+    large = _LARGE[0]
+    head = data[:64]
+    large[: len(head)] = head
+    try:
+        for like in (large, memoryview(large)):
+            layout = codec.layout_wire(like)
+            _require(layout.error is not None and layout.error.code == "compact.limit"
+                     and layout.wire_size == len(large) and layout.document is None,
+                     f"layout_wire of a large {type(like).__name__}: {layout.error!r}")
+            assert layout.error is not None
+            decoded = outcome(codec.decode_wire, like)
+            _require(_same(decoded, layout.error), f"decode_wire of a large {type(like).__name__}: {decoded!r}, layout_wire: {layout.error!r}")
+    finally:
+        large[: len(head)] = bytes(len(head))
 
 
 def _halves(data: bytes) -> tuple[bytes, bytes]:
