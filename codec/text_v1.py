@@ -371,25 +371,6 @@ def _expand(
     return parts, table, problem
 
 
-def _resolve(token: bytes, table: list[bytes], at: int) -> bytes:
-    """The literal ``~k`` stands for at this point of the body, or compact.reference."""
-    digits = token[1:]
-    if not digits or (digits[0] == 0x30 and len(digits) > 1):
-        what = "'~' outside a string must be followed by a table index" if not digits else (
-            f"back-reference '~{digits[:12].decode()}' has a leading zero"
-        )
-        raise CompactError(E.REFERENCE, what, at)
-    if len(digits) > len(str(len(table))) or int(digits) >= len(table):
-        n = len(table)
-        raise CompactError(
-            E.REFERENCE,
-            f"back-reference '~{digits[:12].decode()}' is out of range: "
-            f"the table has {n:,} literal{'' if n == 1 else 's'} here",
-            at,
-        )
-    return table[int(digits)]
-
-
 def _too_large(at: int) -> CompactError:
     return CompactError(
         E.LIMIT, f"reconstructed document would exceed {limits.MAX_SELECTED_BYTES:,} bytes", at

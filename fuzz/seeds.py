@@ -15,7 +15,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import cbor2
+
 import codec
+from codec import binary_v1, model_text, text_v1
+from codec.projection import canonical_json, source_digest
+from codec.scan import frame_fields
 
 CORPUS = Path(__file__).with_name("corpus")
 #: Seeds stay small so mutations are cheap; the large shapes are the benchmark's.
@@ -40,13 +45,133 @@ def hand_made() -> list[bytes]:
     return wires
 
 
+# --- shapes built from the grammar for the branches the examples never take ----------
+#
+# Each wire below is written from the grammar of docs/wire-format.md (header, four
+# framed fields, dictionary or body line, body) with a right digest, so it reaches
+# the step it is for; the comment says which path of codec/ that is. The fuzz
+# oracle's round trip (every accepted projection encoded in every form) takes the
+# encoders' paths from any accepted one. Each stays under 64 KiB.
+
+_META = (b"graph", b"a.py", b"r")
+
+
+def _framed(header: bytes, document: bytes, rest: bytes, meta: tuple[bytes, bytes, bytes] = _META) -> bytes:
+    digest = source_digest(document).encode()
+    return header + frame_fields((*meta, digest)) + rest
+
+
+def v2_wire(document: bytes, entries: list[bytes], body: bytes | None = None) -> bytes:
+    """A model-text wire declaring ``entries`` (quoted literals, as written) over
+    ``body`` (by default ``document`` with each entry written ``@i``), whose
+    digest is that of ``document``."""
+    if body is None:
+        body = document
+        for i, entry in enumerate(entries):
+            body = body.replace(entry, b"@%d" % i)
+    lines = b"".join(e + b"\n" for e in entries)
+    return _framed(model_text.HEADER, document, b"dict %d\n%sbody\n%s" % (len(entries), lines, body))
+
+
+def v1_wire(document: bytes, body: bytes) -> bytes:
+    """A v1 text wire over ``body`` whose digest is that of ``document``."""
+    return _framed(text_v1.HEADER, document, b"body\n" + body)
+
+
+def binary_wire(document: bytes, body: bytes) -> bytes:
+    """A v1 binary wire over the CBOR ``body`` whose digest is that of ``document``."""
+    digest = source_digest(document).encode()
+    fields = b"".join(bytes([len(v)]) + v for v in (*_META, digest))
+    return binary_v1.MAGIC + fields + body
+
+
+def _json(value: object) -> bytes:
+    return canonical_json(value)
+
+
+def grammar_seeds() -> list[bytes]:
+    out: list[bytes] = []
+    graph = codec.CompactProjection.from_value
+
+    # Escape-heavy documents: more than 4,096 escaped quotes (scan.quote_split's
+    # bound) send the encoders and the fault walk to their token-by-token paths
+    # (model_text.encode_model_text's split_strings branch, text_v1._text_body_slowly,
+    # projection._string_parts); over 16 KiB, so v2 considers a dictionary.
+    quotes = ['"'] * 4200 + ["", "", "a", "a"]
+    shared = 'say "hi" to the helper function'
+    out.append(codec.encode_model_text(graph("graph", "a.py", "r", quotes)))  # no entry qualifies
+    out.append(codec.encode_binary(graph("graph", "a.py", "r", [*quotes, shared, shared])))  # one entry
+    duplicate = b'{"a":' + _json(quotes) + b',"a":1}'
+    out.append(duplicate)  # a repeated key found by the walk over split_strings' tokens
+    # Over 1,024 strings, none repeated: v1's bulk text_body writes the document as it is.
+    out.append(codec.encode_json(graph("graph", "a.py", "r", [f"s{i}" for i in range(1100)])))
+    # 32,769 empty strings as 33 KB of CBOR: a document of more than 65,536 string
+    # parts, which scan.join_parts joins in batches.
+    out.append(codec.encode_binary(graph("graph", "a.py", "r", [""] * 32769)))
+    # A root over 127 bytes: binary's LEB128 length takes two bytes.
+    out.append(codec.encode_model_text(graph("graph", "r" * 200, "r", [1])))
+    # A string of 4,301 digits: binary's cbor2 fast path steps aside for the walker
+    # (has_long_digit_run), which accepts; then inside an indefinite-length array,
+    # where encoding_fault steps aside too and the walker names the departure.
+    digits = "0" * 4301
+    out.append(_json([digits]))
+    doc = _json([digits])
+    out.append(binary_wire(doc, b"\x9f" + cbor2.dumps(digits) + b"\xff"))
+    # Bignums: one of more than 4,300 digits, and a tag 2 as the body's last byte.
+    out.append(binary_wire(b"[1]", b"\x81\xc2\x59\x07\x08" + b"\x01" * 1800))
+    out.append(binary_wire(b"[1]", b"\x81\xc2"))
+
+    # Model-text dictionaries. An entry under 16 bytes in a document over 16 KiB.
+    rows = [["ab", "pkg.mod.helper_function", i] for i in range(800)]
+    doc = _json({"rows": rows})
+    out.append(v2_wire(doc, [b'"ab"', b'"pkg.mod.helper_function"']))
+    # Reference bombs (model_text._check_size): an entry of 4 KiB referenced 4,200
+    # times would expand past 16 MiB. The append that crosses is a reference (a),
+    # an inline string between references (b), an inline string after the last (c);
+    # (d) a short entry referenced 4,200 times and the long one once: the bound is
+    # over, the document is not, then a reference past the table (@9).
+    big = b'"' + b"x" * 4094 + b'"'
+    small = b'"' + b"pkg.mod.helper_fn" + b'"'
+    for body in (
+        b"[" + b",".join([b"@0"] * 4200) + b"]",
+        b"[" + b",".join([b"@0"] * 4094) + b',"' + b"y" * 8000 + b'",@0]',
+        b"[" + b",".join([b"@0"] * 4094) + b',"' + b"y" * 8000 + b'"]',
+        b"[@0," + b",".join([b"@1"] * 4200) + b",@9]",
+    ):
+        out.append(v2_wire(b"[]", [big, small] if b"@1" in body else [big], body))
+
+    # v1 text. A body whose bytes outside strings pass the first 16 KiB chunk of the
+    # bulk expansion, with one reference in both chunks (a valid wire).
+    values = ["abcdefgh"] * 6000
+    out.append(codec.encode_text(graph("graph", "a.py", "r", values)))
+    # A literal of 16 KiB referenced 1,100 times (the bulk bound is over): as well as
+    # a short one each time (the exact count is under: valid), or alone (over:
+    # compact.limit where the walk crosses 16 MiB).
+    long_value = "L" * 16384
+    out.append(codec.encode_text(graph("graph", "a.py", "r", [long_value, long_value, *(["abcd"] * 1100)])))
+    lit = b'"' + b"L" * 16384 + b'"'
+    out.append(v1_wire(b"[]", b"[" + lit + b"," + b",".join([b"~0"] * 1100) + b"]"))
+
+    # The fault walk of projection: a float token that is no candidate before one
+    # out of range; a duplicate key after more nesting than four passes of
+    # bracket-pair removal reduce (the walk starts at the top); a noncanonical
+    # space where no object is open, before a duplicate key.
+    out += [b"[1e100,1e400]", b'[[[[[[[]]]]]],{"a":1,"a":2}]', b'[ {"a":1,"a":2}]']
+    # 512 levels (the limit): decoded from 600 frames deep, the parse runs on a
+    # fresh stack (projection.with_stack), accepted or rejected.
+    out += [b"[" * 512 + b"]" * 512, b"[" * 512 + b"NaN" + b"]" * 512, b"[" * 511 + b"[x" + b"]" * 512]
+    # A metadata value with a terminal control character (the inspector shows it escaped).
+    out.append(codec.encode_model_text(graph("graph", "a\x1b[31m.py", "r", [1])))
+    return out
+
+
 def seeds() -> list[bytes]:
     out = []
     for folder in (ROOT / "examples" / "wires", ROOT / "examples" / "rejected"):
         for path in sorted(folder.iterdir()):
             if path.is_file() and path.stat().st_size <= MAX_SEED:
                 out.append(path.read_bytes())
-    return out + hand_made()
+    return out + hand_made() + grammar_seeds()
 
 
 def main() -> int:
