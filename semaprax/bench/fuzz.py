@@ -1,7 +1,8 @@
 """Run coverage-guided fuzzing campaigns of the decoders, bounded in time and memory.
 
     semaprax bench fuzz [--targets T ...] [--minutes-per-target 5] [--memory-mib 1024]
-    semaprax bench fuzz --coverage            # codec/ line coverage of the corpus
+    semaprax bench fuzz --coverage            # codec/ coverage of the corpora, lines and branches
+    semaprax bench fuzz --coverage --no-work  # ... of the kept corpus (fuzz/corpus) alone
     semaprax bench fuzz --replay FILE ...     # run the oracle on saved inputs
 
 Each target (fuzz/oracle.py ``TARGETS``) runs fuzz/harness.py in its own process
@@ -104,12 +105,33 @@ def coverage_of_corpus(dirs: list[Path]) -> int:
     run = [sys.executable, "-m", "coverage", "run", f"--data-file={data}", "--branch", "--source=codec",
            str(Path(__file__)), "--replay-list", str(listing), "--quiet"]
     subprocess.run(run, cwd=ROOT, check=False)
-    print(f"{len(inputs):,} inputs from {', '.join(str(d.relative_to(ROOT)) for d in dirs)}")
-    return subprocess.run(
-        # negotiate.py chooses versions and decodes no wire: it is no target
-        [sys.executable, "-m", "coverage", "report", f"--data-file={data}", "--omit=codec/negotiate.py"],
-        cwd=ROOT, check=False,
+    size = sum(Path(p).stat().st_size for p in inputs)
+    print(f"{len(inputs):,} inputs ({size:,} bytes) from {', '.join(str(d.relative_to(ROOT)) for d in dirs)}")
+    # negotiate.py chooses versions and decodes no wire: it is no target
+    omit = "--omit=codec/negotiate.py"
+    code = subprocess.run(
+        [sys.executable, "-m", "coverage", "report", f"--data-file={data}", omit], cwd=ROOT, check=False
     ).returncode
+    report = WORK / "coverage.json"
+    subprocess.run([sys.executable, "-m", "coverage", "json", f"--data-file={data}", omit, "-q", "-o", str(report)],
+                   cwd=ROOT, check=False)
+    if report.exists():
+        print(branch_table(json.loads(report.read_text())))
+    return code
+
+
+def branch_table(report: dict) -> str:
+    """Branches only, per module and in all, from coverage.py's JSON report."""
+    rows = ["| module | branches covered | branches | % |", "|---|---:|---:|---:|"]
+    covered = total = 0
+    for name, entry in sorted(report["files"].items()):
+        summary = entry["summary"]
+        n, c = summary["num_branches"], summary["covered_branches"]
+        covered, total = covered + c, total + n
+        if n:
+            rows.append(f"| `{Path(name).name}` | {c} | {n} | {100 * c / n:.1f} % |")
+    rows.append(f"| **codec/** | **{covered}** | **{total}** | **{100 * covered / max(total, 1):.1f} %** |")
+    return "\n".join(rows)
 
 
 def replay(paths: list[Path], *, quiet: bool = False) -> int:
@@ -136,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=int, default=10, help="seconds one input may take before it is a hang")
     ap.add_argument("--max-len", type=int, default=65536, help="longest input libFuzzer builds")
     ap.add_argument("--coverage", action="store_true", help="report codec/ coverage of the seed and work corpora")
+    ap.add_argument("--no-work", action="store_true", help="with --coverage: the kept corpus (fuzz/corpus) only")
     ap.add_argument("--replay", nargs="+", type=Path, metavar="FILE", help="run the oracle on these inputs")
     ap.add_argument("--replay-list", type=Path, help=argparse.SUPPRESS)  # used by --coverage
     ap.add_argument("--quiet", action="store_true", help=argparse.SUPPRESS)
@@ -145,7 +168,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.replay_list:
         return replay([Path(line) for line in args.replay_list.read_text().split()], quiet=args.quiet)
     if args.coverage:
-        return coverage_of_corpus([FUZZ / "corpus", *sorted(p for p in WORK.glob("*") if p.is_dir())])
+        work = [] if args.no_work else sorted(p for p in WORK.glob("*") if p.is_dir())
+        return coverage_of_corpus([FUZZ / "corpus", *work])
     results = []
     for target in args.targets:
         print(f"fuzzing {target} for {args.minutes_per_target:g} min …", flush=True)
