@@ -3,6 +3,7 @@
     semaprax bench fuzz [--targets T ...] [--minutes-per-target 5] [--memory-mib 1024]
     semaprax bench fuzz --coverage            # codec/ coverage of the corpora, lines and branches
     semaprax bench fuzz --coverage --no-work  # ... of the kept corpus (fuzz/corpus) alone
+    semaprax bench fuzz --distil              # keep the work corpora's inputs that reach new arcs
     semaprax bench fuzz --replay FILE ...     # run the oracle on saved inputs
 
 Each target (fuzz/oracle.py ``TARGETS``) runs fuzz/harness.py in its own process
@@ -19,6 +20,7 @@ fuzz/work/summary.json. Needs the ``fuzz`` extra: ``pip install -e '.[fuzz]'``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -134,6 +136,70 @@ def branch_table(report: dict) -> str:
     return "\n".join(rows)
 
 
+def _arcs_of(cov, data: bytes) -> frozenset[tuple[str, int, int]]:
+    """The codec/ arcs (branches and line pairs) every target's oracle takes on ``data``."""
+    cov.erase()
+    cov.start()
+    try:
+        for check in TARGETS.values():
+            with contextlib.suppress(Exception):  # a finding is replay's business, not distil's
+                check(data)
+    finally:
+        cov.stop()
+    found = cov.get_data()
+    return frozenset((Path(f).name, a, b) for f in found.measured_files() for a, b in (found.arcs(f) or ()))
+
+
+def _shorten(cov, data: bytes, wanted: frozenset, budget: int) -> bytes:
+    """``data`` with pieces cut away (halves, quarters, … down to single bytes, the
+    digest made right after each cut) while it still takes every arc of ``wanted``;
+    at most ``budget`` tries."""
+    from fuzz.mutate import fix_digest
+
+    size = len(data) // 2
+    while size >= 1 and budget > 0:
+        at = 0
+        while at < len(data) and budget > 0:
+            cut = fix_digest(data[:at] + data[at + size :])
+            budget -= 1
+            if len(cut) < len(data) and wanted <= _arcs_of(cov, cut):
+                data = cut
+            else:
+                at += size
+        size //= 2
+    return data
+
+
+def distil(dirs: list[Path], *, budget: int = 200) -> int:
+    """Add to fuzz/corpus each input of ``dirs`` (smallest first) that takes a
+    codec/ arc no corpus input takes, shortened while it keeps those arcs; the
+    arcs are coverage.py's, the measure ``--coverage`` reports."""
+    import hashlib
+
+    import coverage
+
+    cov = coverage.Coverage(branch=True, source=[str(ROOT / "codec")], data_file=None)
+    known: set = set()
+    for path in sorted((FUZZ / "corpus").iterdir()):
+        known |= _arcs_of(cov, path.read_bytes())
+    candidates = sorted((p for d in dirs for p in d.glob("*") if p.is_file()), key=lambda p: p.stat().st_size)
+    print(f"{len(known):,} arcs from fuzz/corpus; {len(candidates):,} candidates", file=sys.stderr)
+    added = 0
+    for path in candidates:
+        data = path.read_bytes()
+        new = _arcs_of(cov, data) - known
+        if not new:
+            continue
+        short = _shorten(cov, data, frozenset(new), budget)
+        arcs = _arcs_of(cov, short)
+        known |= arcs
+        (FUZZ / "corpus" / hashlib.sha1(short).hexdigest()).write_bytes(short)
+        added += 1
+        print(f"{path.parent.name}/{path.name[:12]}: {len(new)} new arc(s), {len(data):,} -> {len(short):,} bytes")
+    print(f"{added} input(s) added to fuzz/corpus")
+    return 0
+
+
 def replay(paths: list[Path], *, quiet: bool = False) -> int:
     """The oracle on saved inputs (findings), reporting each failure."""
     failures = 0
@@ -159,6 +225,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-len", type=int, default=65536, help="longest input libFuzzer builds")
     ap.add_argument("--coverage", action="store_true", help="report codec/ coverage of the seed and work corpora")
     ap.add_argument("--no-work", action="store_true", help="with --coverage: the kept corpus (fuzz/corpus) only")
+    ap.add_argument("--distil", action="store_true",
+                    help="add to fuzz/corpus the work corpora's inputs that reach new codec/ arcs, shortened")
     ap.add_argument("--replay", nargs="+", type=Path, metavar="FILE", help="run the oracle on these inputs")
     ap.add_argument("--replay-list", type=Path, help=argparse.SUPPRESS)  # used by --coverage
     ap.add_argument("--quiet", action="store_true", help=argparse.SUPPRESS)
@@ -167,6 +235,8 @@ def main(argv: list[str] | None = None) -> int:
         return replay(args.replay)
     if args.replay_list:
         return replay([Path(line) for line in args.replay_list.read_text().split()], quiet=args.quiet)
+    if args.distil:
+        return distil(sorted(p for p in WORK.glob("*") if p.is_dir()))
     if args.coverage:
         work = [] if args.no_work else sorted(p for p in WORK.glob("*") if p.is_dir())
         return coverage_of_corpus([FUZZ / "corpus", *work])
