@@ -30,8 +30,7 @@ def test_every_entry_point_has_a_harness():
 
 
 def test_the_wires_built_from_the_grammar_are_in_the_corpus():
-    missing = [data[:40] for data in grammar_seeds()
-               if (CORPUS / hashlib.sha1(data).hexdigest()).read_bytes() != data]
+    missing = [data[:40] for data in grammar_seeds() if not (CORPUS / hashlib.sha1(data).hexdigest()).is_file()]
     assert not missing, "run python fuzz/seeds.py"
 
 
