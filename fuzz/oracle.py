@@ -8,7 +8,13 @@ reports it with its input). Beyond that:
 - every diagnostic offset lies within the input;
 - the structured parse (``layout_model_text``) agrees with the decoder: valid
   exactly when the decoder accepts, the same code and offset when not, and every
-  span, reference and document offset it lists lies within what was read.
+  span, reference and document offset it lists lies within what was read;
+- (issue 23, round 3) ``decode_wire`` gives the same verdict for the wire as
+  ``bytes``, ``bytearray`` and ``memoryview`` and from deep in the caller's
+  stack; an accepted projection round-trips through every form and the
+  constructor; ``layout_wire``'s partial layouts (``through=``), ``stopped_at``,
+  ``references`` and ``projection`` agree with the full layout and the decoder;
+  a bytes-like wire over 16 MiB is the size limit's diagnostic.
 
 Hangs and memory overruns are caught by the fuzzer's own ``-timeout`` and
 ``-rss_limit_mb`` (semaprax bench fuzz sets both, plus an address-space cap).
