@@ -29,9 +29,10 @@ from analysis.model import CALLS, EDGE_KINDS, INHERITS, REFERENCES, UNRESOLVED
 
 #: The edge kinds a graph row carries as columns, in column order.
 ROW_EDGE_KINDS = (CALLS, REFERENCES, INHERITS)
-#: The columns of a graph row as sent: the name carries the signature (and the
-#: kind, see ``pack_graph``); the doc last, so a row without one ends at its edges.
-GRAPH_COLUMNS = ["name", "lines", *ROW_EDGE_KINDS, "doc"]
+#: The columns of a graph row as sent: its lines first, then the name, which
+#: carries the signature (and the kind, see ``pack_graph``); the doc last, so a
+#: row without one ends at its edges.
+GRAPH_COLUMNS = ["lines", "name", *ROW_EDGE_KINDS, "doc"]
 #: The columns of a graph row before ``pack_graph`` (what views/fit.py sheds on).
 ROW_COLUMNS = ["name", "kind", "lines", "signature", *ROW_EDGE_KINDS, "doc"]
 #: The columns of the long form's definitions.
@@ -246,8 +247,9 @@ def graph_rows(value: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-#: A class row's name starts with this; ``async `` starts an async def's.
-CLASS, ASYNC = "class ", "async "
+#: A class row's name starts with ``class ``, an async def's with ``async ``; a
+#: method's ``self`` is left out unless its name is marked ``def `` (written whole).
+CLASS, ASYNC, DEF = "class ", "async ", "def "
 #: A target in the rows of class ``C`` written ``^x`` is ``.C.x``.
 CLASS_RELATIVE = "^"
 #: Kinds a run of one-line rows may share (``pack_graph``).
@@ -280,22 +282,51 @@ def _derived_kind(header_kind: str, parent_kind: str | None) -> str:
     return header_kind
 
 
-def _split_header(header: str) -> tuple[str, str, str]:
-    """``(what, name, signature)`` of a sent row's name: ``class X(bases)``,
-    ``[async ]f(params) -> r``, ``x: annotation`` or a plain name."""
+def _header(name: str, kind: str, signature: str) -> str:
+    """A row's name as sent: the name with its signature as Python writes it
+    (``class X(bases)``, ``async f(x)``, ``x: int``), a method's leading
+    ``self`` left out (a method without one is marked ``def .f(cls)``)."""
+    if kind == "class":
+        return CLASS + name + signature
+    prefix = ""
+    if signature.startswith(ASYNC):
+        prefix, signature = ASYNC, signature[len(ASYNC):]
+    if kind == "method":
+        if signature.startswith("(self, "):
+            signature = "(" + signature[len("(self, "):]
+        elif signature.startswith("(self)"):
+            signature = "(" + signature[len("(self"):]
+        else:
+            prefix += DEF
+    return prefix + name + signature
+
+
+def _split_header(header: str) -> tuple[str, str, str, bool]:
+    """``(what, name, signature as written, whole)`` of a sent row's name:
+    ``what`` is ``class``, ``def`` or ``name`` (an assignment); ``whole`` when
+    it is marked ``def `` (a method's signature written with its first parameter)."""
+    what, prefix, whole = "name", "", False
     if header.startswith(CLASS):
         what, header = "class", header[len(CLASS):]
-    elif header.startswith(ASYNC):
-        what, header = "async", header[len(ASYNC):]
     else:
-        what = "name"
+        if header.startswith(ASYNC):
+            prefix, header = ASYNC, header[len(ASYNC):]
+        if header.startswith(DEF):
+            whole, header = True, header[len(DEF):]
     cut = min((i for i in (header.find("("), header.find(":")) if i >= 0), default=len(header))
     name, signature = header[:cut], header[cut:]
-    if what == "async":
-        return "def", name, ASYNC + signature
     if what == "name" and signature.startswith("("):
-        return "def", name, signature
-    return what, name, signature
+        what = "def"
+    return what, name, prefix + signature, whole
+
+
+def _signature(written: str, kind: str, whole: bool) -> str:
+    """Undo ``_header``'s leaving out of a method's ``self``."""
+    if kind != "method" or whole:
+        return written
+    prefix = ASYNC if written.startswith(ASYNC) else ""
+    rest = written[len(prefix) + 1:]  # after the "("
+    return prefix + ("(self" if rest.startswith(")") else "(self, ") + rest
 
 
 def _parent(full: str) -> str | None:
@@ -314,7 +345,9 @@ def pack_graph(value: dict[str, Any]) -> dict[str, Any]:
       target ``.C.x`` is written ``^x``;
     - one-line variables (or attributes) on consecutive lines, with nothing
       else to say, are one row: their names joined by spaces, ``lines`` the
-      first and last line (``["A B C",[6,8]]``).
+      first and last line (``[[6,8],"A B C"]``);
+    - ``columns`` end at the last one a row reaches, and ``module`` is left
+      out when the path gives it (``pkg/core.py``: ``pkg.core``).
 
     A view whose rows this cannot spell exactly (a kind the names do not give)
     keeps the ``kind`` and ``signature`` columns, which its ``columns`` say."""
@@ -326,16 +359,11 @@ def pack_graph(value: dict[str, Any]) -> dict[str, Any]:
         member = name.startswith(".") and cls is not None
         full = cls + name if member and cls is not None else name
         context = full if kind == "class" else cls if member else None
-        if kind == "class":
-            header = CLASS + name + signature
-        elif signature.startswith(ASYNC):
-            header = ASYNC + name + signature[len(ASYNC):]
-        else:
-            header = name + signature
-        what, back_name, back_signature = _split_header(header)
+        header = _header(name, kind, signature)
+        what, back_name, written, whole = _split_header(header)
         parent = _parent(full)
-        if (back_name, back_signature) != (name, signature) or " " in name \
-                or _derived_kind(what, kinds.get(parent) if parent else None) != kind:
+        back_kind = _derived_kind(what, kinds.get(parent) if parent else None)
+        if (back_name, back_kind, _signature(written, back_kind, whole)) != (name, kind, signature) or " " in name:
             return value
         kinds[full] = kind
         if kind == "class":
@@ -345,19 +373,23 @@ def pack_graph(value: dict[str, Any]) -> dict[str, Any]:
             prefix = f".{context}."
             edge_lists = [[CLASS_RELATIVE + t[len(prefix):] if t.startswith(prefix) else t for t in ts]
                           for ts in edge_lists]
-        row = with_doc([header, lines, *edge_lists], doc, fixed=2)
+        row = with_doc([lines, header, *edge_lists], doc, fixed=2)
         alone = len(row) == 2 and isinstance(lines, int) and kind in RUN_KINDS and not signature
         if alone and run_kind and run_kind[-1] == kind:
             last = out_rows[-1]
-            first, end = (last[1], last[1]) if isinstance(last[1], int) else last[1]
+            first, end = (last[0], last[0]) if isinstance(last[0], int) else last[0]
             if lines == end + 1:
-                last[0] += " " + name
-                last[1] = [first, lines]
+                last[1] += " " + name
+                last[0] = [first, lines]
                 continue
         out_rows.append(row)
         run_kind.append(kind if alone else None)
-    out = dict(value)
-    out["definitions"] = {"columns": GRAPH_COLUMNS, "rows": out_rows}
+    columns = list(GRAPH_COLUMNS)
+    while len(columns) > 2 and all(len(r) < len(columns) for r in out_rows) \
+            and not (columns[-1] == "doc" and any(len(r) > 2 and isinstance(r[-1], str) for r in out_rows)):
+        columns.pop()  # a trailing column no row reaches
+    out = {k: x for k, x in value.items() if not (k == "module" and x == path_module(value["path"]))}
+    out["definitions"] = {"columns": columns, "rows": out_rows}
     return out
 
 
@@ -365,13 +397,14 @@ def unpack_graph(value: dict[str, Any]) -> dict[str, Any]:
     """Undo ``pack_graph``: the rows with their kind and signature columns,
     runs one row per name, ``^x`` targets whole again."""
     table = value["definitions"]
-    if table["columns"] != GRAPH_COLUMNS:
+    columns = table["columns"]
+    if len(columns) < 2 or columns != GRAPH_COLUMNS[: len(columns)]:
         return value
     kinds: dict[str, str] = {}
     out_rows: list[list[Any]] = []
     cls: str | None = None
-    for header, lines, *edges_doc in (row_fields(r, GRAPH_DEFAULTS) for r in table["rows"]):
-        what, name, signature = _split_header(header)
+    for lines, header, *edges_doc in (row_fields(r, GRAPH_DEFAULTS) for r in table["rows"]):
+        what, name, written, whole = _split_header(header)
         *edge_lists, doc = edges_doc
         names = name.split(" ") if what == "name" and " " in name else [name]
         for i, one in enumerate(names):
@@ -379,6 +412,7 @@ def unpack_graph(value: dict[str, Any]) -> dict[str, Any]:
             full = cls + one if member and cls is not None else one
             parent = _parent(full)
             kind = _derived_kind(what, kinds.get(parent) if parent else None)
+            signature = _signature(written, kind, whole)
             kinds[full] = kind
             context = full if kind == "class" else cls if member else None
             if kind == "class":
@@ -388,7 +422,11 @@ def unpack_graph(value: dict[str, Any]) -> dict[str, Any]:
                 edge_lists = [[f".{context}.{t[1:]}" if t.startswith(CLASS_RELATIVE) else t for t in ts]
                               for ts in edge_lists]
             out_rows.append(with_doc([one, kind, here, signature, *edge_lists], doc))
-    out = dict(value)
+    out: dict[str, Any] = {}
+    for key, item in value.items():
+        if key == "path" and "module" not in value:  # the module its path gives, back in its place
+            out["module"] = path_module(item)
+        out[key] = item
     out["definitions"] = {"columns": ROW_COLUMNS, "rows": out_rows}
     return out
 

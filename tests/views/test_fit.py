@@ -104,7 +104,7 @@ def test_shedding_goes_docs_then_signature_detail_then_definitions() -> None:
     whole = json.loads(make_projection("graph", "http_app_routing.py", EXAMPLES).selected)
     rows = unpack_graph(whole)["definitions"]["rows"]
     sizes = []
-    for limit in (10_500, 10_000, 3_000):
+    for limit in (10_000, 9_000, 3_000):
         value = unpack_graph(json.loads(make_projection("graph", "http_app_routing.py", EXAMPLES,
                                                         budget=Budget(limit)).selected))
         sizes.append((value[PARTIAL]["shed"], len(value["definitions"]["rows"])))

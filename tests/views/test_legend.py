@@ -90,7 +90,7 @@ def conventions(profile: str, value: Any) -> set[str]:
     if "partial" in value:
         used.add("partial")
     if profile == "graph":
-        names = [r[0] for r in value["definitions"]["rows"]]
+        names = [r[1] for r in value["definitions"]["rows"]]
         if any(n.startswith((".", "class .", "async .")) for n in names):
             used.add("continues the class above")
         if any(n.startswith("class ") for n in names):
@@ -98,7 +98,11 @@ def conventions(profile: str, value: Any) -> set[str]:
         if any("(" in n and not n.startswith("class ") for n in names):
             used.add("f(params)")
         if any(" " in n and "(" not in n and ":" not in n and not n.startswith("class ") for n in names):
-            used.add('"A B",[6,7]')
+            used.add('[6,7],"A B"')
+        if any(n.startswith(("def ", "async def ")) for n in names):
+            used.add("def .f(cls)")
+        if "module" not in value:
+            used.add("module (unless the path gives it)")
         if any(t.startswith("^") for r in value["definitions"]["rows"] for col in r[2:] if isinstance(col, list)
                for t in col):
             used.add("^x")
@@ -143,8 +147,8 @@ def test_every_convention_a_document_uses_is_explained(document: tuple[str, Any,
 
 def test_the_legend_is_short_enough_for_a_tool_description() -> None:
     # the whole legend rides in the MCP tool description, which stays under 2,048 bytes (tests/servers)
-    assert len(legend().encode("utf-8")) <= 1_240
-    assert all(len(legend(p).encode("utf-8")) <= 760 for p in LEGENDS)
+    assert len(legend().encode("utf-8")) <= 1_270
+    assert all(len(legend(p).encode("utf-8")) <= 790 for p in LEGENDS)
     for part in (COMMON, PARTIAL, FORMS):
         assert part in legend()
 
@@ -152,5 +156,5 @@ def test_the_legend_is_short_enough_for_a_tool_description() -> None:
 def test_profiles_md_explains_each_convention_once() -> None:
     section = PROFILES_MD.split("## Reading a view", 1)[1].split("\n## ", 1)[0]
     for notation in ("`.x`", "`?expr`", "`@N`", "`~k`", "`partial`", "`columns`", "continues the class row",
-                     "`^x`", "`class X(bases)`", "`f(params)`", '`"A B"`'):
+                     "`^x`", "`class X(bases)`", "`f(params)`", '`[6,7],"A B"`', "`def .f(cls)`"):
         assert section.count(notation) >= 1, notation
