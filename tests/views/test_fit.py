@@ -17,7 +17,7 @@ from servers.route import replay_projection as _replay
 from views import tokens
 from views.expand import expand
 from views.fit import PARTIAL, Budget, _graph_names, bare_signature, budget_of, wire_text
-from views.shapes import unpack_graph
+from views.shapes import pack_graph, unpack_graph
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -96,7 +96,11 @@ def test_a_view_over_its_budget_is_fitted_within_it(profile: str, root: str, whe
         counted = tokens.count_tokens(wire_text(other, q.root, q.source_revision, json.loads(q.selected), form))
         assert counted == {"cl100k_base": cl100k, "o200k_base": o200k}
     # a fitted view is still a view: it expands, and it replays to the same bytes
-    expand(profile, {k: v for k, v in value.items() if k != PARTIAL})
+    body = {k: v for k, v in value.items() if k != PARTIAL}
+    expand(profile, body)
+    if profile == "graph":  # sent in the packed rows, which unpack and pack back exactly
+        assert body["definitions"]["columns"][0] == "lines"
+        assert codec.canonical_json(pack_graph(unpack_graph(body))) == codec.canonical_json(body)
     assert replay_projection(p, folder).selected == p.selected
 
 

@@ -40,6 +40,8 @@ CASES = [
     ("diagnostics", "semaprax.toml", DEMO),
     ("project-graph", "semaprax.toml", DEMO),
     ("graph", "typing.py", STDLIB),
+    ("graph", "token.py", STDLIB),  # runs of constants, columns ending at references
+    ("graph", "_weakrefset.py", STDLIB),  # a class of short methods: ^x, self left out
     ("graph", "http/server.py", STDLIB),
     ("graph", "argparse.py", STDLIB),
     ("graph", "dataclasses.py", STDLIB),
