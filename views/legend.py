@@ -23,9 +23,9 @@ FORMS = "@N: line N (from 0) after dict. ~k: the k-th distinct string (from 0)."
 
 LEGENDS: dict[str, str] = {
     "graph": (
-        "graph: module (unless the path gives it); imports {local: target}; definitions: names as in Python "
-        "(class X(bases), f(params) less self (def .f(cls): all), x: T), .x continues the class above, ^x: x of "
-        "its class, [6,7],\"A B\": A at 6, B at 7, doc after edge lists; module_edges; not_builtins: stay "
+        "graph: module (unless path gives it); imports {local: target}; definitions: names as in Python "
+        "(class X(bases), f(params) w/o self (def .f(cls): as written), x: T), .x continues the class above, ^x: its "
+        "class's x, [6,7],\"A B\": A at 6, B at 7, doc after edge lists; module_edges; not_builtins: stay "
         "builtins.X; imports_whole: no import spelling; edges {source: {kind: targets}}; errors."
     ),
     "task-context": (

@@ -108,7 +108,7 @@ def conventions(profile: str, value: Any) -> set[str]:
         if any(n.startswith(("def ", "async def ")) for n in names):
             used.add("def .f(cls)")
         if "module" not in value:
-            used.add("module (unless the path gives it)")
+            used.add("module (unless path gives it)")
         if any(t.startswith("^") for r in value["definitions"]["rows"] for col in r[2:] if isinstance(col, list)
                for t in col):
             used.add("^x")
