@@ -338,7 +338,8 @@ IDENTITY_KEYS = ("name", "path", "id", "qualname", "symbol", "module", "file", "
 
 def identity(item: object) -> str | None:
     """What an array item is, where it says so: a table row's first cell when it
-    is a string (a definition's name, a path), an object's ``name``/``path``/…
+    is a string (a definition's name, a path), or its second when the first is
+    its lines (a graph row, ``[[3,9],"f(x)",…]``), an object's ``name``/``path``/…
     when it is a string. None when it does not say."""
     if isinstance(item, _Object):
         for name in IDENTITY_KEYS:
@@ -348,7 +349,15 @@ def identity(item: object) -> str | None:
         return None
     if isinstance(item, list) and item and isinstance(item[0], str):
         return f"row={item[0]}"
+    if isinstance(item, list) and len(item) > 1 and isinstance(item[1], str) and _is_lines(item[0]):
+        return f"row={item[1]}"
     return None
+
+
+def _is_lines(cell: object) -> bool:
+    """A line number or a ``[first, last]`` span, as parsed (numbers are their bytes)."""
+    return isinstance(cell, bytes) or (isinstance(cell, list) and len(cell) == 2
+                                       and all(isinstance(x, bytes) for x in cell))
 
 
 def _identities(a: list[object], b: list[object]) -> tuple[list[str], list[str]] | None:

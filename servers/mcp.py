@@ -220,15 +220,15 @@ def description(budget: int = route.DEFAULT_MAX_TOKENS) -> str:
 
 
 DESCRIPTION = (
-    "One view of this workspace's Python code; the result text is the view's wire. Profiles and roots: "
+    "One view of this workspace's Python code; the result is its wire. Profiles, roots: "
     "graph (a .py file), task-context (a qualified symbol: what changing it needs), project-graph (a "
     "manifest), symbols (a file or package), references (a symbol: its uses), diagnostics (a file or "
     "manifest); find_roots lists roots.\n"
-    "Wire (auto, the default, keeps JSON unless another form saves 3%): JSON is the view. "
-    "SEMAPRAX-TEXT 1 / SEMAPRAX-MODEL-TEXT 2: a header line; profile, root, source_revision, source_digest "
-    "lines (name, byte length, value); the JSON body after the 'body' line. model-text: 'dict N' is followed "
-    "by N JSON strings numbered from 0; @N outside quotes in the body is string N. text: ~k outside quotes "
-    "is the k-th distinct string (keys too) by first appearance, from 0. binary (only when asked): base64 "
+    "Wire: auto (default) keeps JSON unless a form saves 3%. "
+    "SEMAPRAX-TEXT 1 / SEMAPRAX-MODEL-TEXT 2: a header; profile, root, source_revision, source_digest "
+    "lines (name, byte length, value); JSON body after 'body'. model-text: 'dict N' is followed "
+    "by N JSON strings numbered from 0; @N outside quotes is string N. text: ~k outside quotes "
+    "is the k-th distinct string (keys too) by first appearance, from 0. binary (if asked): base64 "
     "CBOR.\n"
     "A view over max_tokens (default 25000) is fitted. A failure is a short text: its code, then what to "
     "do.\n"

@@ -11,7 +11,17 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from views.shapes import BUILTIN_NAMES, BUILTINS, LONG_GRAPH_COLUMNS, ROW_EDGE_KINDS, from_import, path_module
+from views.shapes import (
+    BUILTIN_NAMES,
+    BUILTINS,
+    LONG_GRAPH_COLUMNS,
+    ROW_DEFAULTS,
+    ROW_EDGE_KINDS,
+    from_import,
+    path_module,
+    row_fields,
+    unpack_graph,
+)
 
 
 def absolute_name(name: str, module: str) -> str:
@@ -28,6 +38,7 @@ def _padded(row: list[Any], defaults: list[Any]) -> list[Any]:
 
 
 def graph(value: dict[str, Any]) -> dict[str, Any]:
+    value = unpack_graph(value)
     module = value["module"]
     taken = set(value.get("not_builtins", ()))
     imports = {} if value.get("imports_whole") else value.get("imports", {})
@@ -46,15 +57,12 @@ def graph(value: dict[str, Any]) -> dict[str, Any]:
     def kinds_of(kinds: dict[str, list[str]]) -> dict[str, list[str]]:
         return {k: [long(t) for t in ts] for k, ts in kinds.items()}
 
-    defaults = ["", [], [], [], ""]  # signature, the three edge columns and doc
     rows, edges = [], {}
     if "module_edges" in value:
         edges[module] = kinds_of(value["module_edges"])
     cls = None
     for row in value["definitions"]["rows"]:
-        if len(row) > 4 and isinstance(row[-1], str):  # the doc follows the edge lists the row keeps
-            row = [*row[:-1], *[[] for _ in range(8 - len(row))], row[-1]]
-        name, kind, lines, signature, *rest = _padded(row, [None, None, None, *defaults])
+        name, kind, lines, signature, *rest = row_fields(row, ROW_DEFAULTS)
         if name.startswith(".") and cls is not None:  # a member of the class row above
             name = cls + name
         if kind == "class":

@@ -35,7 +35,7 @@ from analysis.resolver import analyse_module
 from analysis.sources import Workspace, WorkspaceError
 from analysis.warm import IndexCache
 from views import tokens
-from views.shapes import path_module
+from views.shapes import pack_graph, path_module, unpack_graph
 
 #: The key of the partial marker; a view without it is whole.
 PARTIAL = "partial"
@@ -160,6 +160,14 @@ class _Fitter:
     def stages(self) -> list[tuple[str, Callable[[Any], Any]]]:
         return []
 
+    def open(self, value: Any) -> Any:
+        """The view in the shape the stages and units work on."""
+        return value
+
+    def close(self, value: Any) -> Any:
+        """Undo ``open``: the view as sent."""
+        return value
+
     def units(self, value: Any) -> list[str]:
         return []
 
@@ -189,6 +197,12 @@ def _graph_names(rows: list[list[Any]]) -> list[str]:
 
 class _Graph(_Fitter):
     unit = "definitions"
+
+    def open(self, value: Any) -> Any:
+        return unpack_graph(value)  # one row per definition, kind and signature apart
+
+    def close(self, value: Any) -> Any:
+        return pack_graph(value)
 
     def stages(self) -> list[tuple[str, Callable[[Any], Any]]]:
         def docs(v: dict[str, Any]) -> dict[str, Any]:
@@ -529,13 +543,13 @@ def fit(profile: str, ws: Workspace, root: str, value: Any, budget: Budget,
         return value
     fitter = FITTERS[profile](ws, value)
     shed: list[str] = []
-    current = value
+    current = fitter.open(value)
     for name, stage in fitter.stages():
         changed = stage(current)
         if changed != current:
             shed.append(name)
             current = changed
-        candidate = _marked(current, budget, shed, {}, [])
+        candidate = _marked(fitter.close(current), budget, shed, {}, [])
         if cost(candidate) <= budget.max_tokens:
             return candidate
     order = fitter.units(current)
@@ -564,7 +578,7 @@ def fit(profile: str, ws: Workspace, root: str, value: Any, budget: Budget,
         kept, left = fitter.keep(current, k, order)
         pairs = fitter.narrower(current, k, order)
         rows = weigh(pairs) if weighed else [[p, r, 0, 0] for p, r in pairs]
-        return _marked(kept, budget, shed, left, rows)
+        return _marked(fitter.close(kept), budget, shed, left, rows)
 
     allowance = _COUNT_ALLOWANCE * MAX_NARROWER
     lo, hi = 0, len(order)  # the largest k whose search build fits lies in [lo, hi]

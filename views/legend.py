@@ -12,9 +12,9 @@ tests/views/test_legend.py checks that every key a document uses is named here.
 from __future__ import annotations
 
 COMMON = (
-    "{columns, rows} is a table: rows list values in column order, trailing empty ones left out. "
+    "{columns, rows} is a table: rows in column order, trailing empties left out. "
     "lines: [first, last] or one number. .x: in this module (.: the module); ?expr: unresolved, as written; "
-    "built-ins bare; a target through an import is spelled by its local name."
+    "built-ins bare; imported targets by local name."
 )
 
 PARTIAL = "partial (first if present): fitted to max_tokens; shed, omitted counts, narrower roots with token costs."
@@ -23,9 +23,10 @@ FORMS = "@N: line N (from 0) after dict. ~k: the k-th distinct string (from 0)."
 
 LEGENDS: dict[str, str] = {
     "graph": (
-        "graph: imports {local: target}; definitions (a row .x continues the class row above; doc, a string, "
-        "follows the edge lists kept); module_edges; "
-        "not_builtins: stay builtins.X; imports_whole: no import spelling; edges {source: {kind: targets}}; errors."
+        "graph: module (unless path gives it); imports {local: target}; definitions: names as in Python "
+        "(class X(bases), f(params) w/o self (def .f(cls): as written), x: T), .x continues the class above, ^x: its "
+        "class's x, [6,7],\"A B\": A at 6, B at 7, doc after edge lists; module_edges; not_builtins: stay "
+        "builtins.X; imports_whole: no import spelling; edges {source: {kind: targets}}; errors."
     ),
     "task-context": (
         "task-context: source; class {members}; self {reads, writes}; callees, constructs, types {name: "

@@ -29,8 +29,12 @@ from analysis.model import CALLS, EDGE_KINDS, INHERITS, REFERENCES, UNRESOLVED
 
 #: The edge kinds a graph row carries as columns, in column order.
 ROW_EDGE_KINDS = (CALLS, REFERENCES, INHERITS)
-#: The columns of a graph row: the doc last, so a row without one ends at its edges.
-GRAPH_COLUMNS = ["name", "kind", "lines", "signature", *ROW_EDGE_KINDS, "doc"]
+#: The columns of a graph row as sent: its lines first, then the name, which
+#: carries the signature (and the kind, see ``pack_graph``); the doc last, so a
+#: row without one ends at its edges.
+GRAPH_COLUMNS = ["lines", "name", *ROW_EDGE_KINDS, "doc"]
+#: The columns of a graph row before ``pack_graph`` (what views/fit.py sheds on).
+ROW_COLUMNS = ["name", "kind", "lines", "signature", *ROW_EDGE_KINDS, "doc"]
 #: The columns of the long form's definitions.
 LONG_GRAPH_COLUMNS = ["name", "kind", "lines", "signature", "doc"]
 BUILTINS = "builtins."
@@ -122,14 +126,14 @@ def trimmed(row: list[Any]) -> list[Any]:
     return row[:end]
 
 
-def with_doc(row: list[Any], doc: str) -> list[Any]:
-    """A graph row: its first four fields, the edge lists up to the last one not
-    empty, then the doc when there is one (a string, so it is never taken for
-    an edge list); without a doc, trailing empty fields are dropped as usual."""
+def with_doc(row: list[Any], doc: str, fixed: int = 4) -> list[Any]:
+    """A graph row: its first ``fixed`` fields, the edge lists up to the last one
+    not empty, then the doc when there is one (a string, so it is never taken
+    for an edge list); without a doc, trailing empty fields are dropped as usual."""
     if not doc:
         return trimmed(row)
     end = len(row)
-    while end > 4 and row[end - 1] == []:
+    while end > fixed and row[end - 1] == []:
         end -= 1
     return [*row[:end], doc]
 
@@ -178,6 +182,11 @@ def member_name(name: str, cls: str | None) -> str:
 
 
 def graph(value: dict[str, Any]) -> dict[str, Any]:
+    """The graph as sent: ``graph_rows``, then ``pack_graph``."""
+    return pack_graph(graph_rows(value))
+
+
+def graph_rows(value: dict[str, Any]) -> dict[str, Any]:
     """Edges become columns of their source's row (the module's own under
     ``module_edges``), names relative to the module, built-ins short, targets
     through their imports, members relative to their class row."""
@@ -222,7 +231,7 @@ def graph(value: dict[str, Any]) -> dict[str, Any]:
         if kind == "class":
             cls = local
     out = {k: v for k, v in value.items() if k not in ("definitions", "edges", "errors")}
-    out["definitions"] = {"columns": GRAPH_COLUMNS, "rows": rows}
+    out["definitions"] = {"columns": ROW_COLUMNS, "rows": rows}
     if module in edges:
         out["module_edges"] = short(edges[module])
     named = set(last) | {module}
@@ -235,6 +244,190 @@ def graph(value: dict[str, Any]) -> dict[str, Any]:
         out["imports_whole"] = True
     if "errors" in value:
         out["errors"] = value["errors"]
+    return out
+
+
+#: A class row's name starts with ``class ``, an async def's with ``async ``; a
+#: method's ``self`` is left out unless its name is marked ``def `` (written whole).
+CLASS, ASYNC, DEF = "class ", "async ", "def "
+#: A target in the rows of class ``C`` written ``^x`` is ``.C.x``.
+CLASS_RELATIVE = "^"
+#: Kinds a run of one-line rows may share (``pack_graph``).
+RUN_KINDS = ("variable", "attribute")
+
+
+def row_fields(row: list[Any], defaults: list[Any]) -> list[Any]:
+    """A row with its left-out fields back (``defaults`` per column, the last
+    column the doc): empty edge lists before a doc, empty fields after. The
+    fields before the edge lists are always kept before a doc (``with_doc``)."""
+    width, fixed = len(defaults), len(defaults) - 1 - len(ROW_EDGE_KINDS)
+    if len(row) > fixed and isinstance(row[-1], str):  # the doc follows the edge lists the row keeps
+        row = [*row[:-1], *[[] for _ in range(width - len(row))], row[-1]]
+    return [*row, *[list(d) if isinstance(d, list) else d for d in defaults[len(row):]]]
+
+
+#: Each column's empty value (None: never left out), before and after ``pack_graph``.
+ROW_DEFAULTS: list[Any] = [None, None, None, "", [], [], [], ""]
+GRAPH_DEFAULTS: list[Any] = [None, None, [], [], [], ""]
+
+
+def _derived_kind(header_kind: str, parent_kind: str | None) -> str:
+    """The kind a sent row's name gives: ``class``, else a def (``def``: a
+    method in a class, else a function) or an assignment (a variable of the
+    module, else an attribute), by the kind of the row that names its parent."""
+    if header_kind == "def":
+        return "method" if parent_kind == "class" else "function"
+    if header_kind == "name":
+        return "variable" if parent_kind is None else "attribute"
+    return header_kind
+
+
+def _header(name: str, kind: str, signature: str) -> str:
+    """A row's name as sent: the name with its signature as Python writes it
+    (``class X(bases)``, ``async f(x)``, ``x: int``), a method's leading
+    ``self`` left out (a method without one is marked ``def .f(cls)``)."""
+    if kind == "class":
+        return CLASS + name + signature
+    prefix = ""
+    if signature.startswith(ASYNC):
+        prefix, signature = ASYNC, signature[len(ASYNC):]
+    if kind == "method":
+        if signature.startswith("(self, "):
+            signature = "(" + signature[len("(self, "):]
+        elif signature.startswith("(self)"):
+            signature = "(" + signature[len("(self"):]
+        else:
+            prefix += DEF
+    return prefix + name + signature
+
+
+def _split_header(header: str) -> tuple[str, str, str, bool]:
+    """``(what, name, signature as written, whole)`` of a sent row's name:
+    ``what`` is ``class``, ``def`` or ``name`` (an assignment); ``whole`` when
+    it is marked ``def `` (a method's signature written with its first parameter)."""
+    what, prefix, whole = "name", "", False
+    if header.startswith(CLASS):
+        what, header = "class", header[len(CLASS):]
+    else:
+        if header.startswith(ASYNC):
+            prefix, header = ASYNC, header[len(ASYNC):]
+        if header.startswith(DEF):
+            whole, header = True, header[len(DEF):]
+    cut = min((i for i in (header.find("("), header.find(":")) if i >= 0), default=len(header))
+    name, signature = header[:cut], header[cut:]
+    if what == "name" and signature.startswith("("):
+        what = "def"
+    return what, name, prefix + signature, whole
+
+
+def _signature(written: str, kind: str, whole: bool) -> str:
+    """Undo ``_header``'s leaving out of a method's ``self``."""
+    if kind != "method" or whole:
+        return written
+    prefix = ASYNC if written.startswith(ASYNC) else ""
+    rest = written[len(prefix) + 1:]  # after the "("
+    return prefix + ("(self" if rest.startswith(")") else "(self, ") + rest
+
+
+def _parent(full: str) -> str | None:
+    return full.rpartition(".")[0] or None
+
+
+def pack_graph(value: dict[str, Any]) -> dict[str, Any]:
+    """The graph rows as sent (docs/profiles.md, "Reading a view"), exactly
+    undone by ``unpack_graph``:
+
+    - a row's name carries its signature as Python writes it (``.add(item)``,
+      ``x: int``, ``async f()``) and its kind: ``class X``, a def (a method
+      inside a class, else a function) or a name (a variable of the module,
+      else an attribute), so the kind and signature columns go;
+    - in the rows of a class ``C`` (its own and those that continue it), a
+      target ``.C.x`` is written ``^x``;
+    - one-line variables (or attributes) on consecutive lines, with nothing
+      else to say, are one row: their names joined by spaces, ``lines`` the
+      first and last line (``[[6,8],"A B C"]``);
+    - ``columns`` end at the last one a row reaches, and ``module`` is left
+      out when the path gives it (``pkg/core.py``: ``pkg.core``).
+
+    A view whose rows this cannot spell exactly (a kind the names do not give)
+    keeps the ``kind`` and ``signature`` columns, which its ``columns`` say."""
+    kinds: dict[str, str] = {}
+    out_rows: list[list[Any]] = []
+    run_kind: list[str | None] = []  # per sent row: the kind of the run it may grow into
+    cls: str | None = None
+    for name, kind, lines, signature, *edges_doc in (row_fields(r, ROW_DEFAULTS) for r in value["definitions"]["rows"]):
+        member = name.startswith(".") and cls is not None
+        full = cls + name if member and cls is not None else name
+        context = full if kind == "class" else cls if member else None
+        header = _header(name, kind, signature)
+        what, back_name, written, whole = _split_header(header)
+        parent = _parent(full)
+        back_kind = _derived_kind(what, kinds.get(parent) if parent else None)
+        if (back_name, back_kind, _signature(written, back_kind, whole)) != (name, kind, signature) or " " in name:
+            return value
+        kinds[full] = kind
+        if kind == "class":
+            cls = full
+        *edge_lists, doc = edges_doc
+        if context is not None:
+            prefix = f".{context}."
+            edge_lists = [[CLASS_RELATIVE + t[len(prefix):] if t.startswith(prefix) else t for t in ts]
+                          for ts in edge_lists]
+        row = with_doc([lines, header, *edge_lists], doc, fixed=2)
+        alone = len(row) == 2 and isinstance(lines, int) and kind in RUN_KINDS and not signature
+        if alone and run_kind and run_kind[-1] == kind:
+            last = out_rows[-1]
+            first, end = (last[0], last[0]) if isinstance(last[0], int) else last[0]
+            if lines == end + 1:
+                last[1] += " " + name
+                last[0] = [first, lines]
+                continue
+        out_rows.append(row)
+        run_kind.append(kind if alone else None)
+    columns = list(GRAPH_COLUMNS)
+    while len(columns) > 2 and all(len(r) < len(columns) for r in out_rows) \
+            and not (columns[-1] == "doc" and any(len(r) > 2 and isinstance(r[-1], str) for r in out_rows)):
+        columns.pop()  # a trailing column no row reaches
+    out = {k: x for k, x in value.items() if not (k == "module" and x == path_module(value["path"]))}
+    out["definitions"] = {"columns": columns, "rows": out_rows}
+    return out
+
+
+def unpack_graph(value: dict[str, Any]) -> dict[str, Any]:
+    """Undo ``pack_graph``: the rows with their kind and signature columns,
+    runs one row per name, ``^x`` targets whole again."""
+    table = value["definitions"]
+    columns = table["columns"]
+    if len(columns) < 2 or columns != GRAPH_COLUMNS[: len(columns)]:
+        return value
+    kinds: dict[str, str] = {}
+    out_rows: list[list[Any]] = []
+    cls: str | None = None
+    for lines, header, *edges_doc in (row_fields(r, GRAPH_DEFAULTS) for r in table["rows"]):
+        what, name, written, whole = _split_header(header)
+        *edge_lists, doc = edges_doc
+        names = name.split(" ") if what == "name" and " " in name else [name]
+        for i, one in enumerate(names):
+            member = one.startswith(".") and cls is not None
+            full = cls + one if member and cls is not None else one
+            parent = _parent(full)
+            kind = _derived_kind(what, kinds.get(parent) if parent else None)
+            signature = _signature(written, kind, whole)
+            kinds[full] = kind
+            context = full if kind == "class" else cls if member else None
+            if kind == "class":
+                cls = full
+            here = lines if len(names) == 1 else lines[0] + i
+            if context is not None:
+                edge_lists = [[f".{context}.{t[1:]}" if t.startswith(CLASS_RELATIVE) else t for t in ts]
+                              for ts in edge_lists]
+            out_rows.append(with_doc([one, kind, here, signature, *edge_lists], doc))
+    out: dict[str, Any] = {}
+    for key, item in value.items():
+        if key == "path" and "module" not in value:  # the module its path gives, back in its place
+            out["module"] = path_module(item)
+        out[key] = item
+    out["definitions"] = {"columns": ROW_COLUMNS, "rows": out_rows}
     return out
 
 

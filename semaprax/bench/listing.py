@@ -25,7 +25,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-from views.shapes import ROW_EDGE_KINDS, trimmed, with_doc
+from views.shapes import ROW_EDGE_KINDS, pack_graph, trimmed, unpack_graph, with_doc
 
 _WORD = re.compile(r'"(?:[^"\\]|\\.)*"|\S+')
 
@@ -92,6 +92,7 @@ def _edge_lines(kinds: dict[str, list[str]], indent: str, colon: str = "") -> It
 
 
 def graph(v: dict[str, Any]) -> Iterator[str]:
+    v = unpack_graph(v)  # one line per definition, with its kind and signature
     # Header keys end in a colon, which no definition name does.
     yield line("module:", word(v["module"]))
     yield line("path:", word(v["path"]))
@@ -177,7 +178,7 @@ def parse_graph(text_: str) -> dict[str, Any]:
         v["errors"] = errors
     order = ["module", "path", "lines", "doc", "imports", "definitions", "module_edges", "edges", "not_builtins",
              "imports_whole", "errors"]
-    return {k: v[k] for k in order if k in v}
+    return pack_graph({k: v[k] for k in order if k in v})
 
 
 # --- symbols ----------------------------------------------------------------------------

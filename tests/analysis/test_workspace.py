@@ -22,7 +22,7 @@ DEMO = ROOT / "tests" / "fixtures" / "demo"
 BROKEN = ROOT / "tests" / "fixtures" / "broken"
 
 EXPECTED = {
-    ("graph", "pkg/core.py"): {'module': 'pkg.core', 'path': 'pkg/core.py', 'lines': 22, 'doc': 'Core.', 'imports': {'os': 'os', 'h': 'pkg.util.helper', 'util': 'pkg.util'}, 'definitions': {'columns': ['name', 'kind', 'lines', 'signature', 'calls', 'references', 'inherits', 'doc'], 'rows': [['Base', 'class', [6, 8]], ['.start', 'method', [7, 8], '(self) -> int', [], ['int']], ['Engine', 'class', [10, 16], '(Base)', [], [], ['.Base'], 'An engine.'], ['.__init__', 'method', [12, 13], '(self, name: str) -> None', [], ['str']], ['.name', 'attribute', 13], ['.run', 'method', [14, 16], '(self) -> str', ['os.path.join', '.Base.start', 'h'], ['str', '.Engine.name']], ['build', 'function', [19, 22], '() -> Engine', ['.Engine', '.Engine.run'], ['.Engine']]]}},
+    ("graph", "pkg/core.py"): {'path': 'pkg/core.py', 'lines': 22, 'doc': 'Core.', 'imports': {'os': 'os', 'h': 'pkg.util.helper', 'util': 'pkg.util'}, 'definitions': {'columns': ['lines', 'name', 'calls', 'references', 'inherits', 'doc'], 'rows': [[[6, 8], 'class Base'], [[7, 8], '.start() -> int', [], ['int']], [[10, 16], 'class Engine(Base)', [], [], ['.Base'], 'An engine.'], [[12, 13], '.__init__(name: str) -> None', [], ['str']], [13, '.name'], [[14, 16], '.run() -> str', ['os.path.join', '.Base.start', 'h'], ['str', '^name']], [[19, 22], 'build() -> Engine', ['.Engine', '.Engine.run'], ['.Engine']]]}},
     ("symbols", "pkg/core.py"): {'root': 'pkg/core.py', 'columns': ['name', 'kind', 'line', 'signature'], 'modules': [{'path': 'pkg/core.py', 'symbols': [['Base', 'class', 6], ['Base.start', 'method', 7, '(self) -> int'], ['Engine', 'class', 10, '(Base)'], ['Engine.__init__', 'method', 12, '(self, name: str) -> None'], ['Engine.name', 'attribute', 13], ['Engine.run', 'method', 14, '(self) -> str'], ['build', 'function', 19, '() -> Engine']]}]},
     ("diagnostics", "pkg/core.py"): {'root': 'pkg/core.py', 'columns': ['line', 'column', 'message'], 'files': {'pkg/core.py': {'unused-import': [[4, 1, "'pkg.util' imported as 'util' is never used"]]}}},
     ("project-graph", "semaprax.toml"): {'project': 'demo', 'manifest': 'semaprax.toml', 'modules': {'columns': ['path', 'lines', 'doc'], 'rows': [['app.py', 14], ['pkg/__init__.py', 3], ['pkg/core.py', 22, 'Core.'], ['pkg/util.py', 6]]}, 'imports': {'app': ['pkg', 'pkg.core', 'pkg.util'], 'pkg': ['pkg.core'], 'pkg.core': ['pkg.util']}, 'external': {'json': ['app'], 'os': ['pkg.core'], 'requests': ['app']}, 'entry_points': {'app': '__main__'}},
@@ -215,7 +215,7 @@ def test_every_command_has_help():
 def test_source_with_a_byte_order_mark_and_deep_nesting(tmp_path):
     (tmp_path / "bom.py").write_bytes(b"\xef\xbb\xbfx = 1\n")
     graph = json.loads(make_projection("graph", "bom.py", tmp_path).selected)
-    assert graph["definitions"]["rows"] == [["x", "variable", 1]] and "errors" not in graph
+    assert graph["definitions"]["rows"] == [[1, "x"]] and "errors" not in graph
     (tmp_path / "deep.py").write_text("x = " + "+".join(["1"] * 100_000) + "\n")
     diag = json.loads(make_projection("diagnostics", "deep.py", tmp_path).selected)
     assert list(diag["files"]["deep.py"]) == ["syntax-error"]

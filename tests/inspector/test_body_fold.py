@@ -406,8 +406,8 @@ def test_folded_reading_view_snapshot(snap_compare):
     the cursor on the second fold's line, its path in the status."""
     from pathlib import Path
 
-    wire = Path(__file__).resolve().parents[2] / "examples/wires/banking_ledger.graph.model-text"
-    loaded = load_bytes(wire.read_bytes(), "examples/wires/banking_ledger.graph.model-text")
+    wire = Path(__file__).resolve().parents[2] / "tests/fixtures/ledger-wires/banking_ledger.graph.model-text"
+    loaded = load_bytes(wire.read_bytes(), "tests/fixtures/ledger-wires/banking_ledger.graph.model-text")
 
     async def before(pilot):
         app = pilot.app

@@ -34,7 +34,8 @@ from semaprax.cli import main as semaprax
 from semaprax.inspect import build_parser, compare_target
 
 ROOT = Path(__file__).resolve().parents[2]
-LEDGER = ROOT / "examples" / "wires" / "banking_ledger.graph.model-text"
+LEDGER_WIRES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "ledger-wires"  # a graph wire with a dictionary, fixed
+LEDGER = LEDGER_WIRES / "banking_ledger.graph.model-text"
 NONCANONICAL = ROOT / "examples" / "rejected" / "compact.noncanonical.model-text"
 SIZE = (120, 36)
 
@@ -127,7 +128,7 @@ def test_output_is_bounded_but_every_change_is_counted():
 
 def test_envelope_rows_mark_what_differs():
     left = load_bytes(LEDGER.read_bytes(), "ledger")
-    right = load_bytes((ROOT / "examples" / "wires" / "banking_ledger.graph.text").read_bytes(), "text")
+    right = load_bytes((LEDGER_WIRES / "banking_ledger.graph.text").read_bytes(), "text")
     rows = {f.name: f for f in envelope_diff(left, right)}
     assert not rows["form"].same and rows["form"].right == "v1 text"
     assert rows["profile"].same and rows["source_digest"].same and rows["document bytes"].same
@@ -139,7 +140,7 @@ def test_dictionary_entries_added_removed_and_kept_with_their_uses():
     entries, note = dictionary_diff(left, left)
     assert note == "" and {e.status for e in entries} == {"kept"}
     assert [(e.left_uses, e.right_uses) for e in entries] == [(n, n) for n in left.reference_counts]
-    text = load_bytes((ROOT / "examples" / "wires" / "banking_ledger.graph.text").read_bytes(), "text")
+    text = load_bytes((LEDGER_WIRES / "banking_ledger.graph.text").read_bytes(), "text")
     entries, note = dictionary_diff(left, text)
     assert {e.status for e in entries} == {"removed"} and "v1 text, which has no dictionary" in note
 
@@ -154,7 +155,7 @@ def test_a_side_with_no_document_is_compared_as_far_as_it_was_read():
 
 
 def test_nothing_to_replay_or_re_encode_says_why():
-    json_wire = load_bytes((ROOT / "examples" / "wires" / "banking_ledger.graph.json").read_bytes(), "j")
+    json_wire = load_bytes((LEDGER_WIRES / "banking_ledger.graph.json").read_bytes(), "j")
     with pytest.raises(NothingToCompare, match="full JSON carries none"):
         resolve(json_wire, Target("replay", "."))
     nothing = load_bytes(b"SEMAPRAX-MODEL-TEXT 2\nprofile 5 graph\n", "cut")
@@ -227,7 +228,7 @@ def test_a_wire_against_the_same_view_after_a_source_edit(tmp_path):
             assert fields["profile"] and fields["root"] and not fields["source_revision"]
             assert not fields["source_digest"]
             found = [(ch.kind, ch.path, ch.old, ch.new) for ch in c.changes]
-            assert found == [("changed", ".definitions.rows[1][0]", '"report"', '"summary"')]
+            assert found == [("changed", ".definitions.rows[1][1]", '"report(rows)"', '"summary(rows)"')]
             assert [r[1] for r in rows(screen, "#compare-changes")] == [ch.path for ch in c.changes]
             assert c.tokens == (None, None)  # not counted: the app was told not to
             assert f"{len(found)} structural difference" in status(screen)
@@ -242,10 +243,10 @@ def test_a_digest_failure_against_its_replay_names_the_edited_path(tmp_path):
     ws.mkdir()
     (ws / "tally.py").write_text(MODULE)
     wire = produce(ws, tmp_path / "view.model-text")
-    assert wire.count(b'"function",[8,9]') == 1
+    assert wire.count(b'[[8,9],"report(rows)"') == 1
     tampered = tmp_path / "tampered.model-text"
     # an edit by hand: the digest no longer matches
-    tampered.write_bytes(wire.replace(b'"function",[8,9]', b'"function",[8,7]'))
+    tampered.write_bytes(wire.replace(b'[[8,9],"report(rows)"', b'[[8,7],"report(rows)"'))
 
     async def scenario():
         app = InspectorApp(path=str(tampered), count_tokens=False, compare=Target("replay", str(ws)))
@@ -255,7 +256,7 @@ def test_a_digest_failure_against_its_replay_names_the_edited_path(tmp_path):
             assert c.left.error.code == "compact.digest"
             assert any("left wire is rejected (compact.digest" in n for n in c.notes)
             assert [(ch.kind, ch.path, ch.old, ch.new) for ch in c.changes] == [
-                ("changed", ".definitions.rows[1][2][1]", "7", "9")]
+                ("changed", ".definitions.rows[1][0][1]", "7", "9")]
             assert "the left wire is rejected (compact.digest" in str(screen.query_one("#compare-notes", Static).content)
             assert screen.query_one("#compare-heading", Static).content.plain.endswith(f"replay from {ws}")
     run(scenario())
@@ -293,7 +294,7 @@ def test_the_compare_command_asks_for_the_other_file():
             await step(pilot)
             assert isinstance(app.screen, CompareWithScreen)
             path = app.screen.query_one("#compare-path")
-            path.value = str(ROOT / "examples" / "wires" / "banking_ledger.graph.text")
+            path.value = str(LEDGER_WIRES / "banking_ledger.graph.text")
             path.focus()
             await press(pilot, "enter")
             screen = await compared(app, pilot)
@@ -301,12 +302,12 @@ def test_the_compare_command_asks_for_the_other_file():
             assert c.diff_note == "the documents are the same bytes"
             left, right = c.tokens
             assert left == codec_tokens(LEDGER.read_bytes())
-            assert right == codec_tokens((ROOT / "examples" / "wires" / "banking_ledger.graph.text").read_bytes())
+            assert right == codec_tokens((LEDGER_WIRES / "banking_ledger.graph.text").read_bytes())
             a, b = left["cl100k_base"], right["cl100k_base"]
             table = screen.query_one("#compare-fields", DataTable)
             assert [str(c) for c in table.get_row("cl100k_base tokens")] == [
                 "cl100k_base tokens", f"{a:,}", f"{b:,}", delta(a, b)]
-            a, b = len(LEDGER.read_bytes()), len((ROOT / "examples" / "wires" / "banking_ledger.graph.text").read_bytes())
+            a, b = len(LEDGER.read_bytes()), len((LEDGER_WIRES / "banking_ledger.graph.text").read_bytes())
             assert [str(c) for c in table.get_row("wire bytes")] == ["wire bytes ≠", f"{a:,}", f"{b:,}", delta(a, b)]
     run(scenario())
 
@@ -400,7 +401,7 @@ def test_a_failure_inside_the_comparison_is_said_on_screen(monkeypatch):
 def test_semaprax_inspect_with_two_wires_opens_the_compare_view(monkeypatch):
     opened = []
     monkeypatch.setattr(InspectorApp, "run", lambda self: opened.append((self._path, self._compare_on_load)))
-    other = ROOT / "examples" / "wires" / "banking_ledger.graph.text"
+    other = LEDGER_WIRES / "banking_ledger.graph.text"
     assert semaprax(["inspect", str(LEDGER), str(other)]) == 0
     assert opened == [(str(LEDGER), Target("file", str(other)))]
 
@@ -472,7 +473,7 @@ def test_n_steps_through_changes_and_enter_opens_the_path_in_the_body(tmp_path):
             loaded = app.loaded
             assert loaded.name == str(right)
             doc = app.selection.doc
-            assert loaded.document[doc[0]:doc[0] + 23] == b'["inserted_audit_step",'
+            assert loaded.document[doc[0]:doc[0] + 32] == b'[[220,221],"inserted_audit_step('
             # Enter opens a change in the left side
             app.open_compare(Target("file", str(right)), load_bytes(left.read_bytes(), str(left)))
             screen = await compared(app, pilot)

@@ -20,6 +20,7 @@ from inspector.token_spans import start_marks
 from inspector.views.dictionary import DictionaryView
 
 ROOT = Path(__file__).resolve().parents[2]
+LEDGER_WIRES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "ledger-wires"  # a graph wire with a dictionary, fixed
 WIRES = ROOT / "examples" / "wires"
 NAMES = ("cl100k_base", "o200k_base")
 WITH_ENTRIES = sorted(p for p in WIRES.glob("*.model-text") if load_bytes(p.read_bytes(), p.name).entries)
@@ -133,7 +134,7 @@ def test_a_view_that_cannot_be_produced_ends_the_load_with_its_error(root, works
 def test_a_rejected_binary_wire_gets_no_utf8_hint():
     from inspector.model import problems
 
-    wire = bytearray((WIRES / "banking_ledger.graph.binary").read_bytes())
+    wire = bytearray((LEDGER_WIRES / "banking_ledger.graph.binary").read_bytes())
     wire[-3] ^= 0x01  # a changed body byte: the digest no longer matches, the CBOR still reads
     loaded = load_bytes(bytes(wire), "flipped.binary")
     assert not loaded.ok
@@ -143,7 +144,7 @@ def test_a_rejected_binary_wire_gets_no_utf8_hint():
 def test_a_flipped_digit_in_the_digest_says_the_digest_was_edited():
     from inspector.model import problems
 
-    wire = (WIRES / "banking_ledger.graph.model-text").read_bytes()
+    wire = (LEDGER_WIRES / "banking_ledger.graph.model-text").read_bytes()
     at = wire.index(b"source_digest ") + len(b"source_digest 71 sha256:") + 10
     flipped = wire[:at] + (b"0" if wire[at:at + 1] != b"0" else b"1") + wire[at + 1:]
     loaded = load_bytes(flipped, "flipped.model-text")
@@ -207,7 +208,7 @@ def test_export_suggests_beside_the_wire_and_asks_before_overwriting(tmp_path):
     from inspector.screens import ConfirmScreen, ExportScreen
 
     wire = tmp_path / "w.model-text"
-    wire.write_bytes((WIRES / "banking_ledger.graph.model-text").read_bytes())
+    wire.write_bytes((LEDGER_WIRES / "banking_ledger.graph.model-text").read_bytes())
     existing = tmp_path / "w.export.model-text"
     existing.write_bytes(b"keep me")
 
@@ -236,7 +237,7 @@ def test_watch_says_when_the_file_is_deleted_and_picks_up_its_replacement(tmp_pa
     import os
 
     wire = tmp_path / "w.model-text"
-    wire.write_bytes((WIRES / "banking_ledger.graph.model-text").read_bytes())
+    wire.write_bytes((LEDGER_WIRES / "banking_ledger.graph.model-text").read_bytes())
 
     async def scenario():
         app = InspectorApp(None, path=str(wire), watch=True, count_tokens=False)
@@ -328,7 +329,7 @@ def test_a_wire_whose_sources_changed_says_so(tmp_path):
 
 def test_no_sources_row_without_sources_at_hand():
     async def scenario():
-        app = InspectorApp(None, path=str(WIRES / "banking_ledger.graph.model-text"))
+        app = InspectorApp(None, path=str(LEDGER_WIRES / "banking_ledger.graph.model-text"))
         async with app.run_test(size=(160, 48)) as pilot:
             for _ in range(100):
                 await pilot.pause(0.05)

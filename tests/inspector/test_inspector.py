@@ -21,9 +21,10 @@ from inspector.views.hexview import HexView
 from inspector.views.lines import LineView, reading_layout, wrapped_layout
 
 ROOT = Path(__file__).resolve().parents[2]
+LEDGER_WIRES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "ledger-wires"  # a graph wire with a dictionary, fixed
 WIRES = ROOT / "examples" / "wires"
 REJECTED = ROOT / "examples" / "rejected"
-LEDGER = WIRES / "banking_ledger.graph.model-text"
+LEDGER = LEDGER_WIRES / "banking_ledger.graph.model-text"
 SIZE = (120, 36)
 
 
@@ -104,14 +105,14 @@ def test_layouts_cover_every_byte_once():
                                          ("binary", "v1 binary (CBOR)"), ("json", "full JSON")])
 def test_loads_each_form(form, title):
     async def scenario():
-        async with opened(WIRES / f"banking_ledger.graph.{form}") as (app, _pilot):
+        async with opened(LEDGER_WIRES / f"banking_ledger.graph.{form}") as (app, _pilot):
             summary = text_of(app, "#summary")
             assert f"form: {title}" in summary
             assert "status: valid" in summary
             fields = app.query_one("#fields", DataTable)
             assert fields.row_count == (0 if form == "json" else 4)
             expanded = app.query_one("#expanded", LineView)
-            assert expanded.data == (WIRES / "banking_ledger.graph.json").read_bytes()
+            assert expanded.data == (LEDGER_WIRES / "banking_ledger.graph.json").read_bytes()
             assert not app.query_one("#diagnostic").has_class("shown")
     run(scenario())
 
@@ -305,7 +306,7 @@ def test_export_writes_new_files_and_asks_before_overwriting(tmp_path):
             target = tmp_path / "out.text"
             app._export_chosen(("text", str(target)))
             await step(pilot)
-            assert target.read_bytes() == (WIRES / "banking_ledger.graph.text").read_bytes()
+            assert target.read_bytes() == (LEDGER_WIRES / "banking_ledger.graph.text").read_bytes()
             target.write_bytes(b"keep me")
             app._export_chosen(("binary", str(target)))
             await step(pilot)
@@ -316,7 +317,7 @@ def test_export_writes_new_files_and_asks_before_overwriting(tmp_path):
             await step(pilot)
             await press(pilot, "y")
             await step(pilot)
-            assert target.read_bytes() == (WIRES / "banking_ledger.graph.binary").read_bytes()
+            assert target.read_bytes() == (LEDGER_WIRES / "banking_ledger.graph.binary").read_bytes()
     run(scenario())
 
 
@@ -345,7 +346,7 @@ def test_token_table_fills_in_from_a_worker():
             from views import tokens
 
             json_row = table.get_row("json")
-            expected = tokens.count_tokens((WIRES / "banking_ledger.graph.json").read_bytes())
+            expected = tokens.count_tokens((LEDGER_WIRES / "banking_ledger.graph.json").read_bytes())
             assert json_row[2] == f"{expected['cl100k_base']:,}" and json_row[3] == f"{expected['o200k_base']:,}"
             mt_row = table.get_row("model-text")
             mt = tokens.count_tokens(LEDGER.read_bytes())
@@ -393,7 +394,9 @@ def test_produced_live_from_source():
         async with app.run_test(size=SIZE) as pilot:
             await settle(app, pilot)
             assert app.loaded.ok
-            assert app.loaded.projection == codec.decode_wire(LEDGER.read_bytes()).projection
+            # today's view, as the example wire holds it (LEDGER is a fixed older copy)
+            today = (WIRES / "banking_ledger.graph.model-text").read_bytes()
+            assert app.loaded.projection == codec.decode_wire(today).projection
             assert "produced live" in text_of(app, "#summary")
     run(scenario())
 
@@ -553,7 +556,7 @@ def test_first_screen_of_a_valid_wire_sells_it():
             assert app.focused is not None and app.tabbed.active == "overview"
             assert "VALID" in text_of(app, "#badge") and "v2 model-text" in text_of(app, "#badge")
             savings = text_of(app, "#savings")
-            json_counts = tokens.count_tokens((WIRES / "banking_ledger.graph.json").read_bytes())
+            json_counts = tokens.count_tokens((LEDGER_WIRES / "banking_ledger.graph.json").read_bytes())
             mt_counts = tokens.count_tokens(LEDGER.read_bytes())
             assert f"{json_counts['cl100k_base']:,}" in savings
             delta = mt_counts["cl100k_base"] - json_counts["cl100k_base"]

@@ -19,9 +19,10 @@ from inspector.layout_child import layout_in_child
 from inspector.model import Loaded, load_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
+LEDGER_WIRES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "ledger-wires"  # a graph wire with a dictionary, fixed
 WIRES = ROOT / "examples" / "wires"
 REJECTED = ROOT / "examples" / "rejected"
-LEDGER = WIRES / "banking_ledger.graph.model-text"
+LEDGER = LEDGER_WIRES / "banking_ledger.graph.model-text"
 
 
 def _same_layout(a: codec.WireLayout, b: codec.WireLayout) -> None:
@@ -33,14 +34,14 @@ def _same_layout(a: codec.WireLayout, b: codec.WireLayout) -> None:
 
 
 def _truncated_binary() -> bytes:
-    wire = (WIRES / "banking_ledger.graph.binary").read_bytes()
+    wire = (LEDGER_WIRES / "banking_ledger.graph.binary").read_bytes()
     return wire[: len(wire) - 7]
 
 
 CASES = {
     "model-text": LEDGER.read_bytes(),
-    "v1 text": (WIRES / "banking_ledger.graph.text").read_bytes(),
-    "full JSON": (WIRES / "banking_ledger.graph.json").read_bytes(),
+    "v1 text": (LEDGER_WIRES / "banking_ledger.graph.text").read_bytes(),
+    "full JSON": (LEDGER_WIRES / "banking_ledger.graph.json").read_bytes(),
     "binary, truncated": _truncated_binary(),
     "rejected at the digest": (REJECTED / "compact.digest.model-text").read_bytes(),
     "rejected as noncanonical": (REJECTED / "compact.noncanonical.model-text").read_bytes(),

@@ -22,10 +22,11 @@ from inspector.repair_screen import RepairScreen
 from inspector.screens import ConfirmScreen
 
 ROOT = Path(__file__).resolve().parents[2]
+LEDGER_WIRES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "ledger-wires"  # a graph wire with a dictionary, fixed
 WIRES = ROOT / "examples" / "wires"
-LEDGER = (WIRES / "banking_ledger.graph.model-text").read_bytes()
-TEXT = (WIRES / "banking_ledger.graph.text").read_bytes()
-JSON = (WIRES / "banking_ledger.graph.json").read_bytes()
+LEDGER = (LEDGER_WIRES / "banking_ledger.graph.model-text").read_bytes()
+TEXT = (LEDGER_WIRES / "banking_ledger.graph.text").read_bytes()
+JSON = (LEDGER_WIRES / "banking_ledger.graph.json").read_bytes()
 NONCANONICAL = (ROOT / "examples" / "rejected" / "compact.noncanonical.model-text").read_bytes()
 SIZE = (120, 36)
 

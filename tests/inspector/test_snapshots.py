@@ -41,7 +41,7 @@ def steady(*keys: str, tab: str | None = None):
     return run_before
 
 
-LEDGER = "examples/wires/banking_ledger.graph.model-text"
+LEDGER = "tests/fixtures/ledger-wires/banking_ledger.graph.model-text"
 
 
 CASES = {

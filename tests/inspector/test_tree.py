@@ -9,7 +9,7 @@ import re
 
 import pytest
 from pilotkit import press, step
-from test_inspector import LEDGER, REJECTED, WIRES, opened, run
+from test_inspector import LEDGER, LEDGER_WIRES, REJECTED, opened, run
 
 import codec
 from codec.projection import source_digest
@@ -105,7 +105,7 @@ def test_v2_references_name_their_entry_and_span_their_token():
 
 
 def test_v1_text_back_references_name_their_first_appearance():
-    loaded = load_path(str(WIRES / "banking_ledger.graph.text"))
+    loaded = load_path(str(LEDGER_WIRES / "banking_ledger.graph.text"))
     d = Dissection(loaded)
     layout = loaded.layout
     k = next(k for k in range(len(layout.ref_wire)) if layout.ref_index[k] > 3)
@@ -117,8 +117,8 @@ def test_v1_text_back_references_name_their_first_appearance():
 
 
 def test_every_byte_has_a_deepest_node_that_holds_it():
-    for path in (LEDGER, WIRES / "banking_ledger.graph.text", WIRES / "banking_ledger.graph.binary",
-                 WIRES / "banking_ledger.graph.json"):
+    for path in (LEDGER, LEDGER_WIRES / "banking_ledger.graph.text", LEDGER_WIRES / "banking_ledger.graph.binary",
+                 LEDGER_WIRES / "banking_ledger.graph.json"):
         loaded = load_path(str(path))
         d = Dissection(loaded)
         built: dict = {}  # each node's children built once, by key, not again for every byte

@@ -13,7 +13,8 @@ from inspector.app import InspectorApp
 from inspector.model import load_path
 
 ROOT = Path(__file__).resolve().parents[2]
-LEDGER = ROOT / "examples" / "wires" / "banking_ledger.graph.model-text"
+LEDGER_WIRES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "ledger-wires"  # a graph wire with a dictionary, fixed
+LEDGER = LEDGER_WIRES / "banking_ledger.graph.model-text"
 
 
 @asynccontextmanager

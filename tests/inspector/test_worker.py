@@ -18,7 +18,8 @@ import pytest
 from inspector import child, worker
 
 ROOT = Path(__file__).resolve().parents[2]
-LEDGER = ROOT / "examples" / "wires" / "banking_ledger.graph.model-text"
+LEDGER_WIRES = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "ledger-wires"  # a graph wire with a dictionary, fixed
+LEDGER = LEDGER_WIRES / "banking_ledger.graph.model-text"
 
 #: A child that reports its pid and then works for a minute, through the
 #: worker's own ``run`` (bound to the parent like every worker, or not).

@@ -46,10 +46,10 @@ def test_a_request_over_its_budget_gets_a_fitted_wire(big: Path, cache: IndexCac
 
 
 def test_auto_fits_full_json_and_picks_only_a_cheaper_form(big: Path, cache: IndexCache) -> None:
-    request = route.parse_request({"profile": "graph", "root": "big/m0.py", "max_tokens": 400}, auto=True)
+    request = route.parse_request({"profile": "graph", "root": "big/m0.py", "max_tokens": 300}, auto=True)
     answer = route.answer(request, big, index_cache=cache, count=True)
     meta = answer.metadata()
-    assert all(n <= 400 for n in meta["tokens"].values())
+    assert all(n <= 300 for n in meta["tokens"].values())
     assert json.loads(answer.projection.selected)["partial"]["counted"] == "json"
     assert set(meta["auto"]) == {"chosen", "cl100k_base", "o200k_base"}
     assert meta["encoding"] == route.choose_auto(

@@ -17,6 +17,7 @@ from servers.route import replay_projection as _replay
 from views import tokens
 from views.expand import expand
 from views.fit import PARTIAL, Budget, _graph_names, bare_signature, budget_of, wire_text
+from views.shapes import pack_graph, unpack_graph
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -95,24 +96,28 @@ def test_a_view_over_its_budget_is_fitted_within_it(profile: str, root: str, whe
         counted = tokens.count_tokens(wire_text(other, q.root, q.source_revision, json.loads(q.selected), form))
         assert counted == {"cl100k_base": cl100k, "o200k_base": o200k}
     # a fitted view is still a view: it expands, and it replays to the same bytes
-    expand(profile, {k: v for k, v in value.items() if k != PARTIAL})
+    body = {k: v for k, v in value.items() if k != PARTIAL}
+    expand(profile, body)
+    if profile == "graph":  # sent in the packed rows, which unpack and pack back exactly
+        assert body["definitions"]["columns"][0] == "lines"
+        assert codec.canonical_json(pack_graph(unpack_graph(body))) == codec.canonical_json(body)
     assert replay_projection(p, folder).selected == p.selected
 
 
 def test_shedding_goes_docs_then_signature_detail_then_definitions() -> None:
     whole = json.loads(make_projection("graph", "http_app_routing.py", EXAMPLES).selected)
-    rows = whole["definitions"]["rows"]
+    rows = unpack_graph(whole)["definitions"]["rows"]
     sizes = []
-    for limit in (12_000, 11_000, 3_000):
-        value = json.loads(make_projection("graph", "http_app_routing.py", EXAMPLES,
-                                           budget=Budget(limit)).selected)
+    for limit in (10_000, 9_000, 3_000):
+        value = unpack_graph(json.loads(make_projection("graph", "http_app_routing.py", EXAMPLES,
+                                                        budget=Budget(limit)).selected))
         sizes.append((value[PARTIAL]["shed"], len(value["definitions"]["rows"])))
         assert "doc" not in value and all(len(r) < 8 for r in value["definitions"]["rows"])
     assert sizes[0] == (["doc"], len(rows))
     assert sizes[1][0] == ["doc", "signature detail"]
     assert sizes[2][1] < sizes[1][1]
-    fitted = json.loads(make_projection("graph", "http_app_routing.py", EXAMPLES,
-                                        budget=Budget(3_000)).selected)["definitions"]["rows"]
+    fitted = unpack_graph(json.loads(make_projection("graph", "http_app_routing.py", EXAMPLES,
+                                                     budget=Budget(3_000)).selected))["definitions"]["rows"]
     kept = set(_graph_names(fitted))
     assert kept <= set(_graph_names(rows))
     for name in kept:  # a kept definition keeps its parents

@@ -5,7 +5,9 @@ fed each profile's real documents (whole and fitted) and their wires."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import typing
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +16,7 @@ import pytest
 
 import codec
 from analysis.warm import IndexCache
+from servers.mcp import description
 from servers.route import make_projection
 from views.fit import Budget
 from views.legend import COMMON, FORMS, LEGENDS, PARTIAL, SELF_EVIDENT, legend
@@ -21,6 +24,7 @@ from views.legend import COMMON, FORMS, LEGENDS, PARTIAL, SELF_EVIDENT, legend
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 DEMO = ROOT / "tests" / "fixtures" / "demo"
+STDLIB = Path(os.path.dirname(typing.__file__))
 PROFILES_MD = (ROOT / "docs" / "profiles.md").read_text(encoding="utf-8")
 CACHE = IndexCache()
 
@@ -39,6 +43,8 @@ DOCUMENTS = [
     ("graph", "http_app_routing.py", EXAMPLES, None),
     ("graph", "banking_ledger.py", EXAMPLES, 2_000),
     ("graph", "pkg/core.py", DEMO, None),
+    ("graph", "token.py", STDLIB, None),
+    ("graph", "_weakrefset.py", STDLIB, 600),
     ("task-context", "banking_ledger.Ledger.apply", EXAMPLES, None),
     ("task-context", "banking_ledger.Ledger.apply", EXAMPLES, 450),
     ("task-context", "pkg.core.Engine.run", DEMO, None),
@@ -89,8 +95,23 @@ def conventions(profile: str, value: Any) -> set[str]:
         used.add("{columns, rows}")
     if "partial" in value:
         used.add("partial")
-    if profile == "graph" and any(r[0].startswith(".") for r in value["definitions"]["rows"]):
-        used.add("continues the class row above")
+    if profile == "graph":
+        names = [r[1] for r in value["definitions"]["rows"]]
+        if any(n.startswith((".", "class .", "async .")) for n in names):
+            used.add("continues the class above")
+        if any(n.startswith("class ") for n in names):
+            used.add("class X(bases)")
+        if any("(" in n and not n.startswith("class ") for n in names):
+            used.add("f(params)")
+        if any(" " in n and "(" not in n and ":" not in n and not n.startswith("class ") for n in names):
+            used.add('[6,7],"A B"')
+        if any(n.startswith(("def ", "async def ")) for n in names):
+            used.add("def .f(cls)")
+        if "module" not in value:
+            used.add("module (unless path gives it)")
+        if any(t.startswith("^") for r in value["definitions"]["rows"] for col in r[2:] if isinstance(col, list)
+               for t in col):
+            used.add("^x")
     return used
 
 
@@ -104,10 +125,10 @@ def document(request: pytest.FixtureRequest) -> tuple[str, Any, codec.CompactPro
 
 def test_every_key_a_document_uses_is_named_in_the_legend(document: tuple[str, Any, Any]) -> None:
     profile, value, _ = document
-    text = legend()
-    unexplained = {k for k in record_keys(value, DATA_MAPS[profile])
-                   if k not in SELF_EVIDENT and not re.search(rf"\b{re.escape(k)}\b", text)}
-    assert not unexplained, f"{profile}: keys the tool description does not name: {sorted(unexplained)}"
+    for text in (legend(), description()):  # the legend, and the MCP tool description that carries it
+        unexplained = {k for k in record_keys(value, DATA_MAPS[profile])
+                       if k not in SELF_EVIDENT and not re.search(rf"\b{re.escape(k)}\b", text)}
+        assert not unexplained, f"{profile}: keys the tool description does not name: {sorted(unexplained)}"
 
 
 def test_every_key_is_written_in_docs_profiles_md(document: tuple[str, Any, Any]) -> None:
@@ -123,6 +144,7 @@ def test_every_convention_a_document_uses_is_explained(document: tuple[str, Any,
     for notation in used:
         assert notation in legend(), notation
         assert notation in legend(profile), notation
+        assert notation in description(), notation
     for form, mark, notation in (("model-text", rb"[\[,:]@\d", "@N"), ("text", rb"[\[,:]~\d", "~k")):
         wire = codec.ENCODERS[form](p)
         if re.search(mark, wire):
@@ -131,13 +153,15 @@ def test_every_convention_a_document_uses_is_explained(document: tuple[str, Any,
 
 
 def test_the_legend_is_short_enough_for_a_tool_description() -> None:
-    assert len(legend().encode("utf-8")) <= 1_200
-    assert all(len(legend(p).encode("utf-8")) <= 700 for p in LEGENDS)
+    # the whole legend rides in the MCP tool description, which stays under 2,048 bytes (tests/servers)
+    assert len(legend().encode("utf-8")) <= 1_270
+    assert all(len(legend(p).encode("utf-8")) <= 790 for p in LEGENDS)
     for part in (COMMON, PARTIAL, FORMS):
         assert part in legend()
 
 
 def test_profiles_md_explains_each_convention_once() -> None:
     section = PROFILES_MD.split("## Reading a view", 1)[1].split("\n## ", 1)[0]
-    for notation in ("`.x`", "`?expr`", "`@N`", "`~k`", "`partial`", "`columns`", "continues the class row"):
+    for notation in ("`.x`", "`?expr`", "`@N`", "`~k`", "`partial`", "`columns`", "continues the class row",
+                     "`^x`", "`class X(bases)`", "`f(params)`", '`[6,7],"A B"`', "`def .f(cls)`"):
         assert section.count(notation) >= 1, notation

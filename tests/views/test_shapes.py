@@ -40,6 +40,8 @@ CASES = [
     ("diagnostics", "semaprax.toml", DEMO),
     ("project-graph", "semaprax.toml", DEMO),
     ("graph", "typing.py", STDLIB),
+    ("graph", "token.py", STDLIB),  # runs of constants, columns ending at references
+    ("graph", "_weakrefset.py", STDLIB),  # a class of short methods: ^x, self left out
     ("graph", "http/server.py", STDLIB),
     ("graph", "argparse.py", STDLIB),
     ("graph", "dataclasses.py", STDLIB),
@@ -87,11 +89,10 @@ def test_graph_rows_carry_their_edges(tmp_path):
     _, view = _graph(tmp_path, 'def f(x: int) -> str:\n    return str(len(x)) + g()\n\n\ndef g():\n    """G."""\n'
                                "    return 1\n\n\nclass A(Exception):\n    pass\n\n\nprint(f(1))\n")
     rows = view["definitions"]["rows"]
-    assert view["definitions"]["columns"] == ["name", "kind", "lines", "signature",
-                                              "calls", "references", "inherits", "doc"]
-    assert rows[0] == ["f", "function", [1, 2], "(x: int) -> str", ["len", "str", ".g"], ["int", "str"]]
-    assert rows[1] == ["g", "function", [5, 7], "()", "G."]  # the doc follows the edge lists kept
-    assert rows[2] == ["A", "class", [10, 11], "(Exception)", [], [], ["Exception"]]  # trailing empties dropped
+    assert view["definitions"]["columns"] == ["lines", "name", "calls", "references", "inherits", "doc"]
+    assert rows[0] == [[1, 2], "f(x: int) -> str", ["len", "str", ".g"], ["int", "str"]]
+    assert rows[1] == [[5, 7], "g()", "G."]  # the doc follows the edge lists kept
+    assert rows[2] == [[10, 11], "class A(Exception)", [], [], ["Exception"]]  # trailing empties dropped
     assert view["module_edges"] == {"calls": ["print", ".f"]}  # in the long names' order
     assert "edges" not in view and "not_builtins" not in view
 
@@ -101,9 +102,9 @@ def test_members_continue_their_class_row_and_targets_go_through_imports(tmp_pat
                                   "class A:\n    def f(self):\n        return OD(osp.join('a'))\n\n"
                                   "    class B:\n        def g(self):\n            pass\n\n"
                                   "    def h(self):\n        pass\n")
-    names = [r[0] for r in view["definitions"]["rows"]]
-    assert names == ["A", ".f", ".B", ".g", "A.h"]  # .g continues A.B, the class row above it
-    assert view["definitions"]["rows"][1][4] == ["OD", "osp.join"]
+    names = [r[1] for r in view["definitions"]["rows"]]
+    assert names == ["class A", ".f()", "class .B", ".g()", "A.h()"]  # .g continues A.B; self left out
+    assert view["definitions"]["rows"][1][2] == ["OD", "osp.join"]
     assert long["edges"]["mod.A.f"]["calls"] == ["collections.OrderedDict", "os.path.join"]
     assert "imports_whole" not in view
 
@@ -114,13 +115,15 @@ def test_an_import_that_renames_a_module_is_read_back_exactly(tmp_path):
     (tmp_path / "other" / "__init__.py").write_text("x = 1\n")
     long, view = _graph(tmp_path, "import other as json\nimport json as j2\n\n\ndef f():\n    j2.dumps()\n"
                                   "    return json.x\n")  # _graph checks that the view expands to the long form
-    assert view["definitions"]["rows"][0][4:] == [["j2.dumps"], ["json.x"]]
+    assert view["definitions"]["rows"][0][2:] == [["j2.dumps"], ["json.x"]]
     assert long["edges"]["mod.f"] == {"calls": ["json.dumps"], "references": ["other.x"]}
 
 
 def test_one_line_span_is_one_number(tmp_path):
     _, view = _graph(tmp_path, "x = 1\n")
-    assert view["definitions"]["rows"] == [["x", "variable", 1]]
+    assert view["definitions"]["rows"] == [[1, "x"]]
+    assert view["definitions"]["columns"] == ["lines", "name"]  # no row reaches a later column
+    assert "module" not in view  # the path gives it
 
 
 def test_builtins_stay_long_where_a_short_name_would_be_ambiguous(tmp_path):
@@ -129,16 +132,49 @@ def test_builtins_stay_long_where_a_short_name_would_be_ambiguous(tmp_path):
     long, view = _graph(tmp_path, "import open\n\n\ndef f():\n    open.door()\n    return open  # the module\n\n\n"
                                   "def g(p):\n    return len(p)\n")
     assert view["not_builtins"] == ["open"]
-    assert view["definitions"]["rows"][0][4:] == [["open.door"], ["open"]]
-    assert view["definitions"]["rows"][1][4:] == [["len"]]
+    assert view["definitions"]["rows"][0][2:] == [["open.door"], ["open"]]
+    assert view["definitions"]["rows"][1][2:] == [["len"]]
     assert long["edges"]["mod.g"] == {"calls": ["builtins.len"]}
 
 
 def test_a_name_defined_twice_carries_its_edges_once(tmp_path):
     _, view = _graph(tmp_path, "def f():\n    return 1\n\n\ndef g():\n    pass\n\n\ndef f():\n    return len([])\n")
     rows = view["definitions"]["rows"]
-    assert [r[0] for r in rows] == ["f", "g", "f"]
-    assert len(rows[0]) < 5 and rows[2][4] == ["len"]
+    assert [r[1] for r in rows] == ["f()", "g()", "f()"]
+    assert len(rows[0]) < 3 and rows[2][2] == ["len"]
+
+
+def test_one_line_variables_on_consecutive_lines_are_one_row(tmp_path):
+    long, view = _graph(tmp_path, "A = 1\nB = 2\nC: int = 3\nD = 4\nE = 5\n\nF = 6\n\n\nclass K:\n    x = 1\n"
+                                  "    y = 2\n\n    def f(self):\n        return self.x\n")
+    rows = view["definitions"]["rows"]
+    # C carries a signature, so it stands alone; a blank line ends a run
+    assert rows[:5] == [[[1, 2], "A B"], [3, "C: int"], [[4, 5], "D E"], [7, "F"], [[10, 15], "class K"]]
+    assert rows[5] == [[11, 12], ".x .y"]
+    assert rows[6] == [[14, 15], ".f()", [], ["^x"]]  # ^x: K.x, in the rows of class K
+    assert long["edges"]["mod.K.f"] == {"references": ["mod.K.x"]}
+
+
+def test_a_name_gives_its_kind(tmp_path):
+    long, view = _graph(tmp_path, "import os\n\n\nasync def a(x) -> int:\n    def inner():\n        pass\n"
+                                  "    return 1\n\n\nclass K(os.PathLike, metaclass=type):\n    z: int\n"
+                                  "    async def m(self, n):\n        self.w = 1\n\n    @classmethod\n"
+                                  "    def c(cls):\n        pass\n\n    @staticmethod\n    async def s():\n"
+                                  "        pass\n\n    def t(self: 'K'):\n        pass\n")
+    assert [r[1] for r in view["definitions"]["rows"]] == [
+        "async a(x) -> int", "a.inner()", "class K(os.PathLike, metaclass=type)", ".z: int", "async .m(n)", ".w",
+        "def .c(cls)", "async def .s()", "def .t(self: 'K')"]  # a method without a plain self is written whole
+    assert [r[1] for r in long["definitions"]["rows"]] == ["function", "function", "class", "attribute", "method",
+                                                           "attribute", "method", "method", "method"]
+    assert [r[3] for r in long["definitions"]["rows"]][4:] == ["async (self, n)", "", "(cls)", "async ()",
+                                                              "(self: 'K')"]
+
+
+def test_rows_the_names_cannot_spell_keep_their_kind_and_signature():
+    from views.shapes import ROW_COLUMNS, pack_graph, unpack_graph
+    rows = {"columns": ROW_COLUMNS, "rows": [["f", "method", 1, "(self)"]]}  # a method outside a class
+    value = {"module": "m", "definitions": rows}
+    assert pack_graph(value) == value and unpack_graph(value) == value
 
 
 def test_path_module():
