@@ -424,11 +424,11 @@ class _Diagnostics(_Fitter):
 
 class _TaskContext(_Fitter):
     """Sheds the class's doc, then signatures' detail, then its tables' entries
-    (tests, callers, types, callees, members, in that order of sacrifice) and
+    (tests, callers, overrides, types, callees, members, in that order of sacrifice) and
     last the source's lines from the end."""
 
     unit = "entries"
-    TABLES = ("members", "callees", "types", "callers", "tests")  # kept first .. shed first
+    TABLES = ("members", "callees", "types", "overrides", "callers", "tests")  # kept first .. shed first
 
     def stages(self) -> list[tuple[str, Callable[[Any], Any]]]:
         def docs(v: dict[str, Any]) -> dict[str, Any]:

@@ -42,6 +42,7 @@ DOCUMENTS = [
     ("task-context", "banking_ledger.Ledger.apply", EXAMPLES, None),
     ("task-context", "banking_ledger.Ledger.apply", EXAMPLES, 450),
     ("task-context", "pkg.core.Engine.run", DEMO, None),
+    ("task-context", "banking_ledger.StatementImporter.parse", EXAMPLES, None),  # overrides
     ("project-graph", "semaprax.toml", EXAMPLES / "calculator-project", None),
     ("project-graph", "semaprax.toml", EXAMPLES / "calculator-project", 200),
     ("symbols", ".", EXAMPLES, None),
