@@ -34,6 +34,9 @@ from analysis.model import (
     Use,
 )
 from analysis.sources import decode_source, source_lines
+from analysis.stdlib_types import ALIASES as STDLIB_ALIASES
+from analysis.stdlib_types import RESULTS as STDLIB_RESULTS
+from analysis.stdlib_types import is_class as is_stdlib_class
 
 BUILTINS = frozenset(dir(builtins))
 #: Names every module, class or method has without binding them.
@@ -191,6 +194,22 @@ class _Frame:
         self.scope = scope
         self.skip_self = skip_self
         self.callee_ids: set[int] = set()
+
+
+class _Narrow:
+    """A step of a body's visit that sets (or, with None, removes) the class
+    of a local: ``isinstance`` narrowing and its end."""
+
+    __slots__ = ("cls", "name", "types")
+
+    def __init__(self, types: dict[str, str], name: str, cls: str | None) -> None:
+        self.types, self.name, self.cls = types, name, cls
+
+    def apply(self) -> None:
+        if self.cls is None:
+            self.types.pop(self.name, None)
+        else:
+            self.types[self.name] = self.cls
 
 
 class _Analyser:
@@ -540,7 +559,7 @@ class _Analyser:
 
     def _value_of(self, qualname: str) -> str | None:
         """The class of an attribute's value, or of a call's result (``"f()"``)."""
-        found = self.attribute_types.get(qualname) or _KNOWN_RESULTS.get(qualname)
+        found = self.attribute_types.get(qualname) or _KNOWN_RESULTS.get(qualname) or STDLIB_RESULTS.get(qualname)
         if found is None and self.external_values is not None and not qualname.startswith("builtins."):
             found = self.external_values(qualname)
         return found
@@ -557,8 +576,10 @@ class _Analyser:
             target = self._resolve_expr(node.func, scope)
             if not target or target.startswith(UNRESOLVED):
                 return None
-            if self._class_info(target) is not None:
+            if self._is_class(target):
                 return target
+            if target in _CASTS and node.args:  # typing.cast(T, x) is a T
+                return self._class_of_annotation(node.args[0], scope)
             return self._value_of(target + "()")
         if isinstance(node, ast.Name):
             return _local_type(scope, node.id)
@@ -699,19 +720,24 @@ class _Analyser:
             origin = self._resolve_expr(ann.value, scope) if isinstance(ann.value, (ast.Name, ast.Attribute)) else None
             if origin in ("typing.Optional", "typing_extensions.Optional"):
                 return self._class_of_annotation(ann.slice, scope)
+            if origin in ("typing.Annotated", "typing_extensions.Annotated") and isinstance(ann.slice, ast.Tuple) \
+                    and ann.slice.elts:
+                return self._class_of_annotation(ann.slice.elts[0], scope)
             if origin in ("typing.Union", "typing_extensions.Union") and isinstance(ann.slice, ast.Tuple):
                 sides = [e for e in ann.slice.elts if not (isinstance(e, ast.Constant) and e.value is None)]
                 return self._class_of_annotation(sides[0], scope) if len(sides) == 1 else None
             if origin in _TYPING_ALIASES:
                 return _TYPING_ALIASES[origin]
-            if origin and self._class_info(origin) is not None:  # list[str], Base[T]
+            origin = STDLIB_ALIASES.get(origin or "", origin)
+            if origin and self._is_class(origin):  # list[str], Base[T], typing.IO[str]
                 return origin
             return None
         if isinstance(ann, (ast.Name, ast.Attribute)):
             target = self._resolve_expr(ann, scope)
             if target in _TYPING_ALIASES:
                 return _TYPING_ALIASES[target]
-            if target and self._class_info(target) is not None:
+            target = STDLIB_ALIASES.get(target or "", target)
+            if target and self._is_class(target):
                 return target
         return None
 
@@ -721,6 +747,11 @@ class _Analyser:
         if isinstance(call, ast.Name):  # x = y copies y's type only through _local_type, not here
             return None
         return self._value_type(call, scope)
+
+    def _is_class(self, qualname: str) -> bool:
+        """Whether ``qualname`` is a class: of the workspace, a built-in, or of
+        the standard library (analysis/stdlib_types.py: members unknown)."""
+        return self._class_info(qualname) is not None or is_stdlib_class(qualname)
 
     def _class_info(self, qualname: str) -> ClassInfo | None:
         info = self.local_classes.get(qualname)
@@ -785,15 +816,45 @@ class _Analyser:
         patterns: ``case Point(x=Color.RED) if ok(p)`` uses Point, Color.RED and
         ok), in source order, with an explicit stack (no recursion per level of
         nesting: an ``elif`` chain nests as deep as it is long)."""
-        stack: list[ast.AST] = list(reversed(body))
+        stack: list[ast.AST | _Narrow] = list(reversed(body))
         while stack:
             node = stack.pop()
-            if isinstance(node, ast.expr):
+            if isinstance(node, _Narrow):
+                node.apply()
+            elif isinstance(node, ast.expr):
                 self._visit_expr(node, scope, scope.qualname)
             elif isinstance(node, ast.stmt) and self._visit_stmt(node, scope):
                 continue
+            elif isinstance(node, ast.If) and (narrowed := self._narrowing(node, scope)) is not None:
+                stack.extend(reversed([node.test, *narrowed, *node.orelse]))
             else:
                 stack.extend(reversed(_child_nodes(node)))
+
+    def _narrowing(self, node: ast.If, scope: _Scope) -> list[ast.AST | _Narrow] | None:
+        """``if isinstance(x, C):``: in its body, up to and including the first
+        statement that binds ``x`` again, ``x`` is a C (one class, known); the
+        body wrapped between a narrowing and its undoing, or None."""
+        test = node.test
+        if not (isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and len(test.args) == 2
+                and isinstance(test.args[0], ast.Name) and not test.keywords
+                and self._resolve_name(test.func.id, scope) == "builtins.isinstance"):
+            return None
+        name = test.args[0].id
+        typed = _function_scope(scope)
+        if typed is None or typed is not scope or not scope.is_local(name) or name == scope.self_name:
+            return None
+        cls = self._class_of_annotation(test.args[1], scope) if isinstance(test.args[1], (ast.Name, ast.Attribute)) \
+            else None
+        if cls is None:
+            return None
+        end = len(node.body)
+        for k, stmt in enumerate(node.body):
+            if any(isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
+                   for n in ast.walk(stmt)):
+                end = k + 1
+                break
+        return [_Narrow(scope.types, name, cls), *node.body[:end], _Narrow(scope.types, name, scope.types.get(name)),
+                *node.body[end:]]
 
     def _visit_stmt(self, stmt: ast.stmt, scope: _Scope) -> bool:
         """Visit what a statement itself uses; False when its children are
@@ -985,8 +1046,7 @@ class _Analyser:
                 typed = self._value_of(current)
                 if typed is not None:
                     current, is_instance = typed, True
-            info = self._class_info(current)
-            if info is not None:
+            if self._is_class(current):
                 owner = self._member_owner(current, attr)
                 if owner is None:
                     return UNRESOLVED + ast.unparse(expr)
@@ -1088,6 +1148,9 @@ _KNOWN_RESULTS = {
     "os.path.abspath()": "builtins.str", "os.path.normpath()": "builtins.str", "os.path.expanduser()": "builtins.str",
     "textwrap.dedent()": "builtins.str", "json.dumps()": "builtins.str",
 }
+
+#: Functions whose result is their first argument read as an annotation.
+_CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
 
 #: Annotations that name a built-in class by another name.
 _TYPING_ALIASES = {

@@ -139,15 +139,27 @@ def _runtime(name: str) -> Any:
 
 
 def _same(ours: str, theirs: str, place: str) -> bool:
-    """Our target is jedi's: the same name, or, outside the workspace, two
+    """Our target is jedi's: the same name; or, outside the workspace, two
     names of one object (``warnings.warn`` is ``_warnings.warn``, which typeshed
-    re-exports it from; ``os.path.join`` is ``posixpath.join``)."""
+    re-exports it from; ``os.environ.get`` is ``os._Environ.get``), or one
+    method named on a class and on a base of it that declares it
+    (``builtins.dict.update`` for typeshed's ``typing.MutableMapping.update``)."""
     if ours == theirs:
         return True
     if place == "package" or ours.startswith("?"):
         return False
-    obj = _runtime(ours)
-    return obj is not _MISSING and obj is _runtime(theirs)
+    obj, other = _runtime(ours), _runtime(theirs)
+    if obj is _MISSING or other is _MISSING:
+        return False
+    if getattr(obj, "__func__", obj) is getattr(other, "__func__", other):  # os.environ.get is os._Environ.get
+        return True
+    # the method named on the class we know the value to be, which jedi names on
+    # the base that typeshed declares it in (dict.update, MutableMapping.update)
+    owner, _, attr = ours.rpartition(".")
+    base, _, base_attr = theirs.rpartition(".")
+    cls, base_cls = _runtime(owner), _runtime(base)
+    base_cls = getattr(base_cls, "__origin__", base_cls)  # typing.Mapping is collections.abc.Mapping
+    return attr == base_attr and isinstance(cls, type) and isinstance(base_cls, type) and issubclass(cls, base_cls)
 
 
 def _place(theirs: str, module_path: str, tmp: Path) -> str:
