@@ -146,6 +146,7 @@ class WorkspaceIndex:
         #: "pkg.Session" -> "pkg.sessions.Session": the names modules import, as others may use them;
         #: and the dotted paths of modules in namespace folders ("nsroot.inner.leaf" -> "leaf")
         self.aliases: dict[str, str] = _namespace_aliases(modules)
+        self.class_aliases: set[str] = set()  # variables that name a class: uses name the class
         #: _canonical's answers, each forgotten when an alias added could change it
         self._canonicals: dict[str, str] = {}
         self._canonicals_by_top: dict[str, set[str]] = {}  # first part -> memo entries that passed it
@@ -197,6 +198,11 @@ class WorkspaceIndex:
             results[n] = a
             new = [(f"{a.module}.{i.local}", i.target) for i in a.imports
                    if i.scope == a.module and i.local != "*" and i.target != f"{a.module}.{i.local}"]
+            # ``builtin_str = str``: the variable is another name of the class (resolver._class_aliases)
+            renamed = [(q[:-1], cls) for q, cls in a.value_types if q.endswith("=")]
+            if renamed:
+                self.class_aliases.update(q for q, _ in renamed)
+                new += renamed
             if new:
                 self._add_aliases(new)
             done += 1
@@ -306,8 +312,8 @@ class WorkspaceIndex:
             target = u.target
             # a name the package's __init__ rebinds (``from .foo import foo``) is what it rebinds
             # it to, not the submodule of the same name: Python's attribute after the import
-            if (target not in names or target in self._module_names and target in self.aliases) \
-                    and target[:1] != UNRESOLVED:
+            if (target not in names or target in self._module_names and target in self.aliases
+                    or target in self.class_aliases) and target[:1] != UNRESOLVED:
                 canonical = final.get(target)
                 if canonical is None:
                     canonical = final[target] = self._canonical(target, names)

@@ -269,6 +269,7 @@ class _Analyser:
         for stubs in self.overload_stubs.values():  # overloads without an implementation (a Protocol's, say)
             self.definitions.append(replace(stubs[0], overloads=tuple(d.signature for d in stubs)))
         self._class_infos()
+        self._class_aliases()
         self._value_types()
         for scope, body in self.scopes:
             self._prepare_types(scope, body)
@@ -520,6 +521,40 @@ class _Analyser:
 
     # --- types of values -----------------------------------------------------------
 
+    def _class_aliases(self) -> None:
+        """``builtin_str = str`` at module level, once: another name of a class
+        (``"m.builtin_str="`` in the value types), for annotations, ``isinstance``
+        and calls here and, through the index, in the modules that import it."""
+        root = self.scopes[0][0]
+        counts: dict[str, int] = {}
+        pairs: list[tuple[str, ast.expr]] = []
+        for stmt in _walk_body(self.tree.body):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] \
+                if isinstance(stmt, (ast.AnnAssign, ast.AugAssign)) else []
+            for t in targets:
+                for n in _target_names(t):
+                    counts[n.id] = counts.get(n.id, 0) + 1
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                    and isinstance(stmt.value, (ast.Name, ast.Attribute)):
+                pairs.append((stmt.targets[0].id, stmt.value))
+        for name, value in pairs + pairs:  # twice: ``builtin_str = str`` may come before ``str = str``
+            if counts.get(name) != 1 or f"{self.module}.{name}=" in self.attribute_types:
+                continue
+            if isinstance(value, ast.Name) and value.id == name:  # ``str = str`` reads the built-in
+                target: str | None = f"builtins.{name}" if name in BUILTINS else None
+            else:
+                target = self._resolve_expr(value, root)
+            cls = self._class_named(target) if target and not target.startswith(UNRESOLVED) else None
+            if cls is not None and cls != f"{self.module}.{name}":
+                self.attribute_types[f"{self.module}.{name}="] = cls
+
+    def _class_named(self, qualname: str) -> str | None:
+        """The class ``qualname`` is, or is another name of (``_class_aliases``)."""
+        if self._is_class(qualname):
+            return qualname
+        alias = self._value_of(qualname + "=")
+        return alias if alias is not None and self._is_class(alias) else None
+
     def _value_types(self) -> None:
         """What functions return (``"m.f()"``: their return annotation, or
         their class when every return is ``return self``) and the classes of
@@ -576,8 +611,9 @@ class _Analyser:
             target = self._resolve_expr(node.func, scope)
             if not target or target.startswith(UNRESOLVED):
                 return None
-            if self._is_class(target):
-                return target
+            cls = self._class_named(target)
+            if cls is not None:
+                return cls
             if target in _CASTS and node.args:  # typing.cast(T, x) is a T
                 return self._class_of_annotation(node.args[0], scope)
             return self._value_of(target + "()")
@@ -596,6 +632,9 @@ class _Analyser:
             if isinstance(node.slice, ast.Slice):  # a slice of a list is a list
                 return self._value_type(node.value, scope)
             return self._item_type(node.value, scope)
+        if isinstance(node, ast.IfExp):  # both branches of one class
+            body = self._value_type(node.body, scope)
+            return body if body is not None and body == self._value_type(node.orelse, scope) else None
         return None
 
     def _item_type(self, node: ast.expr, scope: _Scope) -> str | None:
@@ -729,16 +768,16 @@ class _Analyser:
             if origin in _TYPING_ALIASES:
                 return _TYPING_ALIASES[origin]
             origin = STDLIB_ALIASES.get(origin or "", origin)
-            if origin and self._is_class(origin):  # list[str], Base[T], typing.IO[str]
-                return origin
+            if origin and not origin.startswith(UNRESOLVED):  # list[str], Base[T], typing.IO[str]
+                return self._class_named(origin)
             return None
         if isinstance(ann, (ast.Name, ast.Attribute)):
             target = self._resolve_expr(ann, scope)
             if target in _TYPING_ALIASES:
                 return _TYPING_ALIASES[target]
             target = STDLIB_ALIASES.get(target or "", target)
-            if target and self._is_class(target):
-                return target
+            if target and not target.startswith(UNRESOLVED):
+                return self._class_named(target)
         return None
 
     def _constructed_class(self, call: ast.expr, scope: _Scope) -> str | None:
@@ -827,8 +866,23 @@ class _Analyser:
                 continue
             elif isinstance(node, ast.If) and (narrowed := self._narrowing(node, scope)) is not None:
                 stack.extend(reversed([node.test, *narrowed, *node.orelse]))
+            elif isinstance(node, ast.Assign) and (rebound := self._rebinding(node, scope)) is not None:
+                stack.append(rebound)  # after the statement: its value is read with the types before it
+                stack.extend(reversed(_child_nodes(node)))
             else:
                 stack.extend(reversed(_child_nodes(node)))
+
+    def _rebinding(self, node: ast.Assign, scope: _Scope) -> _Narrow | None:
+        """``x = <value of a known class>`` in a function: from there on ``x``
+        is of that class (the types gathered before the visit keep the first)."""
+        if not (scope.kind == "function" and scope.node is not None and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)):
+            return None
+        name = node.targets[0].id
+        cls = self._constructed_class(node.value, scope)
+        if cls is None or cls == scope.types.get(name) or not scope.is_local(name):
+            return None
+        return _Narrow(scope.types, name, cls)
 
     def _narrowing(self, node: ast.If, scope: _Scope) -> list[ast.AST | _Narrow] | None:
         """``if isinstance(x, C):``: in its body, up to and including the first
@@ -902,7 +956,10 @@ class _Analyser:
             except SyntaxError:
                 return
             for node in ast.walk(parsed):
+                if isinstance(node, ast.Attribute):  # its name's place inside the string (one line)
+                    node.end_col_offset = expr.col_offset + 1 + (node.end_col_offset or 0)
                 node.lineno, node.col_offset = expr.lineno, expr.col_offset  # type: ignore[attr-defined]
+                node.end_lineno = expr.lineno  # type: ignore[attr-defined]
             expr = parsed
         self._visit_expr(expr, scope, source)
 
@@ -980,8 +1037,11 @@ class _Analyser:
                 "unresolved-name", expr.lineno, expr.col_offset + 1,
                 f"name {expr.id!r} is not defined", source,
             ))
-        column = (expr.end_col_offset or 0) - len(expr.attr) if isinstance(expr, ast.Attribute) else expr.col_offset
-        self.uses.append(Use(source, target, kind, expr.lineno, column or 0))
+        if isinstance(expr, ast.Attribute):  # where the name is: ``f(\n...).name`` is on the last line
+            line, column = expr.end_lineno or expr.lineno, (expr.end_col_offset or 0) - len(expr.attr)
+        else:
+            line, column = expr.lineno, expr.col_offset
+        self.uses.append(Use(source, target, kind, line, column or 0))
 
     def _mark_loaded(self, name: str, scope: _Scope) -> None:
         s: _Scope | None = scope
@@ -1046,6 +1106,8 @@ class _Analyser:
                 typed = self._value_of(current)
                 if typed is not None:
                     current, is_instance = typed, True
+                elif not is_instance:  # another name of a class: the class
+                    current = self._value_of(current + "=") or current
             if self._is_class(current):
                 owner = self._member_owner(current, attr)
                 if owner is None:
@@ -1138,7 +1200,7 @@ _KNOWN_RESULTS = {
     "builtins.str.splitlines()": "builtins.list", "builtins.str.partition()": "builtins.tuple",
     "builtins.str.rpartition()": "builtins.tuple", "builtins.str.split()[]": "builtins.str",
     "builtins.str.rsplit()[]": "builtins.str", "builtins.str.splitlines()[]": "builtins.str",
-    "builtins.dict.copy()": "builtins.dict", "builtins.list.copy()": "builtins.list",
+    "builtins.dict.copy()": "builtins.dict", "builtins.dict.fromkeys()": "builtins.dict", "builtins.list.copy()": "builtins.list",
     "builtins.set.copy()": "builtins.set", "builtins.str()": "builtins.str", "builtins.repr()": "builtins.str",
     "builtins.sorted()": "builtins.list", "builtins.format()": "builtins.str", "builtins.chr()": "builtins.str",
     "gettext.gettext()": "builtins.str", "gettext.ngettext()": "builtins.str", "inspect.cleandoc()": "builtins.str",
