@@ -14,6 +14,8 @@ from analysis.filecache import CLASS, PREPARED, VALUE, Event, Record, RecordStor
 from analysis.model import UNRESOLVED, Definition, ModuleAnalysis, Use
 from analysis.resolver import TOO_DEEP, ClassInfo, ClassLookup, ValueLookup, analyse_module, collector_paused
 from analysis.sources import ModuleFile, Workspace, WorkspaceError, suggest
+from analysis.stdlib_types import RESULTS as STDLIB_RESULTS
+from analysis.stdlib_types import is_class as is_stdlib_class
 
 
 @dataclass(frozen=True)
@@ -168,9 +170,7 @@ class WorkspaceIndex:
             self._generation += 1
 
             def lookup(table: dict, qualname: str):  # a ClassInfo, or a class name
-                found = table.get(qualname)
-                if found is None:
-                    found = table.get(self._canonical(qualname))
+                found = self._answer(table, qualname)
                 for _ in range(3) if found is None and depth < _DEPTH else ():
                     # the module it lies in, as named or where the name leads through the
                     # imports known so far: a package's __init__ first, then the module it
@@ -182,9 +182,7 @@ class WorkspaceIndex:
                         analyse(waiting[owner], depth + 1)  # noqa: F821 - its cell is emptied after the build
                     except RecursionError:  # too deep for this interpreter: it is analysed in turn
                         pass
-                    found = table.get(qualname)
-                    if found is None:
-                        found = table.get(self._canonical(qualname))
+                    found = self._answer(table, qualname)
                     if found is not None:
                         break
                 if found is None:
@@ -225,7 +223,8 @@ class WorkspaceIndex:
         total = len(modules) + len(again)
         for k, n in enumerate(again):
             m = modules[n]
-            results[n] = self._run(ws.read(m.path), m, "again", self.classes.get, self.values.get, None)
+            results[n] = self._run(ws.read(m.path), m, "again", functools.partial(self._answer, self.classes),
+                                   functools.partial(self._answer, self.values), None)
             if report and k % 25 == 0:
                 report(len(modules) + k, total)
         names = {d.qualname for a in results if a is not None for d in a.definitions}
@@ -259,6 +258,26 @@ class WorkspaceIndex:
         for a in self.modules:
             for d in a.definitions:
                 self.definitions.setdefault(d.qualname, Located(a, d))
+
+    def _answer(self, table: dict[str, Any], qualname: str) -> Any:
+        """What ``table`` (classes or values) says of ``qualname``, or of the
+        name it reaches through imports; for values, also what the standard
+        library's are (analysis/stdlib_types.py) when that is where it leads:
+        ``requests.compat.urlparse()`` is ``urllib.parse.urlparse()``."""
+        found = table.get(qualname)
+        if found is None:
+            found = table.get(self._canonical(qualname))
+        if found is None and table is self.values:
+            cut = min((i for i in (qualname.find("("), qualname.find("["), qualname.find("=")) if i > 0),
+                      default=len(qualname))
+            name, suffix = qualname[:cut], qualname[cut:]
+            canonical = self._canonical(name)
+            if canonical != name:
+                if suffix == "=":
+                    found = canonical if is_stdlib_class(canonical) else None
+                else:
+                    found = table.get(canonical + suffix) or STDLIB_RESULTS.get(canonical + suffix)
+        return found
 
     def _add_aliases(self, new: list[tuple[str, str]]) -> None:
         """New aliases change the memo of _canonical only for the names whose

@@ -638,7 +638,11 @@ class _Analyser:
         return None
 
     def _item_type(self, node: ast.expr, scope: _Scope) -> str | None:
-        """The class of the items of a value annotated ``list[X]`` and the like."""
+        """The class of the items of a value annotated ``list[X]`` and the like,
+        or of a literal list, tuple or set whose items are all of one class."""
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set)) and node.elts:
+            kinds = {self._value_type(e, scope) for e in node.elts}
+            return kinds.pop() if len(kinds) == 1 else None
         if isinstance(node, ast.Name):
             return _local_type(scope, "[]" + node.id)
         if isinstance(node, (ast.Attribute, ast.Call)):
@@ -683,6 +687,12 @@ class _Analyser:
                     for t in stmt.targets:
                         if isinstance(t, ast.Name):
                             scope.types.setdefault(t.id, cls)
+                if isinstance(stmt.value, (ast.List, ast.Tuple, ast.Set)):
+                    item = self._item_type(stmt.value, scope)
+                    if item:
+                        for t in stmt.targets:
+                            if isinstance(t, ast.Name):
+                                scope.types.setdefault("[]" + t.id, item)
             elif isinstance(stmt, (ast.For, ast.AsyncFor)) and isinstance(stmt.target, ast.Name):
                 item = self._item_type(stmt.iter, scope)
                 if item:
@@ -1108,6 +1118,9 @@ class _Analyser:
                     current, is_instance = typed, True
                 elif not is_instance:  # another name of a class: the class
                     current = self._value_of(current + "=") or current
+            if attr == "__dict__" and is_instance and i + 1 < len(chain):  # an instance's namespace
+                current = "builtins.dict"
+                continue
             if self._is_class(current):
                 owner = self._member_owner(current, attr)
                 if owner is None:
