@@ -65,12 +65,13 @@ class WorkspaceIndex:
             store.flush()
 
     def _run(self, data: bytes, m: ModuleFile, phase: str, classes: ClassLookup, values: ValueLookup,
-             prepared: Prepared | None) -> ModuleAnalysis:
-        """The analysis of one file: replayed from its record while the
-        answers agree, else made (fed the answers the replay already got), and
-        recorded."""
+             prepared: Prepared | None, stub: bytes | None = None) -> ModuleAnalysis:
+        """The analysis of one file (and of its ``.pyi`` stub, if any): replayed
+        from its record while the answers agree, else made (fed the answers the
+        replay already got), and recorded."""
         store = self.store
-        key = store.key(data, m.path, m.module, m.is_package, phase) if store is not None else ""
+        keyed = data if stub is None else data + b"\0semaprax-stub\0" + stub
+        key = store.key(keyed, m.path, m.module, m.is_package, phase) if store is not None else ""
         self._keys[m.path] = key
         record = store.get(key) if store is not None else None
         given: list[Event] = []
@@ -133,7 +134,7 @@ class WorkspaceIndex:
 
         a = analyse_module(data, m.path, m.module, is_package=m.is_package,
                            classes=functools.partial(ask, CLASS), values=functools.partial(ask, VALUE),
-                           on_prepared=tell)
+                           on_prepared=tell, stub=stub)
         self.analysed += 1
         if store is not None and not any(p.kind == TOO_DEEP for p in a.problems):
             store.put(key, Record(tuple(events), a))
@@ -190,7 +191,7 @@ class WorkspaceIndex:
                 return found
 
             a = self._run(ws.read(m.path), m, "first", functools.partial(lookup, self.classes),
-                          functools.partial(lookup, self.values), prepared)
+                          functools.partial(lookup, self.values), prepared, ws.stub_of(m.path))
             if depth and any(p.kind == TOO_DEEP for p in a.problems):
                 raise RecursionError  # deep only for being analysed on demand: analysed in turn
             results[n] = a
@@ -224,7 +225,7 @@ class WorkspaceIndex:
         for k, n in enumerate(again):
             m = modules[n]
             results[n] = self._run(ws.read(m.path), m, "again", functools.partial(self._answer, self.classes),
-                                   functools.partial(self._answer, self.values), None)
+                                   functools.partial(self._answer, self.values), None, ws.stub_of(m.path))
             if report and k % 25 == 0:
                 report(len(modules) + k, total)
         names = {d.qualname for a in results if a is not None for d in a.definitions}

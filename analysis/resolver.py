@@ -141,6 +141,7 @@ def analyse_module(
     classes: ClassLookup | None = None,
     values: ValueLookup | None = None,
     on_prepared: Callable[[dict[str, ClassInfo], dict[str, str]], None] | None = None,
+    stub: bytes | None = None,
 ) -> ModuleAnalysis:
     """Analyse one module's source. ``classes`` answers for classes defined in
     other modules (the workspace index passes it); without it, only this
@@ -149,10 +150,14 @@ def analyse_module(
     attribute's value (``"pkg.C.attr"``) or of a function's result (``"pkg.f()"``).
     ``on_prepared`` is told this module's classes and value types as soon as
     they are known, before its uses are resolved, so that a module analysed
-    meanwhile (one this module asks about, importing this one back) sees them."""
+    meanwhile (one this module asks about, importing this one back) sees them.
+    ``stub`` is the source of a ``.pyi`` beside the file: the definitions are
+    the file's, their signatures and the types of their parameters, results
+    and attributes the stub's, as a type checker reads them."""
     with collector_paused():
         analyser = _Analyser(source, path, module, is_package, classes, values)
         analyser.on_prepared = on_prepared
+        analyser.stub = stub
         try:
             return analyser.run()
         except RecursionError:
@@ -239,6 +244,9 @@ class _Analyser:
         self.import_ends: dict[int, int] = {}  # first line of an import statement -> its last
         self.reexported: set[tuple[str, str]] = set()
         self.noqa_spans: dict[tuple[int, int | None], frozenset[str] | None] = {}
+        self.stub: bytes | None = None
+        #: function -> {parameter (or "[]" + parameter): class}, from the stub
+        self.stub_params: dict[str, dict[str, str]] = {}
 
     # --- driver ----------------------------------------------------------------
 
@@ -270,7 +278,10 @@ class _Analyser:
             self.definitions.append(replace(stubs[0], overloads=tuple(d.signature for d in stubs)))
         self._class_infos()
         self._class_aliases()
+        stub = self._read_stub()
         self._value_types()
+        if stub is not None:  # the stub's result and attribute classes are the ones a type checker uses
+            self.attribute_types.update(stub.attribute_types)
         for scope, body in self.scopes:
             self._prepare_types(scope, body)
             if scope.kind in ("module", "class"):  # module and class variables of a known class
@@ -290,7 +301,47 @@ class _Analyser:
         for scope, body in self.scopes:
             self._visit_body(body, scope)
         self._find_unused_imports()
+        if stub is not None:
+            stubbed = {d.qualname: d for d in stub.definitions if d.kind != "module"}
+            # an overloaded stub gives the overloads; the source's definition stays the implementation
+            self.definitions = [replace(d, signature=d.signature if s.overloads else s.signature,
+                                        overloads=s.overloads)
+                                if (s := stubbed.get(d.qualname)) is not None and _same_kind(d.kind, s.kind) else d
+                                for d in self.definitions]
         return self._result(self.definitions, lines)
+
+    def _read_stub(self) -> _Analyser | None:
+        """The stub's definitions and types, analysed as far as types go (its
+        names resolved in its own namespace); None without one or when it
+        does not parse."""
+        if self.stub is None:
+            return None
+        path = self.path.removesuffix(".py") + ".pyi"
+        an = _Analyser(self.stub, path, self.module, self.package == self.module, self.external_classes,
+                       self.external_values)
+        try:
+            tree = ast.parse(self.stub, filename=path)
+            table = symtable.symtable(self.stub, path, "exec")  # type: ignore[arg-type]  # bytes, as in run
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+        an.text_lines = source_lines(decode_source(self.stub))
+        an.tree = tree
+        an._declare(tree.body, _Scope("module", self.module, None, table, tree))
+        for stubs in an.overload_stubs.values():
+            an.definitions.append(replace(stubs[0], overloads=tuple(d.signature for d in stubs)))
+        an._class_infos()
+        an._class_aliases()
+        an._value_types()
+        for scope, body in an.scopes:
+            an._prepare_types(scope, body)
+            if isinstance(scope.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                args = scope.node.args
+                names = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+                typed = {k: v for k, v in scope.types.items() if k.removeprefix("[]") in names}
+                if typed:
+                    self.stub_params[scope.qualname] = typed
+        return an
+
 
     def _result(self, definitions: list[Definition], lines: int) -> ModuleAnalysis:
         problems = [p for p in self.problems if not _silenced(p.kind, self._noqa(p.line))]
@@ -673,6 +724,7 @@ class _Analyser:
                     item = self._element_of_annotation(arg.annotation, scope.parent)
                     if item:
                         scope.types["[]" + arg.arg] = item
+            scope.types.update(self.stub_params.get(scope.qualname, {}))  # a stub's annotations win
         for stmt in _walk_body(body):
             if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
                 cls = self._class_of_annotation(stmt.annotation, scope)
@@ -1352,6 +1404,11 @@ def _newer_syntax(line: str, msg: str) -> str:
     if msg.startswith("f-string"):
         return f" (Python 3.12 allows reused quotes, backslashes and comments inside f-string braces{here})"
     return ""
+
+
+def _same_kind(a: str, b: str) -> bool:
+    """Whether a stub's definition of a kind stands for the source's of another."""
+    return a == b or {a, b} <= {"function", "method"} or {a, b} <= {"variable", "attribute"}
 
 
 def _is_property(decorator: ast.expr) -> bool:

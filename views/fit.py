@@ -275,7 +275,8 @@ class _Symbols(_Fitter):
         for m in value["modules"]:
             try:
                 mf = self.ws.module_of(m["path"])
-                a = analyse_module(self.ws.read(m["path"]), m["path"], mf.module, is_package=mf.is_package)
+                a = analyse_module(self.ws.read(m["path"]), m["path"], mf.module, is_package=mf.is_package,
+                                   stub=self.ws.stub_of(m["path"]))
             except (WorkspaceError, OSError):
                 continue
             for u in a.uses:
