@@ -554,6 +554,9 @@ class _Analyser:
             if qual not in self.attribute_types:
                 if isinstance(node, ast.AnnAssign):
                     kind = self._class_of_annotation(node.annotation, scope)
+                    item = self._element_of_annotation(node.annotation, scope)
+                    if item:
+                        self.attribute_types.setdefault(qual + "[]", item)
                 else:
                     kind = self._constructed_class(node.value, scope)
                 if kind:
@@ -622,6 +625,10 @@ class _Analyser:
                     item = self._element_of_annotation(node.returns, scope.parent)
                     if item and not isinstance(node, ast.AsyncFunctionDef):
                         self.attribute_types[scope.qualname + "()[]"] = item
+                    if not isinstance(node, ast.AsyncFunctionDef):  # tuple[A, B]: each place's class
+                        for k, part in enumerate(self._tuple_parts(node.returns, scope.parent)):
+                            if part:
+                                self.attribute_types[f"{scope.qualname}()({k})"] = part
                 elif scope.cls and scope.self_name:
                     returns = [r for r in _walk_body(body) if isinstance(r, ast.Return)]
                     if returns and all(isinstance(r.value, ast.Name) and r.value.id == scope.self_name
@@ -636,6 +643,9 @@ class _Analyser:
             elif isinstance(node, ast.ClassDef):
                 for stmt in body:
                     if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                        made = self._instance_of_type(stmt.annotation, scope)
+                        if made:  # ``context_class: type[Context]``: calling it makes a Context
+                            self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}()", made)
                         cls = self._class_of_annotation(stmt.annotation, scope)
                         if cls:
                             self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}", cls)
@@ -739,6 +749,14 @@ class _Analyser:
                     for t in stmt.targets:
                         if isinstance(t, ast.Name):
                             scope.types.setdefault(t.id, cls)
+                if len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Tuple) \
+                        and isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, (ast.Name, ast.Attribute)):
+                    func = self._resolve_expr(stmt.value.func, scope)  # a, b = f(): f() -> tuple[A, B]
+                    if func and not func.startswith(UNRESOLVED):
+                        for k, elt in enumerate(stmt.targets[0].elts):
+                            part = self._value_of(f"{func}()({k})") if isinstance(elt, ast.Name) else None
+                            if part and isinstance(elt, ast.Name):
+                                scope.types.setdefault(elt.id, part)
                 if isinstance(stmt.value, (ast.List, ast.Tuple, ast.Set)):
                     item = self._item_type(stmt.value, scope)
                     if item:
@@ -786,6 +804,36 @@ class _Analyser:
             return None
         entered = self._value_of(f"{owner}.__enter__()")
         return cls if entered == owner else entered
+
+    def _tuple_parts(self, ann: ast.expr, scope: _Scope | None) -> list[str | None]:
+        """The class of each place of ``tuple[A, B, C]`` (none for ``tuple[X, ...]``)."""
+        if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+            try:
+                ann = ast.parse(ann.value, mode="eval").body
+            except SyntaxError:
+                return []
+        if not (isinstance(ann, ast.Subscript) and isinstance(ann.value, (ast.Name, ast.Attribute))
+                and isinstance(ann.slice, ast.Tuple)):
+            return []
+        if self._resolve_expr(ann.value, scope) not in ("builtins.tuple", "typing.Tuple", "typing_extensions.Tuple"):
+            return []
+        elts = ann.slice.elts
+        if any(isinstance(e, ast.Constant) and e.value is Ellipsis for e in elts):
+            return []
+        return [self._class_of_annotation(e, scope) for e in elts]
+
+    def _instance_of_type(self, ann: ast.expr, scope: _Scope | None) -> str | None:
+        """X of an annotation ``type[X]`` (``Type[X]``): what calling the value makes."""
+        if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+            try:
+                ann = ast.parse(ann.value, mode="eval").body
+            except SyntaxError:
+                return None
+        if not (isinstance(ann, ast.Subscript) and isinstance(ann.value, (ast.Name, ast.Attribute))):
+            return None
+        if self._resolve_expr(ann.value, scope) not in ("builtins.type", "typing.Type", "typing_extensions.Type"):
+            return None
+        return self._class_of_annotation(ann.slice, scope)
 
     def _element_of_annotation(self, ann: ast.expr, scope: _Scope | None) -> str | None:
         """The item class of ``list[X]``, ``Sequence[X]``, ``Iterable[X]``,
