@@ -12,9 +12,16 @@ from typing import Any
 
 from analysis.filecache import CLASS, PREPARED, VALUE, Event, Record, RecordStore, default_store
 from analysis.model import UNRESOLVED, Definition, ModuleAnalysis, Use
-from analysis.resolver import TOO_DEEP, ClassInfo, ClassLookup, ValueLookup, analyse_module, collector_paused
+from analysis.resolver import (
+    TOO_DEEP,
+    ClassInfo,
+    ClassLookup,
+    ValueLookup,
+    analyse_module,
+    collector_paused,
+    known_result,
+)
 from analysis.sources import ModuleFile, Workspace, WorkspaceError, suggest
-from analysis.stdlib_types import RESULTS as STDLIB_RESULTS
 from analysis.stdlib_types import is_class as is_stdlib_class
 
 
@@ -277,7 +284,7 @@ class WorkspaceIndex:
                 if suffix == "=":
                     found = canonical if is_stdlib_class(canonical) else None
                 else:
-                    found = table.get(canonical + suffix) or STDLIB_RESULTS.get(canonical + suffix)
+                    found = table.get(canonical + suffix) or known_result(canonical + suffix)
         return found
 
     def _add_aliases(self, new: list[tuple[str, str]]) -> None:

@@ -1298,6 +1298,12 @@ class _Analyser:
 
 # --- small helpers -------------------------------------------------------------------------
 
+
+def known_result(qualname: str) -> str | None:
+    """What the language and the standard library say the class of a value
+    or result (``"json.dumps()"``) outside the workspace is, if they say."""
+    return _KNOWN_RESULTS.get(qualname) or STDLIB_RESULTS.get(qualname)
+
 #: What built-in methods and a few standard functions return, for chains such
 #: as ``text.strip().lower()`` and ``_("...").format(...)``: fixed by the language.
 _KNOWN_RESULTS = {
