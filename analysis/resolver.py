@@ -461,7 +461,7 @@ class _Analyser:
                 else:
                     local = target = alias.name.split(".")[0]
                 scope.bindings[local] = target
-                self._add_import(Import(local, target, node.lineno, alias.name, scope.qualname))
+                self._add_import(Import(local, target, node.lineno, alias.name, scope.qualname), alias)
             return
         base = self._import_base(node)
         if base is None:
@@ -480,12 +480,13 @@ class _Analyser:
             local = alias.asname or alias.name
             target = f"{base}.{alias.name}" if base else alias.name
             scope.bindings[local] = target
-            self._add_import(Import(local, target, node.lineno, base, scope.qualname))
+            self._add_import(Import(local, target, node.lineno, base, scope.qualname), alias)
 
-    def _add_import(self, imp: Import) -> None:
-        """A binding import is also a use of its target by the scope that imports it."""
+    def _add_import(self, imp: Import, alias: ast.alias) -> None:
+        """A binding import is also a use of its target by the scope that
+        imports it, at the line of its name (``from m import (\n a,\n b)``)."""
         self.imports.append(imp)
-        self.uses.append(Use(imp.scope, imp.target, IMPORTS, imp.line))
+        self.uses.append(Use(imp.scope, imp.target, IMPORTS, alias.lineno, alias.col_offset))
 
     def _import_base(self, node: ast.ImportFrom) -> str | None:
         if not node.level:
@@ -1092,6 +1093,8 @@ class _Analyser:
                     frame.callee_ids.add(id(func))
                     target = self._resolve_expr(func, scope)
                     self._record(source, target, CALLS, func, scope)
+                    if isinstance(func, ast.Attribute):
+                        self._record_members(source, func, scope)
                     base = _chain_base(func)
                     if not isinstance(base, ast.Name):
                         frame.stack.append(base)
@@ -1107,6 +1110,8 @@ class _Analyser:
                     if isinstance(node, ast.Attribute) and target and target.startswith(UNRESOLVED):
                         target = None  # an attribute of an unknown value: not an edge
                     self._record(source, target, REFERENCES, node, scope)
+                    if isinstance(node, ast.Attribute):
+                        self._record_members(source, node, scope)
                 base = _chain_base(node)
                 if not isinstance(base, ast.Name):
                     frame.stack.append(base)
@@ -1127,6 +1132,19 @@ class _Analyser:
                 frames.extend(reversed(calls))  # each runs to its end before the next, as calls would
                 continue
             frame.stack.extend(_child_nodes(node))
+
+    def _record_members(self, source: str, expr: ast.Attribute, scope: _Scope) -> None:
+        """``self.content.decode()`` also refers to ``Response.content``: each
+        attribute inside a chain that is a member of a class (of the workspace
+        or the standard library; not a module's, not a built-in's) is a reference."""
+        node = expr.value
+        while isinstance(node, ast.Attribute):
+            target = self._resolve_expr(node, scope)
+            if target and not target.startswith((UNRESOLVED, "builtins.")) \
+                    and self._is_class(target.rpartition(".")[0]):
+                self.uses.append(Use(source, target, REFERENCES, node.end_lineno or node.lineno,
+                                     (node.end_col_offset or 0) - len(node.attr)))
+            node = node.value
 
     def _record(self, source: str, target: str | None, kind: str, expr: ast.expr, scope: _Scope) -> None:
         if target is None:  # a local variable or parameter: not an edge
