@@ -96,3 +96,28 @@ def test_self_attribute_items_cast_and_dict(tmp_path: Path) -> None:
     assert calls[43] == ["builtins.enumerate"]
     assert calls[44] == ["builtins.str.title"]  # an item of self.items: list[str]
     assert calls[45] == ["builtins.dict.get", "builtins.str.upper", "typing.cast"]
+
+
+def test_members_inside_a_chain_and_import_names_are_referenced_at_their_lines(tmp_path: Path) -> None:
+    write_files(tmp_path, {
+        "shop/__init__.py": "",
+        "shop/cart.py": (
+            "class Cart:\n"
+            "    def __init__(self) -> None:\n"
+            "        self.items: list[str] = []\n\n"
+            "    @property\n"
+            "    def total(self) -> str:\n"
+            "        return ''\n\n"
+            "    def show(self) -> str:\n"
+            "        self.items.append('x')\n"
+            "        return self.total.upper()\n"
+        ),
+        "shop/use.py": "from shop.cart import (\n    Cart,\n)\n\n\ndef make() -> Cart:\n    return Cart()\n",
+    })
+    ws = Workspace(tmp_path)
+    index = WorkspaceIndex(ws, ws.python_files())
+    lines = {q: sorted((a.path, u.line, u.kind) for a, u in index.uses_of(q))
+             for q in ("shop.cart.Cart.items", "shop.cart.Cart.total", "shop.cart.Cart")}
+    assert lines["shop.cart.Cart.items"] == [("shop/cart.py", 10, "references")]
+    assert lines["shop.cart.Cart.total"] == [("shop/cart.py", 11, "references")]
+    assert ("shop/use.py", 2, "imports") in lines["shop.cart.Cart"]  # the name's line, not the statement's
