@@ -29,7 +29,7 @@ LEGENDS: dict[str, str] = {
     ),
     "task-context": (
         "task-context: source; class {members}; self {reads, writes}; callees, constructs, types {name: "
-        "signature}; unresolved; callers, tests, overrides (a relation each) tables; imports."
+        "signature}; unresolved; callers, tests, overrides tables; imports."
     ),
     "project-graph": (
         "project-graph: modules (path gives module, else module_names); imports {module: [modules]}; "
