@@ -64,8 +64,8 @@ _NO_SYMBOL, _UNBOUND, _BOUND = 0, 1, 2  # what symtable says of a name in a scop
 
 
 class _Scope:
-    __slots__ = ("bindings", "cls", "kids", "kind", "local", "node", "parent", "private", "qualname", "self_name",
-                 "table", "types")
+    __slots__ = ("bindings", "cls", "kids", "kind", "local", "node", "parent", "private", "qualname", "rebound",
+                 "self_name", "table", "types")
 
     def __init__(self, kind: str, qualname: str, parent: _Scope | None, table: symtable.SymbolTable | None,
                  node: ast.AST | None = None) -> None:
@@ -74,6 +74,8 @@ class _Scope:
         self.parent = parent
         self.bindings: dict[str, str] = {}
         self.types: dict[str, str] = {}
+        #: Locals bound more than once (a parameter counts once): only these are retyped as the visit goes.
+        self.rebound: set[str] = set()
         self.table = table
         self.cls: str | None = None
         self.self_name: str | None = None
@@ -736,6 +738,16 @@ class _Analyser:
                     if item:
                         scope.types["[]" + arg.arg] = item
             scope.types.update(self.stub_params.get(scope.qualname, {}))  # a stub's annotations win
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            args = node.args
+            bound = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+            for stmt in _walk_body(body):
+                if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
+                    for t in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
+                        if isinstance(t, ast.Name):
+                            if t.id in bound:
+                                scope.rebound.add(t.id)
+                            bound.add(t.id)
         for stmt in _walk_body(body):
             if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
                 cls = self._class_of_annotation(stmt.annotation, scope)
@@ -990,6 +1002,8 @@ class _Analyser:
                 and isinstance(node.targets[0], ast.Name)):
             return None
         name = node.targets[0].id
+        if name not in scope.rebound:  # bound once: its type was set before the visit
+            return None
         cls = self._constructed_class(node.value, scope)
         if cls is None or cls == scope.types.get(name) or not scope.is_local(name):
             return None
