@@ -742,12 +742,19 @@ class _Analyser:
             args = node.args
             bound = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
             for stmt in _walk_body(body):
-                if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
-                    for t in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
-                        if isinstance(t, ast.Name):
-                            if t.id in bound:
-                                scope.rebound.add(t.id)
-                            bound.add(t.id)
+                if isinstance(stmt, ast.Assign):
+                    targets = stmt.targets
+                elif isinstance(stmt, (ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor)):
+                    targets = [stmt.target]
+                elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+                    targets = [i.optional_vars for i in stmt.items if i.optional_vars is not None]
+                else:
+                    continue
+                for t in targets:
+                    for n in _target_names(t):
+                        if n.id in bound:
+                            scope.rebound.add(n.id)
+                        bound.add(n.id)
         for stmt in _walk_body(body):
             if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
                 cls = self._class_of_annotation(stmt.annotation, scope)
@@ -1002,7 +1009,7 @@ class _Analyser:
                 and isinstance(node.targets[0], ast.Name)):
             return None
         name = node.targets[0].id
-        if name not in scope.rebound:  # bound once: its type was set before the visit
+        if name not in scope.rebound and name in scope.types:  # bound once and typed before the visit
             return None
         cls = self._constructed_class(node.value, scope)
         if cls is None or cls == scope.types.get(name) or not scope.is_local(name):
