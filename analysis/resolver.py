@@ -738,24 +738,13 @@ class _Analyser:
                     if item:
                         scope.types["[]" + arg.arg] = item
             scope.types.update(self.stub_params.get(scope.qualname, {}))  # a stub's annotations win
+        bound: set[str] | None = None  # the locals bound so far, for scope.rebound
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             args = node.args
             bound = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
-            for stmt in _walk_body(body):
-                if isinstance(stmt, ast.Assign):
-                    targets = stmt.targets
-                elif isinstance(stmt, (ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor)):
-                    targets = [stmt.target]
-                elif isinstance(stmt, (ast.With, ast.AsyncWith)):
-                    targets = [i.optional_vars for i in stmt.items if i.optional_vars is not None]
-                else:
-                    continue
-                for t in targets:
-                    for n in _target_names(t):
-                        if n.id in bound:
-                            scope.rebound.add(n.id)
-                        bound.add(n.id)
         for stmt in _walk_body(body):
+            if bound is not None and isinstance(stmt, _BINDING_STATEMENTS):
+                _count_bindings(stmt, bound, scope.rebound)
             if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
                 cls = self._class_of_annotation(stmt.annotation, scope)
                 if cls:
@@ -1584,6 +1573,24 @@ def _walk_body(body: list[ast.stmt]) -> Iterable[ast.stmt]:
                 break
         else:
             stack.pop()
+
+
+_BINDING_STATEMENTS = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith)
+
+
+def _count_bindings(stmt: ast.stmt, bound: set[str], rebound: set[str]) -> None:
+    """Add the names ``stmt`` binds to ``bound``; those bound already to ``rebound``."""
+    if isinstance(stmt, ast.Assign):
+        targets = stmt.targets
+    elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+        targets = [i.optional_vars for i in stmt.items if i.optional_vars is not None]
+    else:
+        targets = [stmt.target]  # type: ignore[attr-defined]  # AnnAssign, AugAssign, For
+    for t in targets:
+        for n in _target_names(t):
+            if n.id in bound:
+                rebound.add(n.id)
+            bound.add(n.id)
 
 
 def _target_names(target: ast.expr) -> Iterable[ast.Name]:
