@@ -609,8 +609,15 @@ class _Analyser:
         """The class ``qualname`` is, or is another name of (``_class_aliases``)."""
         if self._is_class(qualname):
             return qualname
-        alias = self._value_of(qualname + "=")
+        alias = self._alias_of(qualname)
         return alias if alias is not None and self._is_class(alias) else None
+
+    def _alias_of(self, qualname: str) -> str | None:
+        """The class a module-level name is another name of; other modules are
+        asked only about their own names (not built-ins, not what this one defines)."""
+        if qualname.startswith("builtins.") or qualname in self.defined_here:
+            return self.attribute_types.get(qualname + "=")
+        return self._value_of(qualname + "=")
 
     def _value_types(self) -> None:
         """What functions return (``"m.f()"``: their return annotation, or
@@ -1245,7 +1252,7 @@ class _Analyser:
                 if typed is not None:
                     current, is_instance = typed, True
                 elif not is_instance:  # another name of a class: the class
-                    current = self._value_of(current + "=") or current
+                    current = self._alias_of(current) or current
             if attr == "__dict__" and is_instance and i + 1 < len(chain):  # an instance's namespace
                 current = "builtins.dict"
                 continue
