@@ -12,8 +12,17 @@ from typing import Any
 
 from analysis.filecache import CLASS, PREPARED, VALUE, Event, Record, RecordStore, default_store
 from analysis.model import UNRESOLVED, Definition, ModuleAnalysis, Use
-from analysis.resolver import TOO_DEEP, ClassInfo, ClassLookup, ValueLookup, analyse_module, collector_paused
+from analysis.resolver import (
+    TOO_DEEP,
+    ClassInfo,
+    ClassLookup,
+    ValueLookup,
+    analyse_module,
+    collector_paused,
+    known_result,
+)
 from analysis.sources import ModuleFile, Workspace, WorkspaceError, suggest
+from analysis.stdlib_types import is_class as is_stdlib_class
 
 
 @dataclass(frozen=True)
@@ -63,12 +72,13 @@ class WorkspaceIndex:
             store.flush()
 
     def _run(self, data: bytes, m: ModuleFile, phase: str, classes: ClassLookup, values: ValueLookup,
-             prepared: Prepared | None) -> ModuleAnalysis:
-        """The analysis of one file: replayed from its record while the
-        answers agree, else made (fed the answers the replay already got), and
-        recorded."""
+             prepared: Prepared | None, stub: bytes | None = None) -> ModuleAnalysis:
+        """The analysis of one file (and of its ``.pyi`` stub, if any): replayed
+        from its record while the answers agree, else made (fed the answers the
+        replay already got), and recorded."""
         store = self.store
-        key = store.key(data, m.path, m.module, m.is_package, phase) if store is not None else ""
+        keyed = data if stub is None else data + b"\0semaprax-stub\0" + stub
+        key = store.key(keyed, m.path, m.module, m.is_package, phase) if store is not None else ""
         self._keys[m.path] = key
         record = store.get(key) if store is not None else None
         given: list[Event] = []
@@ -131,7 +141,7 @@ class WorkspaceIndex:
 
         a = analyse_module(data, m.path, m.module, is_package=m.is_package,
                            classes=functools.partial(ask, CLASS), values=functools.partial(ask, VALUE),
-                           on_prepared=tell)
+                           on_prepared=tell, stub=stub)
         self.analysed += 1
         if store is not None and not any(p.kind == TOO_DEEP for p in a.problems):
             store.put(key, Record(tuple(events), a))
@@ -146,6 +156,7 @@ class WorkspaceIndex:
         #: "pkg.Session" -> "pkg.sessions.Session": the names modules import, as others may use them;
         #: and the dotted paths of modules in namespace folders ("nsroot.inner.leaf" -> "leaf")
         self.aliases: dict[str, str] = _namespace_aliases(modules)
+        self.class_aliases: set[str] = set()  # variables that name a class: uses name the class
         #: _canonical's answers, each forgotten when an alias added could change it
         self._canonicals: dict[str, str] = {}
         self._canonicals_by_top: dict[str, set[str]] = {}  # first part -> memo entries that passed it
@@ -167,9 +178,7 @@ class WorkspaceIndex:
             self._generation += 1
 
             def lookup(table: dict, qualname: str):  # a ClassInfo, or a class name
-                found = table.get(qualname)
-                if found is None:
-                    found = table.get(self._canonical(qualname))
+                found = self._answer(table, qualname)
                 for _ in range(3) if found is None and depth < _DEPTH else ():
                     # the module it lies in, as named or where the name leads through the
                     # imports known so far: a package's __init__ first, then the module it
@@ -181,9 +190,7 @@ class WorkspaceIndex:
                         analyse(waiting[owner], depth + 1)  # noqa: F821 - its cell is emptied after the build
                     except RecursionError:  # too deep for this interpreter: it is analysed in turn
                         pass
-                    found = table.get(qualname)
-                    if found is None:
-                        found = table.get(self._canonical(qualname))
+                    found = self._answer(table, qualname)
                     if found is not None:
                         break
                 if found is None:
@@ -191,12 +198,17 @@ class WorkspaceIndex:
                 return found
 
             a = self._run(ws.read(m.path), m, "first", functools.partial(lookup, self.classes),
-                          functools.partial(lookup, self.values), prepared)
+                          functools.partial(lookup, self.values), prepared, ws.stub_of(m.path))
             if depth and any(p.kind == TOO_DEEP for p in a.problems):
                 raise RecursionError  # deep only for being analysed on demand: analysed in turn
             results[n] = a
             new = [(f"{a.module}.{i.local}", i.target) for i in a.imports
                    if i.scope == a.module and i.local != "*" and i.target != f"{a.module}.{i.local}"]
+            # ``builtin_str = str``: the variable is another name of the class (resolver._class_aliases)
+            renamed = [(q[:-1], cls) for q, cls in a.value_types if q.endswith("=")]
+            if renamed:
+                self.class_aliases.update(q for q, _ in renamed)
+                new += renamed
             if new:
                 self._add_aliases(new)
             done += 1
@@ -219,7 +231,8 @@ class WorkspaceIndex:
         total = len(modules) + len(again)
         for k, n in enumerate(again):
             m = modules[n]
-            results[n] = self._run(ws.read(m.path), m, "again", self.classes.get, self.values.get, None)
+            results[n] = self._run(ws.read(m.path), m, "again", functools.partial(self._answer, self.classes),
+                                   functools.partial(self._answer, self.values), None, ws.stub_of(m.path))
             if report and k % 25 == 0:
                 report(len(modules) + k, total)
         names = {d.qualname for a in results if a is not None for d in a.definitions}
@@ -253,6 +266,26 @@ class WorkspaceIndex:
         for a in self.modules:
             for d in a.definitions:
                 self.definitions.setdefault(d.qualname, Located(a, d))
+
+    def _answer(self, table: dict[str, Any], qualname: str) -> Any:
+        """What ``table`` (classes or values) says of ``qualname``, or of the
+        name it reaches through imports; for values, also what the standard
+        library's are (analysis/stdlib_types.py) when that is where it leads:
+        ``requests.compat.urlparse()`` is ``urllib.parse.urlparse()``."""
+        found = table.get(qualname)
+        if found is None:
+            found = table.get(self._canonical(qualname))
+        if found is None and table is self.values:
+            cut = min((i for i in (qualname.find("("), qualname.find("["), qualname.find("=")) if i > 0),
+                      default=len(qualname))
+            name, suffix = qualname[:cut], qualname[cut:]
+            canonical = self._canonical(name)
+            if canonical != name:
+                if suffix == "=":
+                    found = canonical if is_stdlib_class(canonical) else None
+                else:
+                    found = table.get(canonical + suffix) or known_result(canonical + suffix)
+        return found
 
     def _add_aliases(self, new: list[tuple[str, str]]) -> None:
         """New aliases change the memo of _canonical only for the names whose
@@ -306,8 +339,8 @@ class WorkspaceIndex:
             target = u.target
             # a name the package's __init__ rebinds (``from .foo import foo``) is what it rebinds
             # it to, not the submodule of the same name: Python's attribute after the import
-            if (target not in names or target in self._module_names and target in self.aliases) \
-                    and target[:1] != UNRESOLVED:
+            if (target not in names or target in self._module_names and target in self.aliases
+                    or target in self.class_aliases) and target[:1] != UNRESOLVED:
                 canonical = final.get(target)
                 if canonical is None:
                     canonical = final[target] = self._canonical(target, names)

@@ -34,6 +34,9 @@ from analysis.model import (
     Use,
 )
 from analysis.sources import decode_source, source_lines
+from analysis.stdlib_types import ALIASES as STDLIB_ALIASES
+from analysis.stdlib_types import RESULTS as STDLIB_RESULTS
+from analysis.stdlib_types import is_class as is_stdlib_class
 
 BUILTINS = frozenset(dir(builtins))
 #: Names every module, class or method has without binding them.
@@ -61,8 +64,8 @@ _NO_SYMBOL, _UNBOUND, _BOUND = 0, 1, 2  # what symtable says of a name in a scop
 
 
 class _Scope:
-    __slots__ = ("bindings", "cls", "kids", "kind", "local", "node", "parent", "private", "qualname", "self_name",
-                 "table", "types")
+    __slots__ = ("bindings", "cls", "kids", "kind", "local", "node", "parent", "private", "qualname", "rebound",
+                 "self_name", "table", "types")
 
     def __init__(self, kind: str, qualname: str, parent: _Scope | None, table: symtable.SymbolTable | None,
                  node: ast.AST | None = None) -> None:
@@ -71,6 +74,8 @@ class _Scope:
         self.parent = parent
         self.bindings: dict[str, str] = {}
         self.types: dict[str, str] = {}
+        #: Locals bound more than once (a parameter counts once): only these are retyped as the visit goes.
+        self.rebound: set[str] = set()
         self.table = table
         self.cls: str | None = None
         self.self_name: str | None = None
@@ -138,6 +143,7 @@ def analyse_module(
     classes: ClassLookup | None = None,
     values: ValueLookup | None = None,
     on_prepared: Callable[[dict[str, ClassInfo], dict[str, str]], None] | None = None,
+    stub: bytes | None = None,
 ) -> ModuleAnalysis:
     """Analyse one module's source. ``classes`` answers for classes defined in
     other modules (the workspace index passes it); without it, only this
@@ -146,10 +152,14 @@ def analyse_module(
     attribute's value (``"pkg.C.attr"``) or of a function's result (``"pkg.f()"``).
     ``on_prepared`` is told this module's classes and value types as soon as
     they are known, before its uses are resolved, so that a module analysed
-    meanwhile (one this module asks about, importing this one back) sees them."""
+    meanwhile (one this module asks about, importing this one back) sees them.
+    ``stub`` is the source of a ``.pyi`` beside the file: the definitions are
+    the file's, their signatures and the types of their parameters, results
+    and attributes the stub's, as a type checker reads them."""
     with collector_paused():
         analyser = _Analyser(source, path, module, is_package, classes, values)
         analyser.on_prepared = on_prepared
+        analyser.stub = stub
         try:
             return analyser.run()
         except RecursionError:
@@ -193,6 +203,22 @@ class _Frame:
         self.callee_ids: set[int] = set()
 
 
+class _Narrow:
+    """A step of a body's visit that sets (or, with None, removes) the class
+    of a local: ``isinstance`` narrowing and its end."""
+
+    __slots__ = ("cls", "name", "types")
+
+    def __init__(self, types: dict[str, str], name: str, cls: str | None) -> None:
+        self.types, self.name, self.cls = types, name, cls
+
+    def apply(self) -> None:
+        if self.cls is None:
+            self.types.pop(self.name, None)
+        else:
+            self.types[self.name] = self.cls
+
+
 class _Analyser:
     def __init__(self, source: bytes, path: str, module: str, is_package: bool,
                  classes: ClassLookup | None, values: ValueLookup | None = None) -> None:
@@ -220,6 +246,9 @@ class _Analyser:
         self.import_ends: dict[int, int] = {}  # first line of an import statement -> its last
         self.reexported: set[tuple[str, str]] = set()
         self.noqa_spans: dict[tuple[int, int | None], frozenset[str] | None] = {}
+        self.stub: bytes | None = None
+        #: function -> {parameter (or "[]" + parameter): class}, from the stub
+        self.stub_params: dict[str, dict[str, str]] = {}
 
     # --- driver ----------------------------------------------------------------
 
@@ -250,7 +279,11 @@ class _Analyser:
         for stubs in self.overload_stubs.values():  # overloads without an implementation (a Protocol's, say)
             self.definitions.append(replace(stubs[0], overloads=tuple(d.signature for d in stubs)))
         self._class_infos()
+        self._class_aliases()
+        stub = self._read_stub()
         self._value_types()
+        if stub is not None:  # the stub's result and attribute classes are the ones a type checker uses
+            self.attribute_types.update(stub.attribute_types)
         for scope, body in self.scopes:
             self._prepare_types(scope, body)
             if scope.kind in ("module", "class"):  # module and class variables of a known class
@@ -270,7 +303,47 @@ class _Analyser:
         for scope, body in self.scopes:
             self._visit_body(body, scope)
         self._find_unused_imports()
+        if stub is not None:
+            stubbed = {d.qualname: d for d in stub.definitions if d.kind != "module"}
+            # an overloaded stub gives the overloads; the source's definition stays the implementation
+            self.definitions = [replace(d, signature=d.signature if s.overloads else s.signature,
+                                        overloads=s.overloads)
+                                if (s := stubbed.get(d.qualname)) is not None and _same_kind(d.kind, s.kind) else d
+                                for d in self.definitions]
         return self._result(self.definitions, lines)
+
+    def _read_stub(self) -> _Analyser | None:
+        """The stub's definitions and types, analysed as far as types go (its
+        names resolved in its own namespace); None without one or when it
+        does not parse."""
+        if self.stub is None:
+            return None
+        path = self.path.removesuffix(".py") + ".pyi"
+        an = _Analyser(self.stub, path, self.module, self.package == self.module, self.external_classes,
+                       self.external_values)
+        try:
+            tree = ast.parse(self.stub, filename=path)
+            table = symtable.symtable(self.stub, path, "exec")  # type: ignore[arg-type]  # bytes, as in run
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+        an.text_lines = source_lines(decode_source(self.stub))
+        an.tree = tree
+        an._declare(tree.body, _Scope("module", self.module, None, table, tree))
+        for stubs in an.overload_stubs.values():
+            an.definitions.append(replace(stubs[0], overloads=tuple(d.signature for d in stubs)))
+        an._class_infos()
+        an._class_aliases()
+        an._value_types()
+        for scope, body in an.scopes:
+            an._prepare_types(scope, body)
+            if isinstance(scope.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                args = scope.node.args
+                names = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+                typed = {k: v for k, v in scope.types.items() if k.removeprefix("[]") in names}
+                if typed:
+                    self.stub_params[scope.qualname] = typed
+        return an
+
 
     def _result(self, definitions: list[Definition], lines: int) -> ModuleAnalysis:
         problems = [p for p in self.problems if not _silenced(p.kind, self._noqa(p.line))]
@@ -390,7 +463,7 @@ class _Analyser:
                 else:
                     local = target = alias.name.split(".")[0]
                 scope.bindings[local] = target
-                self._add_import(Import(local, target, node.lineno, alias.name, scope.qualname))
+                self._add_import(Import(local, target, node.lineno, alias.name, scope.qualname), alias)
             return
         base = self._import_base(node)
         if base is None:
@@ -409,12 +482,13 @@ class _Analyser:
             local = alias.asname or alias.name
             target = f"{base}.{alias.name}" if base else alias.name
             scope.bindings[local] = target
-            self._add_import(Import(local, target, node.lineno, base, scope.qualname))
+            self._add_import(Import(local, target, node.lineno, base, scope.qualname), alias)
 
-    def _add_import(self, imp: Import) -> None:
-        """A binding import is also a use of its target by the scope that imports it."""
+    def _add_import(self, imp: Import, alias: ast.alias) -> None:
+        """A binding import is also a use of its target by the scope that
+        imports it, at the line of its name (``from m import (\n a,\n b)``)."""
         self.imports.append(imp)
-        self.uses.append(Use(imp.scope, imp.target, IMPORTS, imp.line))
+        self.uses.append(Use(imp.scope, imp.target, IMPORTS, alias.lineno, alias.col_offset))
 
     def _import_base(self, node: ast.ImportFrom) -> str | None:
         if not node.level:
@@ -483,6 +557,9 @@ class _Analyser:
             if qual not in self.attribute_types:
                 if isinstance(node, ast.AnnAssign):
                     kind = self._class_of_annotation(node.annotation, scope)
+                    item = self._element_of_annotation(node.annotation, scope)
+                    if item:
+                        self.attribute_types.setdefault(qual + "[]", item)
                 else:
                     kind = self._constructed_class(node.value, scope)
                 if kind:
@@ -501,6 +578,47 @@ class _Analyser:
 
     # --- types of values -----------------------------------------------------------
 
+    def _class_aliases(self) -> None:
+        """``builtin_str = str`` at module level, once: another name of a class
+        (``"m.builtin_str="`` in the value types), for annotations, ``isinstance``
+        and calls here and, through the index, in the modules that import it."""
+        root = self.scopes[0][0]
+        counts: dict[str, int] = {}
+        pairs: list[tuple[str, ast.expr]] = []
+        for stmt in _walk_body(self.tree.body):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] \
+                if isinstance(stmt, (ast.AnnAssign, ast.AugAssign)) else []
+            for t in targets:
+                for n in _target_names(t):
+                    counts[n.id] = counts.get(n.id, 0) + 1
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                    and isinstance(stmt.value, (ast.Name, ast.Attribute)):
+                pairs.append((stmt.targets[0].id, stmt.value))
+        for name, value in pairs + pairs:  # twice: ``builtin_str = str`` may come before ``str = str``
+            if counts.get(name) != 1 or f"{self.module}.{name}=" in self.attribute_types:
+                continue
+            if isinstance(value, ast.Name) and value.id == name:  # ``str = str`` reads the built-in
+                target: str | None = f"builtins.{name}" if name in BUILTINS else None
+            else:
+                target = self._resolve_expr(value, root)
+            cls = self._class_named(target) if target and not target.startswith(UNRESOLVED) else None
+            if cls is not None and cls != f"{self.module}.{name}":
+                self.attribute_types[f"{self.module}.{name}="] = cls
+
+    def _class_named(self, qualname: str) -> str | None:
+        """The class ``qualname`` is, or is another name of (``_class_aliases``)."""
+        if self._is_class(qualname):
+            return qualname
+        alias = self._alias_of(qualname)
+        return alias if alias is not None and self._is_class(alias) else None
+
+    def _alias_of(self, qualname: str) -> str | None:
+        """The class a module-level name is another name of; other modules are
+        asked only about their own names (not built-ins, not what this one defines)."""
+        if qualname.startswith("builtins.") or qualname in self.defined_here:
+            return self.attribute_types.get(qualname + "=")
+        return self._value_of(qualname + "=")
+
     def _value_types(self) -> None:
         """What functions return (``"m.f()"``: their return annotation, or
         their class when every return is ``return self``) and the classes of
@@ -517,6 +635,10 @@ class _Analyser:
                     item = self._element_of_annotation(node.returns, scope.parent)
                     if item and not isinstance(node, ast.AsyncFunctionDef):
                         self.attribute_types[scope.qualname + "()[]"] = item
+                    if not isinstance(node, ast.AsyncFunctionDef):  # tuple[A, B]: each place's class
+                        for k, part in enumerate(self._tuple_parts(node.returns, scope.parent)):
+                            if part:
+                                self.attribute_types[f"{scope.qualname}()({k})"] = part
                 elif scope.cls and scope.self_name:
                     returns = [r for r in _walk_body(body) if isinstance(r, ast.Return)]
                     if returns and all(isinstance(r.value, ast.Name) and r.value.id == scope.self_name
@@ -531,6 +653,9 @@ class _Analyser:
             elif isinstance(node, ast.ClassDef):
                 for stmt in body:
                     if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                        made = self._instance_of_type(stmt.annotation, scope)
+                        if made:  # ``context_class: type[Context]``: calling it makes a Context
+                            self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}()", made)
                         cls = self._class_of_annotation(stmt.annotation, scope)
                         if cls:
                             self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}", cls)
@@ -540,7 +665,7 @@ class _Analyser:
 
     def _value_of(self, qualname: str) -> str | None:
         """The class of an attribute's value, or of a call's result (``"f()"``)."""
-        found = self.attribute_types.get(qualname) or _KNOWN_RESULTS.get(qualname)
+        found = self.attribute_types.get(qualname) or _KNOWN_RESULTS.get(qualname) or STDLIB_RESULTS.get(qualname)
         if found is None and self.external_values is not None and not qualname.startswith("builtins."):
             found = self.external_values(qualname)
         return found
@@ -557,8 +682,11 @@ class _Analyser:
             target = self._resolve_expr(node.func, scope)
             if not target or target.startswith(UNRESOLVED):
                 return None
-            if self._class_info(target) is not None:
-                return target
+            cls = self._class_named(target)
+            if cls is not None:
+                return cls
+            if target in _CASTS and node.args:  # typing.cast(T, x) is a T
+                return self._class_of_annotation(node.args[0], scope)
             return self._value_of(target + "()")
         if isinstance(node, ast.Name):
             return _local_type(scope, node.id)
@@ -575,10 +703,17 @@ class _Analyser:
             if isinstance(node.slice, ast.Slice):  # a slice of a list is a list
                 return self._value_type(node.value, scope)
             return self._item_type(node.value, scope)
+        if isinstance(node, ast.IfExp):  # both branches of one class
+            body = self._value_type(node.body, scope)
+            return body if body is not None and body == self._value_type(node.orelse, scope) else None
         return None
 
     def _item_type(self, node: ast.expr, scope: _Scope) -> str | None:
-        """The class of the items of a value annotated ``list[X]`` and the like."""
+        """The class of the items of a value annotated ``list[X]`` and the like,
+        or of a literal list, tuple or set whose items are all of one class."""
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set)) and node.elts:
+            kinds = {self._value_type(e, scope) for e in node.elts}
+            return kinds.pop() if len(kinds) == 1 else None
         if isinstance(node, ast.Name):
             return _local_type(scope, "[]" + node.id)
         if isinstance(node, (ast.Attribute, ast.Call)):
@@ -609,7 +744,14 @@ class _Analyser:
                     item = self._element_of_annotation(arg.annotation, scope.parent)
                     if item:
                         scope.types["[]" + arg.arg] = item
+            scope.types.update(self.stub_params.get(scope.qualname, {}))  # a stub's annotations win
+        bound: set[str] | None = None  # the locals bound so far, for scope.rebound
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            args = node.args
+            bound = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
         for stmt in _walk_body(body):
+            if bound is not None and isinstance(stmt, _BINDING_STATEMENTS):
+                _count_bindings(stmt, bound, scope.rebound)
             if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
                 cls = self._class_of_annotation(stmt.annotation, scope)
                 if cls:
@@ -623,6 +765,20 @@ class _Analyser:
                     for t in stmt.targets:
                         if isinstance(t, ast.Name):
                             scope.types.setdefault(t.id, cls)
+                if len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Tuple) \
+                        and isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, (ast.Name, ast.Attribute)):
+                    func = self._resolve_expr(stmt.value.func, scope)  # a, b = f(): f() -> tuple[A, B]
+                    if func and not func.startswith(UNRESOLVED):
+                        for k, elt in enumerate(stmt.targets[0].elts):
+                            part = self._value_of(f"{func}()({k})") if isinstance(elt, ast.Name) else None
+                            if part and isinstance(elt, ast.Name):
+                                scope.types.setdefault(elt.id, part)
+                if isinstance(stmt.value, (ast.List, ast.Tuple, ast.Set)):
+                    item = self._item_type(stmt.value, scope)
+                    if item:
+                        for t in stmt.targets:
+                            if isinstance(t, ast.Name):
+                                scope.types.setdefault("[]" + t.id, item)
             elif isinstance(stmt, (ast.For, ast.AsyncFor)) and isinstance(stmt.target, ast.Name):
                 item = self._item_type(stmt.iter, scope)
                 if item:
@@ -665,6 +821,36 @@ class _Analyser:
         entered = self._value_of(f"{owner}.__enter__()")
         return cls if entered == owner else entered
 
+    def _tuple_parts(self, ann: ast.expr, scope: _Scope | None) -> list[str | None]:
+        """The class of each place of ``tuple[A, B, C]`` (none for ``tuple[X, ...]``)."""
+        if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+            try:
+                ann = ast.parse(ann.value, mode="eval").body
+            except SyntaxError:
+                return []
+        if not (isinstance(ann, ast.Subscript) and isinstance(ann.value, (ast.Name, ast.Attribute))
+                and isinstance(ann.slice, ast.Tuple)):
+            return []
+        if self._resolve_expr(ann.value, scope) not in ("builtins.tuple", "typing.Tuple", "typing_extensions.Tuple"):
+            return []
+        elts = ann.slice.elts
+        if any(isinstance(e, ast.Constant) and e.value is Ellipsis for e in elts):
+            return []
+        return [self._class_of_annotation(e, scope) for e in elts]
+
+    def _instance_of_type(self, ann: ast.expr, scope: _Scope | None) -> str | None:
+        """X of an annotation ``type[X]`` (``Type[X]``): what calling the value makes."""
+        if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+            try:
+                ann = ast.parse(ann.value, mode="eval").body
+            except SyntaxError:
+                return None
+        if not (isinstance(ann, ast.Subscript) and isinstance(ann.value, (ast.Name, ast.Attribute))):
+            return None
+        if self._resolve_expr(ann.value, scope) not in ("builtins.type", "typing.Type", "typing_extensions.Type"):
+            return None
+        return self._class_of_annotation(ann.slice, scope)
+
     def _element_of_annotation(self, ann: ast.expr, scope: _Scope | None) -> str | None:
         """The item class of ``list[X]``, ``Sequence[X]``, ``Iterable[X]``,
         ``tuple[X, ...]`` and the like, for ``for x in xs``."""
@@ -699,20 +885,25 @@ class _Analyser:
             origin = self._resolve_expr(ann.value, scope) if isinstance(ann.value, (ast.Name, ast.Attribute)) else None
             if origin in ("typing.Optional", "typing_extensions.Optional"):
                 return self._class_of_annotation(ann.slice, scope)
+            if origin in ("typing.Annotated", "typing_extensions.Annotated") and isinstance(ann.slice, ast.Tuple) \
+                    and ann.slice.elts:
+                return self._class_of_annotation(ann.slice.elts[0], scope)
             if origin in ("typing.Union", "typing_extensions.Union") and isinstance(ann.slice, ast.Tuple):
                 sides = [e for e in ann.slice.elts if not (isinstance(e, ast.Constant) and e.value is None)]
                 return self._class_of_annotation(sides[0], scope) if len(sides) == 1 else None
             if origin in _TYPING_ALIASES:
                 return _TYPING_ALIASES[origin]
-            if origin and self._class_info(origin) is not None:  # list[str], Base[T]
-                return origin
+            origin = STDLIB_ALIASES.get(origin or "", origin)
+            if origin and not origin.startswith(UNRESOLVED):  # list[str], Base[T], typing.IO[str]
+                return self._class_named(origin)
             return None
         if isinstance(ann, (ast.Name, ast.Attribute)):
             target = self._resolve_expr(ann, scope)
             if target in _TYPING_ALIASES:
                 return _TYPING_ALIASES[target]
-            if target and self._class_info(target) is not None:
-                return target
+            target = STDLIB_ALIASES.get(target or "", target)
+            if target and not target.startswith(UNRESOLVED):
+                return self._class_named(target)
         return None
 
     def _constructed_class(self, call: ast.expr, scope: _Scope) -> str | None:
@@ -721,6 +912,11 @@ class _Analyser:
         if isinstance(call, ast.Name):  # x = y copies y's type only through _local_type, not here
             return None
         return self._value_type(call, scope)
+
+    def _is_class(self, qualname: str) -> bool:
+        """Whether ``qualname`` is a class: of the workspace, a built-in, or of
+        the standard library (analysis/stdlib_types.py: members unknown)."""
+        return self._class_info(qualname) is not None or is_stdlib_class(qualname)
 
     def _class_info(self, qualname: str) -> ClassInfo | None:
         info = self.local_classes.get(qualname)
@@ -785,15 +981,62 @@ class _Analyser:
         patterns: ``case Point(x=Color.RED) if ok(p)`` uses Point, Color.RED and
         ok), in source order, with an explicit stack (no recursion per level of
         nesting: an ``elif`` chain nests as deep as it is long)."""
-        stack: list[ast.AST] = list(reversed(body))
+        stack: list[ast.AST | _Narrow] = list(reversed(body))
         while stack:
             node = stack.pop()
-            if isinstance(node, ast.expr):
+            if isinstance(node, _Narrow):
+                node.apply()
+            elif isinstance(node, ast.expr):
                 self._visit_expr(node, scope, scope.qualname)
             elif isinstance(node, ast.stmt) and self._visit_stmt(node, scope):
                 continue
+            elif isinstance(node, ast.If) and (narrowed := self._narrowing(node, scope)) is not None:
+                stack.extend(reversed([node.test, *narrowed, *node.orelse]))
+            elif isinstance(node, ast.Assign) and (rebound := self._rebinding(node, scope)) is not None:
+                stack.append(rebound)  # after the statement: its value is read with the types before it
+                stack.extend(reversed(_child_nodes(node)))
             else:
                 stack.extend(reversed(_child_nodes(node)))
+
+    def _rebinding(self, node: ast.Assign, scope: _Scope) -> _Narrow | None:
+        """``x = <value of a known class>`` in a function: from there on ``x``
+        is of that class (the types gathered before the visit keep the first)."""
+        if not (scope.kind == "function" and scope.node is not None and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)):
+            return None
+        name = node.targets[0].id
+        if name not in scope.rebound and name in scope.types:  # bound once and typed before the visit
+            return None
+        cls = self._constructed_class(node.value, scope)
+        if cls is None or cls == scope.types.get(name) or not scope.is_local(name):
+            return None
+        return _Narrow(scope.types, name, cls)
+
+    def _narrowing(self, node: ast.If, scope: _Scope) -> list[ast.AST | _Narrow] | None:
+        """``if isinstance(x, C):``: in its body, up to and including the first
+        statement that binds ``x`` again, ``x`` is a C (one class, known); the
+        body wrapped between a narrowing and its undoing, or None."""
+        test = node.test
+        if not (isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and len(test.args) == 2
+                and isinstance(test.args[0], ast.Name) and not test.keywords
+                and self._resolve_name(test.func.id, scope) == "builtins.isinstance"):
+            return None
+        name = test.args[0].id
+        typed = _function_scope(scope)
+        if typed is None or typed is not scope or not scope.is_local(name) or name == scope.self_name:
+            return None
+        cls = self._class_of_annotation(test.args[1], scope) if isinstance(test.args[1], (ast.Name, ast.Attribute)) \
+            else None
+        if cls is None:
+            return None
+        end = len(node.body)
+        for k, stmt in enumerate(node.body):
+            if any(isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
+                   for n in ast.walk(stmt)):
+                end = k + 1
+                break
+        return [_Narrow(scope.types, name, cls), *node.body[:end], _Narrow(scope.types, name, scope.types.get(name)),
+                *node.body[end:]]
 
     def _visit_stmt(self, stmt: ast.stmt, scope: _Scope) -> bool:
         """Visit what a statement itself uses; False when its children are
@@ -841,7 +1084,10 @@ class _Analyser:
             except SyntaxError:
                 return
             for node in ast.walk(parsed):
+                if isinstance(node, ast.Attribute):  # its name's place inside the string (one line)
+                    node.end_col_offset = expr.col_offset + 1 + (node.end_col_offset or 0)
                 node.lineno, node.col_offset = expr.lineno, expr.col_offset  # type: ignore[attr-defined]
+                node.end_lineno = expr.lineno  # type: ignore[attr-defined]
             expr = parsed
         self._visit_expr(expr, scope, source)
 
@@ -864,6 +1110,8 @@ class _Analyser:
                     frame.callee_ids.add(id(func))
                     target = self._resolve_expr(func, scope)
                     self._record(source, target, CALLS, func, scope)
+                    if isinstance(func, ast.Attribute):
+                        self._record_members(source, func, scope)
                     base = _chain_base(func)
                     if not isinstance(base, ast.Name):
                         frame.stack.append(base)
@@ -879,6 +1127,8 @@ class _Analyser:
                     if isinstance(node, ast.Attribute) and target and target.startswith(UNRESOLVED):
                         target = None  # an attribute of an unknown value: not an edge
                     self._record(source, target, REFERENCES, node, scope)
+                    if isinstance(node, ast.Attribute):
+                        self._record_members(source, node, scope)
                 base = _chain_base(node)
                 if not isinstance(base, ast.Name):
                     frame.stack.append(base)
@@ -900,6 +1150,19 @@ class _Analyser:
                 continue
             frame.stack.extend(_child_nodes(node))
 
+    def _record_members(self, source: str, expr: ast.Attribute, scope: _Scope) -> None:
+        """``self.content.decode()`` also refers to ``Response.content``: each
+        attribute inside a chain that is a member of a class (of the workspace
+        or the standard library; not a module's, not a built-in's) is a reference."""
+        node = expr.value
+        while isinstance(node, ast.Attribute):
+            target = self._resolve_expr(node, scope)
+            if target and not target.startswith((UNRESOLVED, "builtins.")) \
+                    and self._is_class(target.rpartition(".")[0]):
+                self.uses.append(Use(source, target, REFERENCES, node.end_lineno or node.lineno,
+                                     (node.end_col_offset or 0) - len(node.attr)))
+            node = node.value
+
     def _record(self, source: str, target: str | None, kind: str, expr: ast.expr, scope: _Scope) -> None:
         if target is None:  # a local variable or parameter: not an edge
             base = _chain_base(expr)
@@ -919,8 +1182,11 @@ class _Analyser:
                 "unresolved-name", expr.lineno, expr.col_offset + 1,
                 f"name {expr.id!r} is not defined", source,
             ))
-        column = (expr.end_col_offset or 0) - len(expr.attr) if isinstance(expr, ast.Attribute) else expr.col_offset
-        self.uses.append(Use(source, target, kind, expr.lineno, column or 0))
+        if isinstance(expr, ast.Attribute):  # where the name is: ``f(\n...).name`` is on the last line
+            line, column = expr.end_lineno or expr.lineno, (expr.end_col_offset or 0) - len(expr.attr)
+        else:
+            line, column = expr.lineno, expr.col_offset
+        self.uses.append(Use(source, target, kind, line, column or 0))
 
     def _mark_loaded(self, name: str, scope: _Scope) -> None:
         s: _Scope | None = scope
@@ -985,8 +1251,12 @@ class _Analyser:
                 typed = self._value_of(current)
                 if typed is not None:
                     current, is_instance = typed, True
-            info = self._class_info(current)
-            if info is not None:
+                elif not is_instance:  # another name of a class: the class
+                    current = self._alias_of(current) or current
+            if attr == "__dict__" and is_instance and i + 1 < len(chain):  # an instance's namespace
+                current = "builtins.dict"
+                continue
+            if self._is_class(current):
                 owner = self._member_owner(current, attr)
                 if owner is None:
                     return UNRESOLVED + ast.unparse(expr)
@@ -1063,6 +1333,12 @@ class _Analyser:
 
 # --- small helpers -------------------------------------------------------------------------
 
+
+def known_result(qualname: str) -> str | None:
+    """What the language and the standard library say the class of a value
+    or result (``"json.dumps()"``) outside the workspace is, if they say."""
+    return _KNOWN_RESULTS.get(qualname) or STDLIB_RESULTS.get(qualname)
+
 #: What built-in methods and a few standard functions return, for chains such
 #: as ``text.strip().lower()`` and ``_("...").format(...)``: fixed by the language.
 _KNOWN_RESULTS = {
@@ -1078,7 +1354,7 @@ _KNOWN_RESULTS = {
     "builtins.str.splitlines()": "builtins.list", "builtins.str.partition()": "builtins.tuple",
     "builtins.str.rpartition()": "builtins.tuple", "builtins.str.split()[]": "builtins.str",
     "builtins.str.rsplit()[]": "builtins.str", "builtins.str.splitlines()[]": "builtins.str",
-    "builtins.dict.copy()": "builtins.dict", "builtins.list.copy()": "builtins.list",
+    "builtins.dict.copy()": "builtins.dict", "builtins.dict.fromkeys()": "builtins.dict", "builtins.list.copy()": "builtins.list",
     "builtins.set.copy()": "builtins.set", "builtins.str()": "builtins.str", "builtins.repr()": "builtins.str",
     "builtins.sorted()": "builtins.list", "builtins.format()": "builtins.str", "builtins.chr()": "builtins.str",
     "gettext.gettext()": "builtins.str", "gettext.ngettext()": "builtins.str", "inspect.cleandoc()": "builtins.str",
@@ -1088,6 +1364,9 @@ _KNOWN_RESULTS = {
     "os.path.abspath()": "builtins.str", "os.path.normpath()": "builtins.str", "os.path.expanduser()": "builtins.str",
     "textwrap.dedent()": "builtins.str", "json.dumps()": "builtins.str",
 }
+
+#: Functions whose result is their first argument read as an annotation.
+_CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
 
 #: Annotations that name a built-in class by another name.
 _TYPING_ALIASES = {
@@ -1216,6 +1495,11 @@ def _newer_syntax(line: str, msg: str) -> str:
     return ""
 
 
+def _same_kind(a: str, b: str) -> bool:
+    """Whether a stub's definition of a kind stands for the source's of another."""
+    return a == b or {a, b} <= {"function", "method"} or {a, b} <= {"variable", "attribute"}
+
+
 def _is_property(decorator: ast.expr) -> bool:
     """``@property``, ``@functools.cached_property``, ``@cached_property``."""
     name = decorator.attr if isinstance(decorator, ast.Attribute) else getattr(decorator, "id", "")
@@ -1296,6 +1580,24 @@ def _walk_body(body: list[ast.stmt]) -> Iterable[ast.stmt]:
                 break
         else:
             stack.pop()
+
+
+_BINDING_STATEMENTS = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith)
+
+
+def _count_bindings(stmt: ast.stmt, bound: set[str], rebound: set[str]) -> None:
+    """Add the names ``stmt`` binds to ``bound``; those bound already to ``rebound``."""
+    if isinstance(stmt, ast.Assign):
+        targets = stmt.targets
+    elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+        targets = [i.optional_vars for i in stmt.items if i.optional_vars is not None]
+    else:
+        targets = [stmt.target]  # type: ignore[attr-defined]  # AnnAssign, AugAssign, For
+    for t in targets:
+        for n in _target_names(t):
+            if n.id in bound:
+                rebound.add(n.id)
+            bound.add(n.id)
 
 
 def _target_names(target: ast.expr) -> Iterable[ast.Name]:

@@ -247,6 +247,11 @@ class Workspace:
             names = [folders[-1] if folders else stem]
         return ModuleFile(rel, ".".join(names), is_package)
 
+    def stub_of(self, rel: str) -> bytes | None:
+        """The ``.pyi`` stub beside a ``.py`` file (read, so in the revision), or None."""
+        stub = rel.removesuffix(".py") + ".pyi"
+        return self.read(stub) if rel.endswith(".py") and self._is_file(stub) else None
+
     def _is_file(self, rel: str) -> bool:
         found = self._files.get(rel)
         if found is None:

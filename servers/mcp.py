@@ -220,7 +220,7 @@ def description(budget: int = route.DEFAULT_MAX_TOKENS) -> str:
 
 
 DESCRIPTION = (
-    "One view of this workspace's Python code; the result is its wire. Profiles, roots: "
+    "One view of this workspace's Python code, as its wire. Profiles, roots: "
     "graph (a .py file), task-context (a qualified symbol: what changing it needs), project-graph (a "
     "manifest), symbols (a file or package), references (a symbol: its uses), diagnostics (a file or "
     "manifest); find_roots lists roots.\n"
@@ -230,8 +230,7 @@ DESCRIPTION = (
     "by N JSON strings numbered from 0; @N outside quotes is string N. text: ~k outside quotes "
     "is the k-th distinct string (keys too) by first appearance, from 0. binary (if asked): base64 "
     "CBOR.\n"
-    "A view over max_tokens (default 25000) is fitted. A failure is a short text: its code, then what to "
-    "do.\n"
+    "A view over max_tokens (default 25000) is fitted. A failure: its code, then what to do.\n"
     "Views: " + " ".join([COMMON, PARTIAL, *LEGENDS.values()])
 )
 FIND_ROOTS_DESCRIPTION = (

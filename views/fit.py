@@ -289,7 +289,8 @@ class _Symbols(_Fitter):
         for m in value["modules"]:
             try:
                 mf = self.ws.module_of(m["path"])
-                a = analyse_module(self.ws.read(m["path"]), m["path"], mf.module, is_package=mf.is_package)
+                a = analyse_module(self.ws.read(m["path"]), m["path"], mf.module, is_package=mf.is_package,
+                                   stub=self.ws.stub_of(m["path"]))
             except (WorkspaceError, OSError):
                 continue
             for u in a.uses:
@@ -438,11 +439,11 @@ class _Diagnostics(_Fitter):
 
 class _TaskContext(_Fitter):
     """Sheds the class's doc, then signatures' detail, then its tables' entries
-    (tests, callers, types, callees, members, in that order of sacrifice) and
+    (tests, callers, overrides, types, callees, members, in that order of sacrifice) and
     last the source's lines from the end."""
 
     unit = "entries"
-    TABLES = ("members", "callees", "types", "callers", "tests")  # kept first .. shed first
+    TABLES = ("members", "callees", "types", "overrides", "callers", "tests")  # kept first .. shed first
 
     def stages(self) -> list[tuple[str, Callable[[Any], Any]]]:
         def docs(v: dict[str, Any]) -> dict[str, Any]:

@@ -30,7 +30,7 @@ LEGENDS: dict[str, str] = {
     ),
     "task-context": (
         "task-context: source; class {members}; self {reads, writes}; callees, constructs, types {name: "
-        "signature}; unresolved; callers, tests tables; imports."
+        "signature}; unresolved; callers, tests, overrides tables; imports."
     ),
     "project-graph": (
         "project-graph: modules (path gives module, else module_names); imports {module: [modules]}; "

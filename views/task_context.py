@@ -17,6 +17,11 @@ from views.shapes import trimmed
 
 #: The columns of ``callers`` and ``tests``: who calls, where, and how it is called itself.
 CALLER_COLUMNS = ["name", "path", "line", "signature"]
+#: The columns of ``overrides``: the method, how it relates to the view's method
+#: (``base``: the one it overrides, the next in its class's method order that
+#: defines the name; ``override``: a method of a subclass that overrides it,
+#: ``implementation`` when the view's method is abstract), where, its signature.
+OVERRIDE_COLUMNS = ["name", "relation", "path", "line", "signature"]
 
 
 def _signature_of(index: WorkspaceIndex, qualname: str) -> str | None:
@@ -49,6 +54,75 @@ def _constructor(index: WorkspaceIndex, cls: str) -> str | None:
         info = index.classes.get(current)
         stack = list(info.bases if info else ()) + stack
     return None
+
+
+def _mro(index: WorkspaceIndex, cls: str, seen: frozenset[str] = frozenset()) -> list[str]:
+    """``cls`` and its workspace bases in Python's C3 order (depth first
+    where C3 has no answer); a base outside the workspace ends its line."""
+    info = index.classes.get(cls)
+    if info is None or cls in seen:
+        return [cls]
+    bases = [index.canonical(b) for b in info.bases]
+    seqs = [_mro(index, b, seen | {cls}) for b in bases] + [bases]
+    order = [cls]
+    while True:
+        seqs = [q for q in seqs if q]
+        if not seqs:
+            return order
+        head = next((q[0] for q in seqs if not any(q[0] in r[1:] for r in seqs)), None)
+        if head is None:
+            return order + [c for q in seqs for c in q if c not in order]
+        order.append(head)
+        seqs = [q[1:] if q[0] == head else q for q in seqs]
+
+
+def _is_abstract(d: Definition, source: str) -> bool:
+    """``@abstractmethod``, or a body that only raises NotImplementedError
+    (or is ``...``) after its docstring; ``pass`` is a default that does nothing."""
+    if any(x.rpartition(".")[2] == "abstractmethod" for x in d.decorators):
+        return True
+    try:
+        func = ast.parse(textwrap.dedent(source)).body[0]
+    except (SyntaxError, IndexError):
+        return False
+    if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    body = func.body[1:] if func.body and ast.get_docstring(func) is not None else func.body
+    if not body:
+        return False
+    for stmt in body:
+        if isinstance(stmt, ast.Raise) and stmt.exc is not None:
+            exc = stmt.exc.func if isinstance(stmt.exc, ast.Call) else stmt.exc
+            if not (isinstance(exc, ast.Name) and exc.id == "NotImplementedError"):
+                return False
+        elif not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and stmt.value.value is Ellipsis):
+            return False
+    return True
+
+
+def _overrides(index: WorkspaceIndex, d: Definition, source: str) -> list[list[Any]]:
+    """The method ``d`` overrides (the next definer in its class's method
+    order) and the methods of the workspace's subclasses that override it."""
+    cls, _, name = d.qualname.rpartition(".")
+    rows: list[list[Any]] = []
+
+    def row(qualname: str, relation: str) -> list[Any]:
+        at = index.definitions[qualname]
+        return [qualname, relation, at.analysis.path, at.definition.start, at.definition.signature]
+
+    for base in _mro(index, cls)[1:]:
+        found = index.definitions.get(f"{base}.{name}")
+        if found is not None and found.definition.kind == "method":
+            rows.append(row(found.definition.qualname, "base"))
+            break
+    relation = "implementation" if _is_abstract(d, source) else "override"
+    for other in sorted(index.classes):
+        if other == cls:
+            continue
+        found = index.definitions.get(f"{other}.{name}")
+        if found is not None and found.definition.kind == "method" and cls in _mro(index, other)[1:]:
+            rows.append(row(found.definition.qualname, relation))
+    return rows
 
 
 def _is_test(path: str) -> bool:
@@ -113,6 +187,10 @@ def produce(ws: Workspace, root: str) -> tuple[str, Any]:
         self_use = _self_attributes(value["source"], d)
         if self_use:
             value["self"] = self_use
+        if d.kind == "method":
+            overrides = _overrides(index, d, value["source"])
+            if overrides:
+                value["overrides"] = table(OVERRIDE_COLUMNS, [trimmed(r) for r in overrides])
 
     callees: dict[str, str] = {}
     unresolved: set[str] = set()

@@ -2,20 +2,28 @@
 jedi on installed packages. jedi is a dev-only dependency (``pip install -e
 '.[dev]'``); nothing at run time imports it or this script.
 
-    semaprax bench recall click requests rich [--references 60]
+    semaprax bench recall click requests rich [--references 60] [--show 20]
 
 For each package, a copy of its source becomes a workspace. Every call site
 ``f(...)`` / ``a.b.f(...)`` in it is asked of jedi (``goto`` on the called
 name, imports followed) and looked up in our analysis (the calls use at that
 line and column):
 
-- a call site is *knowable* when jedi names exactly one definition for it, in
-  the package or in builtins (jedi's answers elsewhere, the standard library
-  say, are named differently by the two tools: ``posixpath.join`` against
-  ``os.path.join``);
+- a call site is *knowable* when jedi names exactly one definition for it (one
+  full name, a function or a class), wherever it is: in the package, in
+  builtins, in the standard library or in another installed package. Targets
+  outside the workspace are named the way jedi (and typeshed) names them and
+  the views do: the module they are imported from as the program spells it,
+  then the attribute path (``json.dumps``, ``os.path.join``,
+  ``subprocess.Popen.wait``, ``builtins.str.strip``);
 - recall: of knowable sites, the share where our target is jedi's;
-- precision: of sites where we name a target and jedi names exactly one, in
-  the package or builtins (or ours is in the package), the share that agree.
+- precision: of sites where we name a target and jedi names exactly one, the
+  share that agree.
+
+Each knowable site falls in one place, reported separately: ``package`` (the
+workspace), ``builtins``, ``external`` (the standard library and other
+packages). ``--show`` prints misses grouped by what the callee is (a name, an
+attribute of self, of a parameter, of a call's result, ...), largest group first.
 
 References: for a sample of the package's functions, methods and classes
 (every k-th, in name order), jedi's project-wide references (lines, without the
@@ -26,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import functools
 import importlib.util
 import shutil
 import sys
@@ -48,17 +57,47 @@ def _copy_package(name: str, into: Path) -> Path:
     return into
 
 
-def _call_sites(tree: ast.AST) -> list[tuple[int, int, str]]:
-    """(line, byte column of the called name, the callee as written)."""
-    sites = []
+def _call_sites(tree: ast.AST) -> list[tuple[int, int, str, str]]:
+    """(line, byte column of the called name, the callee as written, what the callee is)."""
+    params: dict[int, set[str]] = {}  # id of a call -> names of parameters of its function
+    for fn in ast.walk(tree):
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            a = fn.args
+            names = {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs}
+            for node in ast.walk(fn):
+                if isinstance(node, ast.Call):
+                    params.setdefault(id(node), set()).update(names)
+    sites = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             func = node.func
             if isinstance(func, ast.Name):
-                sites.append((func.lineno, func.col_offset, func.id))
+                sites.add((func.lineno, func.col_offset, func.id, "name"))
             elif isinstance(func, ast.Attribute) and func.end_col_offset is not None:
-                sites.append((func.end_lineno or func.lineno, func.end_col_offset - len(func.attr), ast.unparse(func)))
-    return sorted(set(sites))
+                sites.add((func.end_lineno or func.lineno, func.end_col_offset - len(func.attr), ast.unparse(func),
+                           _shape(func, params.get(id(node), set()))))
+    return sorted(sites)
+
+
+def _shape(func: ast.Attribute, params: set[str]) -> str:
+    """What an attribute call's object is, for grouping misses."""
+    base: ast.expr = func.value
+    depth = 1
+    while isinstance(base, ast.Attribute):
+        base, depth = base.value, depth + 1
+    if isinstance(base, ast.Name):
+        if base.id in ("self", "cls"):
+            return "self.method" if depth == 1 else "self.attribute.method"
+        if base.id in params:
+            return "parameter.method" if depth == 1 else "parameter.attribute.method"
+        return "name.attribute" if depth == 1 else "name.attribute.attribute"
+    if isinstance(base, ast.Call):
+        return "call().method"
+    if isinstance(base, ast.Subscript):
+        return "item.method"
+    if isinstance(base, ast.Constant):
+        return "literal.method"
+    return "other"
 
 
 def _char_column(line: bytes, byte_col: int) -> int:
@@ -66,14 +105,69 @@ def _char_column(line: bytes, byte_col: int) -> int:
 
 
 def _jedi_targets(script: Any, line: int, column: int) -> list[tuple[str, str]]:
-    """(full name, module path) of each definition jedi finds."""
+    """(full name, module path) of each distinct definition jedi finds."""
     try:
         names = script.goto(line, column, follow_imports=True)
     except Exception:  # noqa: BLE001 - jedi fails on some code; such a site is left out
         return []
     # a local variable or parameter is where jedi stops, not a call target
-    return [(n.full_name or "", str(n.module_path or "")) if n.type in ("function", "class") else ("", "")
-            for n in names]
+    found = [(n.full_name or "", str(n.module_path or "")) if n.type in ("function", "class") else ("", "")
+             for n in names]
+    return list(dict.fromkeys(found))
+
+
+_MISSING = object()
+
+
+@functools.cache
+def _runtime(name: str) -> Any:
+    """The object a dotted name of the standard library or an installed package
+    is in this process (the longest importable module, then attributes)."""
+    parts = name.split(".")
+    for k in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:k]))
+        except Exception:  # noqa: BLE001, S112 - not a module (or one that fails to import): try a shorter one
+            continue
+        try:
+            for part in parts[k:]:
+                obj = getattr(obj, part)
+        except AttributeError:
+            return _MISSING
+        return obj
+    return _MISSING
+
+
+def _same(ours: str, theirs: str, place: str) -> bool:
+    """Our target is jedi's: the same name; or, outside the workspace, two
+    names of one object (``warnings.warn`` is ``_warnings.warn``, which typeshed
+    re-exports it from; ``os.environ.get`` is ``os._Environ.get``), or one
+    method named on a class and on a base of it that declares it
+    (``builtins.dict.update`` for typeshed's ``typing.MutableMapping.update``)."""
+    if ours == theirs:
+        return True
+    if place == "package" or ours.startswith("?"):
+        return False
+    obj, other = _runtime(ours), _runtime(theirs)
+    if obj is _MISSING or other is _MISSING:
+        return False
+    if getattr(obj, "__func__", obj) is getattr(other, "__func__", other):  # os.environ.get is os._Environ.get
+        return True
+    # the method named on the class we know the value to be, which jedi names on
+    # the base that typeshed declares it in (dict.update, MutableMapping.update)
+    owner, _, attr = ours.rpartition(".")
+    base, _, base_attr = theirs.rpartition(".")
+    cls, base_cls = _runtime(owner), _runtime(base)
+    base_cls = getattr(base_cls, "__origin__", base_cls)  # typing.Mapping is collections.abc.Mapping
+    return attr == base_attr and isinstance(cls, type) and isinstance(base_cls, type) and issubclass(cls, base_cls)
+
+
+def _place(theirs: str, module_path: str, tmp: Path) -> str:
+    if module_path.startswith(str(tmp)):
+        return "package"
+    if theirs.startswith("builtins."):
+        return "builtins"
+    return "external"
 
 
 def measure(package: str, references: int) -> dict[str, Any]:
@@ -94,7 +188,8 @@ def measure(package: str, references: int) -> dict[str, Any]:
                 if u.kind == CALLS:
                     ours_at[(a.path, u.line, u.column)] = u.target
         knowable = agree = claimed = claimed_right = sites_total = 0
-        misses: list[str] = []
+        places = {p: [0, 0] for p in ("package", "builtins", "external")}  # knowable, agree
+        misses: list[tuple[str, str]] = []  # (what the callee is, the line)
         wrong: list[str] = []
         for path in files:
             data = (tmp / path).read_bytes()
@@ -104,22 +199,25 @@ def measure(package: str, references: int) -> dict[str, Any]:
                 continue
             lines = data.split(b"\n")
             script = jedi.Script(path=str(tmp / path), project=project)
-            for line, col, text in _call_sites(tree):
+            for line, col, text, shape in _call_sites(tree):
                 sites_total += 1
                 ours = ours_at.get((path, line, col), "?")
                 found = _jedi_targets(script, line, _char_column(lines[line - 1], col))
                 theirs = found[0][0] if len(found) == 1 and found[0][0] else None
-                local = theirs is not None and (found[0][1].startswith(str(tmp)) or theirs.startswith("builtins."))
-                ours_local = ours.split(".")[0] == package
-                if local:
-                    knowable += 1
-                    if ours == theirs:
-                        agree += 1
-                    elif ours.startswith("?"):
-                        misses.append(f"{path}:{line} {text} -> {theirs}")
-                if not ours.startswith("?") and theirs is not None and (local or ours_local):
+                if theirs is None:
+                    continue
+                place = _place(theirs, found[0][1], tmp)
+                knowable += 1
+                places[place][0] += 1
+                same = _same(ours, theirs, place)
+                if same:
+                    agree += 1
+                    places[place][1] += 1
+                elif ours.startswith("?"):
+                    misses.append((f"{place} {shape}", f"{path}:{line} {text} -> {theirs}"))
+                if not ours.startswith("?"):
                     claimed += 1
-                    if ours == theirs:
+                    if same:
                         claimed_right += 1
                     else:
                         wrong.append(f"{path}:{line} {text}: ours {ours}, jedi {theirs}")
@@ -155,6 +253,8 @@ def measure(package: str, references: int) -> dict[str, Any]:
             ref_found += len(jedi_uses & our_uses)
             ref_misses.extend(f"{qualname}: {p}:{n}" for p, n in sorted(jedi_uses - our_uses))
         return {"package": package, "files": len(files), "sites": sites_total, "knowable": knowable,
+                **{f"{p}_knowable": k for p, (k, _) in places.items()},
+                **{f"{p}_agree": n for p, (_, n) in places.items()},
                 "agree": agree, "claimed": claimed, "claimed_right": claimed_right,
                 "ref_total": ref_total, "ref_found": ref_found, "seconds": ours_seconds,
                 "misses": misses, "wrong": wrong, "ref_misses": ref_misses}
@@ -173,31 +273,44 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         raise SystemExit("jedi is not installed: pip install -e '.[dev]'") from None
     print(f"jedi {jedi.__version__}, Python {sys.version.split()[0]}\n")
-    print("| package | files | call sites | knowable | recall | our targets checked | precision | "
-          "references (jedi) | references recall |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-    totals = dict.fromkeys(("sites", "knowable", "agree", "claimed", "claimed_right", "ref_total", "ref_found"), 0)
+    print("| package | files | call sites | knowable | recall | in package | builtins | external | "
+          "our targets checked | precision | references (jedi) | references recall |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    keys = ("sites", "knowable", "agree", "claimed", "claimed_right", "ref_total", "ref_found",
+            *(f"{p}_{k}" for p in _PLACES for k in ("knowable", "agree")))
+    totals = dict.fromkeys(keys, 0)
     details = []
     for name in args.packages:
         r = measure(name, args.references)
         details.append(r)
         for k in totals:
             totals[k] += r[k]
-        print(f"| {name} | {r['files']} | {r['sites']:,} | {r['knowable']:,} | {_pct(r['agree'], r['knowable'])} | "
-              f"{r['claimed']:,} | {_pct(r['claimed_right'], r['claimed'])} | {r['ref_total']:,} | "
-              f"{_pct(r['ref_found'], r['ref_total'])} |", flush=True)
-    t = totals
-    print(f"| **all** | | {t['sites']:,} | {t['knowable']:,} | {_pct(t['agree'], t['knowable'])} | {t['claimed']:,} | "
-          f"{_pct(t['claimed_right'], t['claimed'])} | {t['ref_total']:,} | {_pct(t['ref_found'], t['ref_total'])} |")
+        print(_row(name, str(r["files"]), r), flush=True)
+    print(_row("**all**", "", totals))
     if args.show:
         for r in details:
-            print(f"\n{r['package']}: misses")
-            print("\n".join(r["misses"][: args.show]))
+            groups: dict[str, list[str]] = {}
+            for shape, where in r["misses"]:
+                groups.setdefault(shape, []).append(where)
+            print(f"\n{r['package']}: misses by where jedi's target is and what the callee is")
+            for shape, wheres in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+                print(f"  {shape}: {len(wheres)}")
+                print("\n".join("    " + w for w in wheres[: args.show]))
             print(f"{r['package']}: disagreements")
             print("\n".join(r["wrong"][: args.show]))
             print(f"{r['package']}: references jedi lists and we do not")
             print("\n".join(r["ref_misses"][: args.show]))
     return 0
+
+
+_PLACES = ("package", "builtins", "external")
+
+
+def _row(name: str, files: str, r: dict[str, Any]) -> str:
+    by_place = " | ".join(f"{_pct(r[f'{p}_agree'], r[f'{p}_knowable'])} of {r[f'{p}_knowable']:,}" for p in _PLACES)
+    return (f"| {name} | {files} | {r['sites']:,} | {r['knowable']:,} | {_pct(r['agree'], r['knowable'])} | "
+            f"{by_place} | {r['claimed']:,} | {_pct(r['claimed_right'], r['claimed'])} | {r['ref_total']:,} | "
+            f"{_pct(r['ref_found'], r['ref_total'])} |")
 
 
 def _pct(part: int, whole: int) -> str:
