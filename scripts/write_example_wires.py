@@ -38,7 +38,8 @@ VIEWS = [
     ("calculator.diagnostics", "diagnostics", "semaprax.toml", "calculator-project"),
     ("frame-payload.project-graph", "project-graph", "semaprax.toml", "frame-payload-project"),
     # named for what they show on the inspector's first screen (tokens against full JSON, both tokenizers)
-    ("model-text-wins.graph", "graph", "warehouse_inventory.py", "warehouse"),  # the dictionary pays, a little
+    ("model-text-wins.symbols", "symbols", "http_app_routing.py", "."),  # the dictionary pays
+    ("v1-text-wins.graph", "graph", "selectors.py", "stdlib-selectors"),  # ~k for every repeated string
     ("full-json-wins.task-context", "task-context", "banking_ledger.Ledger.apply", "."),  # a small view
     ("model-text-costs.symbols", "symbols", "warehouse_inventory.py", "warehouse"),  # a dictionary that does not pay
 ]
