@@ -39,9 +39,9 @@ import bisect
 import re
 import threading
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, pairwise, repeat
 
 #: A restart point is where this matches (the byte before is looked at, not taken).
 _RESTART = re.compile(rb"(?<=[A-Za-z])[!-&(-/:-@\[-`{-~]|(?<=\n)[!-.0-~]")
@@ -240,3 +240,44 @@ def start_marks(data: bytes, name: str, progress: Callable[[float], bool] | None
         if progress is not None and progress(end / len(data)):
             return None
     return StartMarks(name, b"".join(parts))
+
+
+def count_and_place(data: bytes, name: str, queries: Sequence[int] = (), chunk: int = 1 << 20,
+                    cancelled: Callable[[], bool] | None = None) -> tuple[int, array] | None:
+    """The number of tokens of ``data`` in encoding ``name`` and, for each
+    position in ``queries``, how many tokens start before it (the ledger's
+    rule: a token counts where its first byte is), tokenized a piece of about
+    ``chunk`` bytes at a time, cut at restart points. Only a piece's tokens are
+    held at once, never the whole text's (``start_marks`` keeps a byte per
+    byte of text). The count is ``views.tokens.count_tokens``'s for any bytes;
+    the positions are byte offsets only when ``data`` is UTF-8 (tokens are
+    placed by their bytes' lengths). ``queries`` in any order. None when
+    ``cancelled`` became true."""
+    from views import tokens
+
+    encode = tokens.get_encoding(name).encode_ordinary
+    order: list[int] | None = None  # the positions in increasing order, when they are not already
+    if any(a > b for a, b in pairwise(queries)):
+        order = sorted(range(len(queries)), key=queries.__getitem__)
+    wanted = array("q", queries if order is None else map(queries.__getitem__, order))
+    placed = array("q")
+    lengths = token_lengths(name) if wanted else None
+    total = 0
+    for start, end in _pieces(data, chunk):
+        found = encode(data[start:end].decode("utf-8", errors="replace"))
+        q = len(placed)
+        upto = bisect.bisect_left(wanted, end, q)  # the positions inside this piece
+        if lengths is not None and upto > q:
+            # where each token starts (and the piece's end): a position's answer is how many are before it
+            starts = array("q", accumulate(map(lengths.__getitem__, found), initial=start))
+            placed.extend(map(total.__add__, map(bisect.bisect_left, repeat(starts), wanted[q:upto])))
+        total += len(found)
+        if cancelled is not None and cancelled():
+            return None
+    placed.extend(repeat(total, len(wanted) - len(placed)))  # at or past the end: every token starts before
+    if order is not None:
+        unsorted = array("q", bytes(8 * len(placed)))
+        for k, value in zip(order, placed):
+            unsorted[k] = value
+        placed = unsorted
+    return total, placed

@@ -26,7 +26,9 @@ objects without any network and without writing anything anywhere:
   naming the file and the expected and found hashes. There is no download attempt
   and no fallback to an estimate.
 * **Loaded once per process.** Each encoding is built on first use under a lock
-  and then shared by all threads (``tiktoken.Encoding`` is safe to share).
+  and then shared by all threads (``tiktoken.Encoding`` is safe to share), until
+  ``release(name)`` lets it go (a process that counts with one encoding after
+  the other then holds one vocabulary at a time).
 
 Counting treats every document as plain text: special-token text such as
 ``<|endoftext|>`` inside a file is counted as the ordinary tokens it spells, which
@@ -61,6 +63,8 @@ __all__ = [
     "VocabularyError",
     "count_tokens",
     "get_encoding",
+    "info",
+    "release",
     "tokenizer_info",
 ]
 
@@ -297,6 +301,23 @@ def get_encoding(name: str) -> tiktoken.Encoding:
     ``ValueError`` for any other name.
     """
     return _loaded(name).encoding
+
+
+def release(name: str) -> None:
+    """Let this module's copy of the encoding ``name`` go (the next use builds
+    it again, about 0.2-0.5 s). A vocabulary is 35-70 MB of memory, so a
+    process that counts with one encoding after the other (the inspector's
+    counting process) holds one at a time. Callers that still hold the
+    ``tiktoken.Encoding`` keep it alive; nothing else changes."""
+    if name not in ENCODING_NAMES:
+        raise ValueError(f"unknown encoding {name!r}; expected one of {', '.join(ENCODING_NAMES)}")
+    with _LOCK:
+        _CACHE.pop(name, None)
+
+
+def info(name: str) -> TokenizerInfo:
+    """The :class:`TokenizerInfo` of one encoding (loads that encoding only)."""
+    return _loaded(name).info
 
 
 def tokenizer_info() -> tuple[TokenizerInfo, ...]:

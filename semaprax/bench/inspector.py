@@ -40,6 +40,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -97,6 +98,87 @@ def counting_process() -> tuple[int, float] | None:
     return None
 
 
+class TreeMemory:
+    """The inspector's whole process tree (the interface process and every
+    descendant: the layout and counting processes), sampled from ``/proc``
+    every ``every`` seconds in a thread of this script: the peak of the sum of
+    their resident sizes (VmRSS) over time, and each process's own high-water
+    mark (VmHWM, the last seen before it ended). Resident sizes count shared
+    pages (the interpreter, libraries) once per process, so the sum errs high."""
+
+    def __init__(self, root: int, every: float = 0.01) -> None:
+        self.root, self.every = root, every
+        self.peak_sum = 0
+        self.at_peak: dict[str, int] = {}  # kind -> VmRSS at the moment of the peak sum
+        self.hwm: dict[int, tuple[str, int]] = {}  # pid -> (kind, VmHWM)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join()
+
+    @staticmethod
+    def _kind(pid: int, root: int) -> str:
+        if pid == root:
+            return "interface"
+        try:
+            argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\x00")
+        except OSError:
+            return "other"
+        return argv[argv.index(b"inspector.worker") + 1].decode() if b"inspector.worker" in argv[:-1] else "other"
+
+    def _tree(self) -> list[int]:
+        parents: dict[int, list[int]] = {}
+        for proc in os.listdir("/proc"):
+            if proc.isdigit():
+                try:
+                    stat = Path(f"/proc/{proc}/stat").read_text()
+                except OSError:
+                    continue
+                parents.setdefault(int(stat.rsplit(")", 1)[1].split()[1]), []).append(int(proc))
+        out, todo = [], [self.root]
+        while todo:
+            pid = todo.pop()
+            out.append(pid)
+            todo.extend(parents.get(pid, ()))
+        return out
+
+    def sample(self) -> None:
+        total, now = 0, dict[str, int]()
+        for pid in self._tree():
+            try:
+                status = Path(f"/proc/{pid}/status").read_text().splitlines()
+            except OSError:
+                continue
+            values = {line.split(":")[0]: int(line.split()[1]) * 1024 for line in status
+                      if line.startswith(("VmRSS:", "VmHWM:"))}
+            if "VmRSS" not in values:  # a zombie
+                continue
+            kind = self.hwm[pid][0] if pid in self.hwm else self._kind(pid, self.root)
+            self.hwm[pid] = (kind, values["VmHWM"])
+            total += values["VmRSS"]
+            now[kind] = now.get(kind, 0) + values["VmRSS"]
+        if total > self.peak_sum:
+            self.peak_sum, self.at_peak = total, now
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self.sample()
+            self._stop.wait(self.every)
+
+    def peaks(self) -> dict[str, int]:
+        """Each kind of process's highest VmHWM (the interface, layout, count)."""
+        out: dict[str, int] = {}
+        for kind, hwm in self.hwm.values():
+            out[kind] = max(out.get(kind, 0), hwm)
+        return out
+
+
 def peak_memory_bytes() -> int:
     pid = inspector_pid()
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -118,7 +200,10 @@ def one_round(path: Path, keys: int, inspect: str) -> dict[str, float]:
     started = time.perf_counter()
     # started in the wire's folder: a child process of the inspector must not import this checkout by chance
     tmux("new-session", "-d", "-s", SESSION, "-x", "140", "-y", "40", "-c", str(path.parent), f"exec {inspect} {path}")
+    memory: TreeMemory | None = None
     try:
+        memory = TreeMemory(int(inspector_pid()))
+        memory.start()
         painted = wait_for(lambda s: "CHECKING" in s or "VALID" in s or "REJECTED" in s)
         verified = wait_for(lambda s: "VALID" in s or "REJECTED" in s)
         tmux("send-keys", "-t", SESSION, "x")
@@ -151,7 +236,11 @@ def one_round(path: Path, keys: int, inspect: str) -> dict[str, float]:
             time.sleep(0.05)
         peak = peak_memory_bytes()
         cpu, children_cpu = cpu_seconds()
+        memory.stop()
+        memory.sample()
     finally:
+        if memory is not None:
+            memory.stop()
         subprocess.run(["tmux", "-L", SOCKET, "kill-session", "-t", SESSION], check=False, capture_output=True)
     return {
         "first_paint": painted - started,
@@ -165,9 +254,29 @@ def one_round(path: Path, keys: int, inspect: str) -> dict[str, float]:
         "counting_cpu_share": counting_cpu / keys_took,  # of one core, while the keys were pressed
         "counted": counted - started,
         "peak": peak,
+        "tree_peak": memory.peak_sum,
+        **{f"at_peak_{kind}": rss for kind, rss in memory.at_peak.items()},
+        **{f"peak_{kind}": hwm for kind, hwm in memory.peaks().items()},
         "cpu": cpu,
         "children_cpu": children_cpu,
     }
+
+
+KINDS = ("interface", "layout", "count")
+
+
+def memory_row(label: str, size: int, rounds: list[dict[str, float]]) -> str:
+    """One row of the process tree's memory table: the peak of the sum over time, what each process
+    held at that moment, each process's own peak, and the sum of those peaks (an upper bound)."""
+    def median_mb(key: str) -> float:
+        return statistics.median(r.get(key, 0) for r in rounds) / 1e6
+
+    tree = median_mb("tree_peak")
+    summed = statistics.median(sum(r.get(f"peak_{k}", 0) for k in KINDS) for r in rounds) / 1e6
+    return (f"| {label} | {size:,} | {tree:,.0f} ({tree * 1e6 / size:.0f}x) | "
+            + " + ".join(f"{median_mb(f'at_peak_{k}'):,.0f}" for k in KINDS) + " | "
+            + " / ".join(f"{median_mb(f'peak_{k}'):,.0f}" for k in KINDS)
+            + f" | {summed:,.0f} ({summed * 1e6 / size:.0f}x) |")
 
 
 def spread(values: list[float], scale: float = 1.0, fmt: str = "{:.2f}") -> str:
@@ -203,6 +312,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--inspect", action="append",
                     help="the command that starts the inspector (default: this environment's semaprax-inspect); "
                     "give it twice or more to compare checkouts: their rounds alternate, one row each")
+    ap.add_argument("--forms", default="model-text,json",
+                    help="which forms of the bench document to open, comma-separated (default: model-text,json)")
+    ap.add_argument("--wire", action="append", type=Path, default=[],
+                    help="also open this wire file (e.g. examples/wires/http_app_routing.graph.model-text); "
+                    "may be given more than once")
     ap.add_argument("--no-child-peaks", action="store_true", help="skip measuring the child processes' memory")
     args = ap.parse_args(argv)
     commands = args.inspect or [str(INSPECT)]
@@ -218,14 +332,22 @@ def main(argv: list[str] | None = None) -> int:
     tmux("new-session", "-d", "-s", SESSION + "-keeper", "sleep 86400")  # keeps this script's server up
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            files = {"model-text": Path(tmp) / "big.model-text", "full JSON": Path(tmp) / "big.json"}
-            files["model-text"].write_bytes(codec.encode_model_text(p))
-            files["full JSON"].write_bytes(doc)
+            forms = {f.strip() for f in args.forms.split(",") if f.strip()}
+            files: dict[str, Path] = {}
+            if "model-text" in forms:
+                files["model-text"] = Path(tmp) / "big.model-text"
+                files["model-text"].write_bytes(codec.encode_model_text(p))
+            if "json" in forms:
+                files["full JSON"] = Path(tmp) / "big.json"
+                files["full JSON"].write_bytes(doc)
+            for wire in args.wire:
+                files[wire.name] = wire.resolve()
             print("| wire | bytes | first paint s | verified s | key latency while counting, median ms | "
                   "worst ms | all tokens counted s | peak memory MB (x wire) | interface CPU s | children CPU s |"
                   + (" inspector |" if len(commands) > 1 else ""))
             print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---|" if len(commands) > 1 else ""))
             notes: list[str] = []
+            memory_rows: list[str] = []
             for label, path in files.items():
                 by_command: dict[str, list[dict[str, float]]] = {c: [] for c in commands}
                 for _ in range(args.rounds):  # alternated, so a change of load hits every command alike
@@ -244,6 +366,7 @@ def main(argv: list[str] | None = None) -> int:
                           f"{spread([r['cpu'] for r in rounds])} | {spread([r['children_cpu'] for r in rounds])} |"
                           + (f" {command} |" if len(commands) > 1 else "")
                           + ("" if during else " (some keys after counting ended)"))
+                    memory_rows.append(memory_row(label, size, rounds) + (f" {command} |" if len(commands) > 1 else ""))
                     shares = [r["counting_cpu_share"] for r in rounds]
                     pooled = sorted(k for r in rounds for k in r["keys"])
                     p90 = pooled[int(0.9 * (len(pooled) - 1))]
@@ -253,6 +376,13 @@ def main(argv: list[str] | None = None) -> int:
                                  f"switching to the byte view {spread([r['first_key'] for r in rounds], 1000, '{:.0f}')} ms; "
                                  f"the inspector's CPU per key {spread([r['cpu_per_key'] for r in rounds], 1000, '{:.0f}')} ms")
             print("\n".join(notes))
+            print("\nThe process tree's memory (the interface process and its children, sampled every 10 ms; "
+                  "medians over rounds):\n")
+            print("| wire | bytes | peak of the sum, MB (x wire) | at that moment: interface + layout + count MB | "
+                  "each process's own peak: interface / layout / count MB | sum of those peaks MB (x wire) |"
+                  + (" inspector |" if len(commands) > 1 else ""))
+            print("|---|---:|---:|---|---|---:|" + ("---|" if len(commands) > 1 else ""))
+            print("\n".join(memory_rows))
             if not args.no_child_peaks:
                 for label, path in files.items():
                     size = path.stat().st_size
