@@ -106,10 +106,11 @@ def entry_queries(loaded: Loaded) -> tuple[array, array]:
     widths = array("q", [len(loaded.entry_token(i)) for i in range(len(loaded.entries))])
     lengths = array("q", [len(e) for e in loaded.entries])
     body_start = loaded.body_start or 0
-    in_wire = array("q")
+    # offsets fit in 32 bits (a wire is at most 16 MiB, docs/wire-format.md §9): half the memory of "q"
+    in_wire = array("i")
     for span in loaded.entry_spans[:len(loaded.entries)]:
         in_wire.extend((span.start, span.end + 1))
-    in_doc = array("q")
+    in_doc = array("i")
     taken = -1
     for ws, i, ds in zip(loaded.ref_wire, loaded.ref_index, loaded.ref_doc):
         we, de = ws + widths[i], ds + lengths[i]

@@ -228,7 +228,7 @@ def start_marks(data: bytes, name: str, progress: Callable[[float], bool] | None
     return StartMarks(name, b"".join(parts))
 
 
-def count_and_place(data: bytes, name: str, queries: Sequence[int] = (), chunk: int = 1 << 20,
+def count_and_place(data: bytes, name: str, queries: Sequence[int] = (), chunk: int = 1 << 18,
                     cancelled: Callable[[], bool] | None = None) -> tuple[int, array] | None:
     """The number of tokens of ``data`` in encoding ``name`` and, for each
     position in ``queries``, how many tokens start before it (the ledger's
@@ -245,8 +245,11 @@ def count_and_place(data: bytes, name: str, queries: Sequence[int] = (), chunk: 
     order: list[int] | None = None  # the positions in increasing order, when they are not already
     if any(a > b for a, b in pairwise(queries)):
         order = sorted(range(len(queries)), key=queries.__getitem__)
-    wanted = array("q", queries if order is None else map(queries.__getitem__, order))
-    placed = array("q")
+    if order is None and isinstance(queries, array):
+        wanted = queries  # already in order: not copied
+    else:
+        wanted = array("q", queries if order is None else map(queries.__getitem__, order))
+    placed = array("i" if len(data) < 1 << 31 else "q")  # a count is at most the text's length
     lengths = token_lengths(name) if wanted else None
     total = 0
     for start, end in _pieces(data, chunk):
@@ -262,7 +265,7 @@ def count_and_place(data: bytes, name: str, queries: Sequence[int] = (), chunk: 
             return None
     placed.extend(repeat(total, len(wanted) - len(placed)))  # at or past the end: every token starts before
     if order is not None:
-        unsorted = array("q", bytes(8 * len(placed)))
+        unsorted = array(placed.typecode, bytes(placed.itemsize * len(placed)))
         for k, value in zip(order, placed):
             unsorted[k] = value
         placed = unsorted
