@@ -28,7 +28,7 @@ from codec import CompactError
 from . import counting
 from .actions import TABS, Command, InspectorCommands, app_bindings
 from .compare import Target
-from .layout_child import layout_in_child
+from .layout_child import lay_out_and_encode
 from .messages import Counts, CountsProgress, FileLoaded, LoadFailed, Selected, Selection
 from .model import (
     PREVIEW_FROM,
@@ -199,7 +199,7 @@ class InspectorApp(App[None]):
         try:
             if profile is None:
                 data = read_wire(path)
-                layout = None
+                layout, encoded = None, None
                 if len(data) >= PREVIEW_FROM:  # paint the envelope first; verify and lay out behind it
                     # the header and metadata alone: instant, where the dictionary takes tenths of a second
                     preview = preview_bytes(data, path, path=path, through="envelope")
@@ -211,10 +211,13 @@ class InspectorApp(App[None]):
                     # Decoding holds the interpreter lock for seconds and builds transient values 15x the
                     # wire: a child process does it, and this process keeps what the layout holds.
                     worker = get_current_worker()
-                    layout = layout_in_child(data, lambda: worker.is_cancelled)
+                    # ... and encodes the other forms for the counting process, in the memory the decode let go
+                    made = lay_out_and_encode(data, lambda: worker.is_cancelled)
                     if worker.is_cancelled:  # another file was opened meanwhile
                         return
+                    layout, encoded = made if made is not None else (None, None)
                 loaded = load_bytes(data, path, path=path, layout=layout).prepare()  # layout None: here
+                loaded.encoded = encoded
             else:
                 loaded = load_path(path, profile=profile, workspace=workspace).prepare()
         except Exception as exc:  # noqa: BLE001 - every failure ends the load, on screen

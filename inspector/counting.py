@@ -104,8 +104,19 @@ def entries_saved(loaded: Loaded, full_json: bytes | None,
 PROCESS_FROM = 1 << 20
 
 
-def _forms(loaded: Loaded) -> tuple[dict[str, bytes], str]:
-    """Every form to count, and a note on the forms that are absent and why."""
+def _forms(loaded: Loaded) -> tuple[dict[str, bytes], dict[str, int], str]:
+    """Every form to count, every form's size, and a note on the forms that
+    are absent and why. Forms the layout process encoded (``loaded.encoded``)
+    are taken as they are."""
+    import codec
+
+    handed = loaded.encoded if loaded.projection is not None else None
+    if handed is not None:
+        wires = encodings_of(loaded, tuple(f for f in codec.ENCODERS if f not in handed.sizes))
+        wires.update(handed.forms)
+        sizes = {f: len(wires[f]) if f in wires else handed.sizes[f] for f in codec.ENCODERS
+                 if f in wires or f in handed.sizes}
+        return {f: wires[f] for f in codec.ENCODERS if f in wires}, sizes, ""
     wires = encodings_of(loaded)
     note = ""
     if not wires:
@@ -114,7 +125,7 @@ def _forms(loaded: Loaded) -> tuple[dict[str, bytes], str]:
         note = f"only the wire as given is counted: the other forms are encoded from the decoded projection, and {why}"
     elif loaded.projection is None:
         note = "full JSON carries no metadata, so the other forms cannot be encoded from it"
-    return wires, note
+    return wires, {f: len(w) for f, w in wires.items()}, note
 
 
 def count_all(loaded: Loaded, cancelled: Callable[[], bool] = lambda: False, *,
@@ -138,8 +149,8 @@ def count_all(loaded: Loaded, cancelled: Callable[[], bool] = lambda: False, *,
     from .ledger import entry_queries, savings_from_places
     from .token_spans import count_and_place
 
-    wires, note = _forms(loaded)
-    counts = Counts(loaded, sizes={f: len(w) for f, w in wires.items()}, note=note)
+    wires, sizes, note = _forms(loaded)
+    counts = Counts(loaded, sizes=sizes, note=note)
     wires.pop("binary", None)  # its tokens are not counted: its size is all it gives
     yield counts
     key = hashlib.sha256(loaded.wire).digest()
@@ -207,12 +218,16 @@ def _count_in_child(loaded: Loaded, cancelled: Callable[[], bool]) -> Iterator[C
 
 def _counted_parts(loaded: Loaded) -> Loaded:
     """The parts of ``loaded`` that counting reads (the wire, the projection,
-    the verdict, the entries and their uses), without the derived views, so
-    the child neither decodes the wire again nor receives what it does not use."""
-    return Loaded(loaded.name, loaded.wire, loaded.form, projection=loaded.projection, error=loaded.error,
-                  entries=loaded.entries, reference_counts=loaded.reference_counts,
-                  entry_spans=loaded.entry_spans, ref_wire=loaded.ref_wire, ref_index=loaded.ref_index,
-                  ref_doc=loaded.ref_doc, body_start=loaded.body_start)
+    the verdict, the entries and their uses, the forms the layout process
+    encoded), without the derived views, so the child neither decodes the
+    wire again nor receives what it does not use. The encoded forms are
+    handed over once: ``loaded`` lets them go (a later count encodes again)."""
+    parts = Loaded(loaded.name, loaded.wire, loaded.form, projection=loaded.projection, error=loaded.error,
+                   entries=loaded.entries, reference_counts=loaded.reference_counts,
+                   entry_spans=loaded.entry_spans, ref_wire=loaded.ref_wire, ref_index=loaded.ref_index,
+                   ref_doc=loaded.ref_doc, body_start=loaded.body_start, encoded=loaded.encoded)
+    loaded.encoded = None
+    return parts
 
 
 def stop_children() -> None:

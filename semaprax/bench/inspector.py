@@ -287,13 +287,17 @@ def spread(values: list[float], scale: float = 1.0, fmt: str = "{:.2f}") -> str:
 #: Run in a helper process: the peak memory of one child process of the inspector, alone on the wire.
 CHILD_PEAK = """
 import resource, sys
+import codec
 from inspector import counting, model
+from inspector.layout_child import encode_others, lay_out_and_encode
 data = model.read_wire(sys.argv[1])
 if sys.argv[2] == "layout":
-    from inspector.layout_child import layout_in_child
-    layout_in_child(data)
-else:
-    list(counting.count_all(model.load_bytes(data, "counted")))
+    lay_out_and_encode(data)
+else:  # laid out and encoded here, as the layout process does; counted in a child
+    layout = codec.layout_wire(data)
+    loaded = model.load_bytes(data, "counted", layout=layout)
+    loaded.encoded = encode_others(layout)
+    list(counting.count_all(loaded))
 print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024)
 """
 

@@ -178,3 +178,45 @@ def test_the_byte_status_line_grows_and_shrinks_with_its_text():
             await step(pilot)
             assert status.size.height == 1
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("name", ["model-text", "v1 text"])
+def test_forms_encoded_by_the_layout_process_are_counted_as_those_encoded_here(monkeypatch, name):
+    """The layout process encodes the other forms in the memory its decode let
+    go; the counts made from them (here, and in the counting process) are the
+    counts of forms encoded here, and the forms are handed over once."""
+    from inspector.layout_child import lay_out_and_encode
+
+    wire = CASES[name]
+    here = list(counting.count_all(load_bytes(wire, "w").prepare(), here=True))[-1]
+    made = lay_out_and_encode(wire)
+    assert made is not None and made[1] is not None
+    layout, encoded = made
+    own = {"model-text": "model-text", "v1 text": "text"}[name]
+    assert set(encoded.sizes) == set(codec.ENCODERS) - {own, "json"}
+    assert set(encoded.forms) == {"text", "model-text"} - {own}
+
+    def boom(projection):
+        raise AssertionError("encoded again")
+
+    for form in encoded.sizes:  # counting must take the handed forms, not encode them
+        monkeypatch.setitem(codec.ENCODERS, form, boom)
+    loaded = load_bytes(wire, "w", layout=layout).prepare()
+    loaded.encoded = encoded
+    in_thread = list(counting.count_all(counting._counted_parts(loaded), here=True))[-1]
+    assert loaded.encoded is None  # handed over once
+    loaded.encoded = encoded
+    monkeypatch.setattr(counting, "PROCESS_FROM", 0)
+    apart = list(counting.count_all(loaded))[-1]
+    for got in (in_thread, apart):
+        assert got.done and got.error is None
+        assert list(got.sizes.items()) == list(here.sizes.items())
+        assert (got.tokens, got.saved, got.note) == (here.tokens, here.saved, here.note)
+
+
+def test_no_forms_come_back_for_a_wire_without_a_projection():
+    from inspector.layout_child import lay_out_and_encode
+
+    for name in ("rejected at the digest", "full JSON", "not a wire"):
+        made = lay_out_and_encode(CASES[name])
+        assert made is not None and made[1] is None
