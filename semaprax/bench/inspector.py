@@ -20,7 +20,11 @@ For each wire (model-text, full JSON) and each round it records:
   (a wire of 1 MiB or more is decoded and counted in child processes, whose
   peaks are measured apart, each alone on the wire, after the rounds);
 - CPU time of the inspector process and of its ended children (wall time on a
-  shared machine is noisy; CPU time much less so).
+  shared machine is noisy; CPU time much less so);
+- the process tree's memory: the interface process and its children (layout,
+  counting) sampled from ``/proc`` every 10 ms, the peak of the sum of their
+  resident sizes over time (what the machine must hold at once), what each
+  held at that moment, and each one's own peak (``TreeMemory``).
 
 Screen polling (``tmux capture-pane``) costs a few milliseconds, so latencies
 have that resolution. Medians over rounds, with the range. ``--inspect`` twice
@@ -28,7 +32,7 @@ or more compares checkouts (e.g. a venv made from an older commit): their rounds
 alternate, so a change of load on a shared machine hits each alike.
 
     semaprax bench inspector [--size-mib 16] [--rounds 3] [--keys 15]
-        [--inspect CMD --inspect CMD2] [--no-child-peaks]
+        [--forms model-text,json,spread] [--wire FILE] [--inspect CMD --inspect CMD2] [--no-child-peaks]
 """
 
 from __future__ import annotations
@@ -47,13 +51,37 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]  # the checkout
 
 import codec
-from semaprax.bench.codec import graph_document
+from semaprax.bench.codec import _fill, graph_document
 
 SESSION = f"bench-inspector-{os.getpid()}"
 #: A tmux server of this script's own: other sessions on the machine's default server neither share
 #: its work nor end it between rounds (a new session racing the exit of the server it asks failed).
 SOCKET = SESSION
 INSPECT = Path(sys.executable).with_name("semaprax-inspect")
+
+
+def spread_graph_document(target: int) -> bytes:
+    """``graph_document``'s shape with every long string its node's own (names,
+    call targets, signatures, references): the dictionary finds little to
+    take, so the model-text wire is about as large as the document (16.3 MB
+    at 16 MiB), the largest model-text wire a 16 MiB document gives."""
+    modules = [f"acme.service.module_{m:03d}" for m in range(180)]
+
+    def name(i: int) -> str:
+        return f"{modules[i % 180]}.Handler{i % 37}.method_{i:06d}"
+
+    def node(i: int) -> dict[str, object]:
+        return {
+            "name": name(i),
+            "kind": "method" if i % 5 else "function",
+            "span": [i % 4000 + 1, i % 4000 + 1 + i % 37],
+            "signature": f"(self, request: Request{i}, limit: int = {i % 100}) -> Response{i}",
+            "calls": [name(i * 7 + 3), name(i * 13 + 5)],
+            "references": [f"{modules[(i * 3) % 180]}.CONFIG_{i}", f"acme.http.Response{i}"],
+            "doc": f"Handle request number {i} and return its response." if i % 3 == 0 else None,
+        }
+
+    return _fill(target, node, lambda nodes: {"module": "acme.service", "nodes": nodes})
 
 
 def tmux(*args: str) -> str:
@@ -317,7 +345,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="the command that starts the inspector (default: this environment's semaprax-inspect); "
                     "give it twice or more to compare checkouts: their rounds alternate, one row each")
     ap.add_argument("--forms", default="model-text,json",
-                    help="which forms of the bench document to open, comma-separated (default: model-text,json)")
+                    help="which wires to open, comma-separated (default: model-text,json): the bench document's "
+                    "model-text and full JSON forms, and 'spread', the model-text wire of a document of the same "
+                    "size with few repeats (a wire about as large as its document)")
     ap.add_argument("--wire", action="append", type=Path, default=[],
                     help="also open this wire file (e.g. examples/wires/http_app_routing.graph.model-text); "
                     "may be given more than once")
@@ -344,6 +374,11 @@ def main(argv: list[str] | None = None) -> int:
             if "json" in forms:
                 files["full JSON"] = Path(tmp) / "big.json"
                 files["full JSON"].write_bytes(doc)
+            if "spread" in forms:  # its own document: few repeats, so a model-text wire near the document's size
+                spread = codec.CompactProjection("graph", "acme/service.py", "sha256:" + "0" * 64,
+                                                 spread_graph_document(int(args.size_mib * 1024 * 1024) - 4096))
+                files["model-text, few repeats"] = Path(tmp) / "spread.model-text"
+                files["model-text, few repeats"].write_bytes(codec.encode_model_text(spread))
             for wire in args.wire:
                 files[wire.name] = wire.resolve()
             print("| wire | bytes | first paint s | verified s | key latency while counting, median ms | "
