@@ -375,10 +375,10 @@ def main(argv: list[str] | None = None) -> int:
                 files["full JSON"] = Path(tmp) / "big.json"
                 files["full JSON"].write_bytes(doc)
             if "spread" in forms:  # its own document: few repeats, so a model-text wire near the document's size
-                spread = codec.CompactProjection("graph", "acme/service.py", "sha256:" + "0" * 64,
-                                                 spread_graph_document(int(args.size_mib * 1024 * 1024) - 4096))
+                few = codec.CompactProjection("graph", "acme/service.py", "sha256:" + "0" * 64,
+                                              spread_graph_document(int(args.size_mib * 1024 * 1024) - 4096))
                 files["model-text, few repeats"] = Path(tmp) / "spread.model-text"
-                files["model-text, few repeats"].write_bytes(codec.encode_model_text(spread))
+                files["model-text, few repeats"].write_bytes(codec.encode_model_text(few))
             for wire in args.wire:
                 files[wire.name] = wire.resolve()
             print("| wire | bytes | first paint s | verified s | key latency while counting, median ms | "

@@ -499,7 +499,7 @@ def test_counts_of_a_file_no_longer_loaded_are_dropped(monkeypatch):
             await settle(app, pilot)
             assert app.counts.source is second
             table = app.query_one("#token-table", DataTable)
-            expected = real(codec.ENCODERS["json"](second.projection))
+            expected = counting.count_bytes(codec.ENCODERS["json"](second.projection))
             assert table.get_row("json")[2] == f"{expected['cl100k_base']:,}"
             view = app.query_one("#dict", DictionaryView)
             assert len(view.tokens_saved["cl100k_base"]) == len(second.entries)
