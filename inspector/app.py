@@ -12,6 +12,7 @@ from __future__ import annotations
 import gc
 import os
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -23,7 +24,7 @@ from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
 from textual.worker import get_current_worker
 
 import codec
-from codec import CompactError
+from codec import CompactError, WireLayout
 
 from . import counting
 from .actions import TABS, Command, InspectorCommands, app_bindings
@@ -32,6 +33,7 @@ from .layout_child import lay_out_and_encode
 from .messages import Counts, CountsProgress, FileLoaded, LoadFailed, Selected, Selection
 from .model import (
     PREVIEW_FROM,
+    Encoded,
     Loaded,
     display_value,
     load_bytes,
@@ -199,7 +201,7 @@ class InspectorApp(App[None]):
         try:
             if profile is None:
                 data = read_wire(path)
-                layout, encoded = None, None
+                layout = None
                 if len(data) >= PREVIEW_FROM:  # paint the envelope first; verify and lay out behind it
                     # the header and metadata alone: instant, where the dictionary takes tenths of a second
                     preview = preview_bytes(data, path, path=path, through="envelope")
@@ -211,19 +213,38 @@ class InspectorApp(App[None]):
                     # Decoding holds the interpreter lock for seconds and builds transient values 15x the
                     # wire: a child process does it, and this process keeps what the layout holds.
                     worker = get_current_worker()
-                    # ... and encodes the other forms for the counting process, in the memory the decode let go
+                    # ... then encodes the other forms for the counting process, in the memory the decode let go
                     made = lay_out_and_encode(data, lambda: worker.is_cancelled)
+                    first = next(made, None)
                     if worker.is_cancelled:  # another file was opened meanwhile
+                        made.close()
                         return
-                    layout, encoded = made if made is not None else (None, None)
+                    if isinstance(first, WireLayout):
+                        self._show_then_hand_forms(serial, load_bytes(data, path, path=path, layout=first), made)
+                        return
                 loaded = load_bytes(data, path, path=path, layout=layout).prepare()  # layout None: here
-                loaded.encoded = encoded
             else:
                 loaded = load_path(path, profile=profile, workspace=workspace).prepare()
         except Exception as exc:  # noqa: BLE001 - every failure ends the load, on screen
             self.post_message(LoadFailed(serial, path, load_failure(exc, path, profile, workspace)))
             return
         self.post_message(FileLoaded(serial, loaded))
+
+    def _show_then_hand_forms(self, serial: int, loaded: Loaded, made: Iterator[object]) -> None:
+        """Show the model laid out by the layout process at once; then wait, in
+        this worker's thread (the child is bound to it), for the other forms the
+        same process encodes, and hand them to the counting (which waits for
+        them: ``loaded.encoded_ready``)."""
+        loaded.encoded_ready = threading.Event()
+        try:
+            self.post_message(FileLoaded(serial, loaded.prepare()))
+            encoded = next(made, None)
+            loaded.encoded = encoded if isinstance(encoded, Encoded) else None
+        finally:
+            loaded.encoded_ready.set()
+            close = getattr(made, "close", None)
+            if close is not None:
+                close()
 
     def on_file_loaded(self, message: FileLoaded) -> None:
         if message.serial == self._load_serial:  # an older request answered late: dropped

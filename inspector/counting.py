@@ -211,7 +211,11 @@ def _count_in_child(loaded: Loaded, cancelled: Callable[[], bool]) -> Iterator[C
     """The same steps in a child process (``python -m inspector.worker count``),
     handed what the loader already decoded and verified (``_counted_parts``):
     it encodes the other forms and counts, and the parent's interpreter lock
-    stays free."""
+    stays free. Forms the layout process is still encoding are waited for."""
+    ready = loaded.encoded_ready
+    while ready is not None and not ready.wait(0.1):
+        if cancelled():
+            return
     for item in child.results("count", _counted_parts(loaded), cancelled):
         yield Counts(loaded, **item)
 

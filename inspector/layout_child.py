@@ -16,7 +16,7 @@ counting process encodes nothing."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from contextlib import closing
 from dataclasses import replace
 
@@ -36,29 +36,35 @@ def layout_in_child(wire: bytes, cancelled: Callable[[], bool] = lambda: False) 
     ``cancelled`` became true first, or when no child could make it (it could
     not start, or failed): the caller then lays the wire out itself, with the
     same result."""
-    made = lay_out_and_encode(wire, cancelled, encode=False)
-    return None if made is None else made[0]
+    with closing(lay_out_and_encode(wire, cancelled, encode=False)) as made:
+        layout = next(made, None)
+    return layout if isinstance(layout, WireLayout) else None
 
 
 def lay_out_and_encode(wire: bytes, cancelled: Callable[[], bool] = lambda: False, *,
-                       encode: bool = True) -> tuple[WireLayout, Encoded | None] | None:
-    """``layout_in_child``, and (``encode``) the projection's other forms
-    encoded by the same child when the wire decodes to one (else None)."""
+                       encode: bool = True) -> Generator[WireLayout | Encoded | None, None, None]:
+    """``layout_in_child`` as the first item (nothing when no child made it),
+    then (``encode``) the projection's other forms, encoded by the same child
+    after it sent the layout (``Encoded``, or None when the wire decodes to no
+    projection or the child failed): the layout is shown without waiting for
+    them. Iterate in one thread; closing the iterator ends the child."""
     try:
         items = child.results("layout", (wire, encode), cancelled)
     except OSError:
-        return None
+        return
     with closing(items):
         try:
-            for item in items:
-                layout: WireLayout = item[0]
-                document_is_wire: bool = item[1]
-                encoded: Encoded | None = item[2]
-                # full JSON: the document is the wire; keep one copy, not two
-                return (replace(layout, document=wire) if document_is_wire else layout), encoded
-        except RuntimeError:
-            return None
-    return None
+            first = next(items, None)
+            if first is None:
+                return
+            layout: WireLayout = first[0]
+            # full JSON: the document is the wire; keep one copy, not two
+            yield replace(layout, document=wire) if first[1] else layout
+            if encode:
+                second = next(items, None)
+                yield second if isinstance(second, Encoded) else None
+        except RuntimeError:  # the child failed: the caller lays out (or encodes) itself
+            return
 
 
 def encode_others(layout: WireLayout) -> Encoded | None:
@@ -83,11 +89,12 @@ def encode_others(layout: WireLayout) -> Encoded | None:
     return Encoded(forms, sizes)
 
 
-def layouts(payload: bytes | tuple[bytes, bool]) -> Iterator[tuple[WireLayout, bool, Encoded | None]]:
+def layouts(payload: bytes | tuple[bytes, bool]) -> Iterator[tuple[WireLayout, bool] | Encoded | None]:
     """The child's side: the layout, without the document when it is the wire
-    itself (the parent has that already), and the other forms when asked."""
+    itself (the parent has that already); then, when asked, the other forms."""
     wire, encode = payload if isinstance(payload, tuple) else (payload, False)
     layout = codec.layout_wire(wire)
     same = layout.document is wire
-    encoded = encode_others(layout) if encode else None
-    yield (replace(layout, document=None) if same else layout), same, encoded
+    yield (replace(layout, document=None) if same else layout), same
+    if encode:
+        yield encode_others(layout)

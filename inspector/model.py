@@ -9,6 +9,7 @@ from __future__ import annotations
 import bisect
 import hashlib
 import re
+import threading
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -79,6 +80,8 @@ class Loaded:
     layout: WireLayout | None = field(default=None, repr=False, compare=False)  # codec's parse, for the tree
     # the other forms, when the layout process encoded them: handed to the counting process once (and let go)
     encoded: Encoded | None = field(default=None, repr=False, compare=False)
+    # set once ``encoded`` is what it will be (the layout process sends the forms after the layout)
+    encoded_ready: threading.Event | None = field(default=None, repr=False, compare=False)
     _regions: list[Region] | None = field(default=None, repr=False, compare=False)
     _marks: tuple[Sequence[int], Sequence[int]] | None = field(default=None, repr=False, compare=False)
     _uses: dict[int, list[int]] | None = field(default=None, repr=False, compare=False)

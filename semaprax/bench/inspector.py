@@ -320,7 +320,7 @@ from inspector import counting, model
 from inspector.layout_child import encode_others, lay_out_and_encode
 data = model.read_wire(sys.argv[1])
 if sys.argv[2] == "layout":
-    lay_out_and_encode(data)
+    list(lay_out_and_encode(data))
 else:  # laid out and encoded here, as the layout process does; counted in a child
     layout = codec.layout_wire(data)
     loaded = model.load_bytes(data, "counted", layout=layout)

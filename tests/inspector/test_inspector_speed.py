@@ -189,9 +189,8 @@ def test_forms_encoded_by_the_layout_process_are_counted_as_those_encoded_here(m
 
     wire = CASES[name]
     here = list(counting.count_all(load_bytes(wire, "w").prepare(), here=True))[-1]
-    made = lay_out_and_encode(wire)
-    assert made is not None and made[1] is not None
-    layout, encoded = made
+    layout, encoded = list(lay_out_and_encode(wire))  # the layout first, then the forms
+    assert isinstance(layout, codec.WireLayout) and encoded is not None
     own = {"model-text": "model-text", "v1 text": "text"}[name]
     assert set(encoded.sizes) == set(codec.ENCODERS) - {own, "json"}
     assert set(encoded.forms) == {"text", "model-text"} - {own}
@@ -218,5 +217,42 @@ def test_no_forms_come_back_for_a_wire_without_a_projection():
     from inspector.layout_child import lay_out_and_encode
 
     for name in ("rejected at the digest", "full JSON", "not a wire"):
-        made = lay_out_and_encode(CASES[name])
-        assert made is not None and made[1] is None
+        layout, encoded = list(lay_out_and_encode(CASES[name]))
+        assert isinstance(layout, codec.WireLayout) and encoded is None
+
+
+def test_a_wire_laid_out_apart_is_shown_first_and_counted_from_the_forms_its_layout_process_encoded(
+        monkeypatch, tmp_path):
+    """The layout process sends the layout, then the other forms: the model is
+    shown from the first, and the counting process waits for the second and
+    counts those forms (the counts are those counted here)."""
+    import inspector.app as app_module
+    from inspector.app import InspectorApp
+
+    monkeypatch.setattr(app_module, "PREVIEW_FROM", 0)
+    monkeypatch.setattr(counting, "PROCESS_FROM", 0)
+    path = tmp_path / "w.model-text"
+    path.write_bytes(CASES["model-text"])
+    handed = []
+    real = counting._counted_parts
+
+    def spy(loaded):
+        parts = real(loaded)
+        handed.append(parts.encoded)
+        return parts
+
+    monkeypatch.setattr(counting, "_counted_parts", spy)
+    here = list(counting.count_all(load_bytes(CASES["model-text"], "w").prepare(), here=True))[-1]
+
+    async def scenario():
+        app = InspectorApp(None, path=str(path), count_tokens=True)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: app.counts is not None and app.counts.done, what="the counts")
+            assert app.loaded.encoded_ready is not None and app.loaded.encoded_ready.is_set()
+            assert app.loaded.encoded is None  # handed over to the counting process
+            assert len(handed) == 1 and handed[0] is not None and set(handed[0].forms) == {"text"}
+            got = app.counts
+            assert got.error is None
+            assert (list(got.sizes.items()), got.tokens, got.saved) == (list(here.sizes.items()), here.tokens,
+                                                                        here.saved)
+    asyncio.run(scenario())
