@@ -256,3 +256,22 @@ def test_a_wire_laid_out_apart_is_shown_first_and_counted_from_the_forms_its_lay
             assert (list(got.sizes.items()), got.tokens, got.saved) == (list(here.sizes.items()), here.tokens,
                                                                         here.saved)
     asyncio.run(scenario())
+
+
+def test_a_form_counted_in_one_encoding_shows_that_count_and_counting_for_the_other():
+    """The counting process counts with o200k_base, then cl100k_base (one
+    vocabulary at a time): between the two, the first screen shows each
+    figure as soon as it is made and says the others are being counted."""
+    from rich.console import Console
+
+    from inspector.panes.overview import savings_table
+    from inspector.values import Counts
+
+    loaded = load_bytes(CASES["model-text"], "w").prepare()
+    counts = Counts(loaded, sizes={"json": 100, "model-text": 90},
+                    tokens={"json": {"o200k_base": 1234}, "model-text": {"o200k_base": 1111}})
+    console = Console(width=160, record=True)
+    console.print(savings_table(counts, loaded))
+    rows = {line.split()[0]: line for line in console.export_text().splitlines() if line.strip()}
+    assert "1,234" in rows["full"] and "counting…" in rows["full"]
+    assert "1,111" in rows["v2"] and "-123 (-10.0%)" in rows["v2"] and "counting…" in rows["v2"]
