@@ -213,7 +213,7 @@ class InspectorApp(App[None]):
                     # Decoding holds the interpreter lock for seconds and builds transient values 15x the
                     # wire: a child process does it, and this process keeps what the layout holds.
                     worker = get_current_worker()
-                    # ... then encodes the other forms for the counting process, in the memory the decode let go
+                    # ... and encodes the other forms for the counting process, in the memory the decode let go
                     made = lay_out_and_encode(data, lambda: worker.is_cancelled)
                     first = next(made, None)
                     if worker.is_cancelled:  # another file was opened meanwhile
@@ -231,10 +231,10 @@ class InspectorApp(App[None]):
         self.post_message(FileLoaded(serial, loaded))
 
     def _show_then_hand_forms(self, serial: int, loaded: Loaded, made: Iterator[object]) -> None:
-        """Show the model laid out by the layout process at once; then wait, in
-        this worker's thread (the child is bound to it), for the other forms the
-        same process encodes, and hand them to the counting (which waits for
-        them: ``loaded.encoded_ready``)."""
+        """Show the model laid out by the layout process; then take, in this
+        worker's thread (the child is bound to it), the other forms the same
+        process encoded, and hand them to the counting (which waits for them:
+        ``loaded.encoded_ready``)."""
         loaded.encoded_ready = threading.Event()
         try:
             self.post_message(FileLoaded(serial, loaded.prepare()))
