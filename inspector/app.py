@@ -12,6 +12,7 @@ from __future__ import annotations
 import gc
 import os
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -23,15 +24,16 @@ from textual.widgets import Footer, Header, Static, TabbedContent, TabPane
 from textual.worker import get_current_worker
 
 import codec
-from codec import CompactError
+from codec import CompactError, WireLayout
 
 from . import counting
 from .actions import TABS, Command, InspectorCommands, app_bindings
 from .compare import Target
-from .layout_child import layout_in_child
+from .layout_child import lay_out_and_encode
 from .messages import Counts, CountsProgress, FileLoaded, LoadFailed, Selected, Selection
 from .model import (
     PREVIEW_FROM,
+    Encoded,
     Loaded,
     display_value,
     load_bytes,
@@ -211,8 +213,14 @@ class InspectorApp(App[None]):
                     # Decoding holds the interpreter lock for seconds and builds transient values 15x the
                     # wire: a child process does it, and this process keeps what the layout holds.
                     worker = get_current_worker()
-                    layout = layout_in_child(data, lambda: worker.is_cancelled)
+                    # ... and encodes the other forms for the counting process, in the memory the decode let go
+                    made = lay_out_and_encode(data, lambda: worker.is_cancelled)
+                    first = next(made, None)
                     if worker.is_cancelled:  # another file was opened meanwhile
+                        made.close()
+                        return
+                    if isinstance(first, WireLayout):
+                        self._show_then_hand_forms(serial, load_bytes(data, path, path=path, layout=first), made)
                         return
                 loaded = load_bytes(data, path, path=path, layout=layout).prepare()  # layout None: here
             else:
@@ -221,6 +229,22 @@ class InspectorApp(App[None]):
             self.post_message(LoadFailed(serial, path, load_failure(exc, path, profile, workspace)))
             return
         self.post_message(FileLoaded(serial, loaded))
+
+    def _show_then_hand_forms(self, serial: int, loaded: Loaded, made: Iterator[object]) -> None:
+        """Show the model laid out by the layout process; then take, in this
+        worker's thread (the child is bound to it), the other forms the same
+        process encoded, and hand them to the counting (which waits for them:
+        ``loaded.encoded_ready``)."""
+        loaded.encoded_ready = threading.Event()
+        try:
+            self.post_message(FileLoaded(serial, loaded.prepare()))
+            encoded = next(made, None)
+            loaded.encoded = encoded if isinstance(encoded, Encoded) else None
+        finally:
+            loaded.encoded_ready.set()
+            close = getattr(made, "close", None)
+            if close is not None:
+                close()
 
     def on_file_loaded(self, message: FileLoaded) -> None:
         if message.serial == self._load_serial:  # an older request answered late: dropped

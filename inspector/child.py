@@ -51,15 +51,16 @@ def results(kind: str, payload: Any, cancelled: Callable[[], bool] = lambda: Fal
     process = subprocess.Popen(command(kind), stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     _CHILDREN.add(process)
-    threading.Thread(target=_feed_and_watch, args=(process, payload, cancelled), daemon=True,
+    # in a box the thread empties: what only the child needs is not kept here while the child works
+    threading.Thread(target=_feed_and_watch, args=(process, [payload], cancelled), daemon=True,
                      name=f"feed {kind}").start()
     return _read(process, kind, cancelled)
 
 
-def _feed_and_watch(process: subprocess.Popen[bytes], payload: Any, cancelled: Callable[[], bool]) -> None:
+def _feed_and_watch(process: subprocess.Popen[bytes], box: list[Any], cancelled: Callable[[], bool]) -> None:
     assert process.stdin is not None
     try:
-        pickle.dump(payload, process.stdin, protocol=pickle.HIGHEST_PROTOCOL)
+        pickle.dump(box.pop(), process.stdin, protocol=pickle.HIGHEST_PROTOCOL)
         process.stdin.flush()  # and kept open: its end tells the child that nobody wants it any more
     except (BrokenPipeError, OSError, ValueError):  # it died (or was killed) before reading all: its stderr says why
         pass

@@ -9,6 +9,7 @@ from __future__ import annotations
 import bisect
 import hashlib
 import re
+import threading
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -39,6 +40,16 @@ class Region:
     index: int = -1  # the entry's index, for entries and references
 
 
+@dataclass(frozen=True)
+class Encoded:
+    """The decoded projection's other forms, encoded where the wire was decoded
+    (``inspector.layout_child``), for the counting process: the bytes of those
+    whose tokens are counted, the size of every one."""
+
+    forms: dict[str, bytes]
+    sizes: dict[str, int]
+
+
 @dataclass
 class Loaded:
     name: str  # what the user opened, for titles
@@ -67,6 +78,10 @@ class Loaded:
     pending: bool = False  # a preview: the envelope only, painted while the full decode runs
     produced_from: tuple[str, str] | None = None  # (profile, root) when made live from sources
     layout: WireLayout | None = field(default=None, repr=False, compare=False)  # codec's parse, for the tree
+    # the other forms, when the layout process encoded them: handed to the counting process once (and let go)
+    encoded: Encoded | None = field(default=None, repr=False, compare=False)
+    # set once ``encoded`` is what it will be (the layout process sends the forms after the layout)
+    encoded_ready: threading.Event | None = field(default=None, repr=False, compare=False)
     _regions: list[Region] | None = field(default=None, repr=False, compare=False)
     _marks: tuple[Sequence[int], Sequence[int]] | None = field(default=None, repr=False, compare=False)
     _uses: dict[int, list[int]] | None = field(default=None, repr=False, compare=False)
@@ -665,6 +680,7 @@ def canonical_wire(loaded: Loaded) -> bytes | None:
 
 
 __all__ = [
+    "Encoded",
     "FieldRow",
     "Loaded",
     "Problem",

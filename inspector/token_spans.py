@@ -39,9 +39,9 @@ import bisect
 import re
 import threading
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, pairwise, repeat
 
 #: A restart point is where this matches (the byte before is looked at, not taken).
 _RESTART = re.compile(rb"(?<=[A-Za-z])[!-&(-/:-@\[-`{-~]|(?<=\n)[!-.0-~]")
@@ -51,29 +51,15 @@ _LOCK = threading.Lock()
 
 
 def token_lengths(name: str) -> array:
-    """The byte length of every rank of encoding ``name`` (0 for unused ranks), built once."""
+    """The byte length of every rank of encoding ``name`` (0 for unused ranks),
+    as ``views.tokens`` read it from the vocabulary; kept here once asked for,
+    so a released encoding's lengths need no new load."""
     hit = _LENGTHS.get(name)
     if hit is None:
         from views import tokens
 
-        encoding = tokens.get_encoding(name)
-        ranks = getattr(encoding, "_mergeable_ranks", None)  # tiktoken's own table: 30x faster than decoding
-        specials = getattr(encoding, "_special_tokens", None)
-        if isinstance(ranks, dict) and isinstance(specials, dict):
-            out = array("q", bytes(8 * encoding.n_vocab))
-            for token, rank in ranks.items():
-                out[rank] = len(token)
-            for text, rank in specials.items():
-                out[rank] = len(text.encode("utf-8"))
-        else:
-            out = array("q")
-            for rank in range(encoding.n_vocab):
-                try:
-                    out.append(len(encoding.decode_single_token_bytes(rank)))
-                except KeyError:  # a rank with no token
-                    out.append(0)
         with _LOCK:
-            hit = _LENGTHS.setdefault(name, out)
+            hit = _LENGTHS.setdefault(name, tokens.token_lengths(name))
     return hit
 
 
@@ -240,3 +226,47 @@ def start_marks(data: bytes, name: str, progress: Callable[[float], bool] | None
         if progress is not None and progress(end / len(data)):
             return None
     return StartMarks(name, b"".join(parts))
+
+
+def count_and_place(data: bytes, name: str, queries: Sequence[int] = (), chunk: int = 1 << 18,
+                    cancelled: Callable[[], bool] | None = None) -> tuple[int, array] | None:
+    """The number of tokens of ``data`` in encoding ``name`` and, for each
+    position in ``queries``, how many tokens start before it (the ledger's
+    rule: a token counts where its first byte is), tokenized a piece of about
+    ``chunk`` bytes at a time, cut at restart points. Only a piece's tokens are
+    held at once, never the whole text's (``start_marks`` keeps a byte per
+    byte of text). The count is ``views.tokens.count_tokens``'s for any bytes;
+    the positions are byte offsets only when ``data`` is UTF-8 (tokens are
+    placed by their bytes' lengths). ``queries`` in any order. None when
+    ``cancelled`` became true."""
+    from views import tokens
+
+    encode = tokens.get_encoding(name).encode_ordinary
+    order: list[int] | None = None  # the positions in increasing order, when they are not already
+    if any(a > b for a, b in pairwise(queries)):
+        order = sorted(range(len(queries)), key=queries.__getitem__)
+    if order is None and isinstance(queries, array):
+        wanted = queries  # already in order: not copied
+    else:
+        wanted = array("q", queries if order is None else map(queries.__getitem__, order))
+    placed = array("i" if len(data) < 1 << 31 else "q")  # a count is at most the text's length
+    lengths = token_lengths(name) if wanted else None
+    total = 0
+    for start, end in _pieces(data, chunk):
+        found = encode(data[start:end].decode("utf-8", errors="replace"))
+        q = len(placed)
+        upto = bisect.bisect_left(wanted, end, q)  # the positions inside this piece
+        if lengths is not None and upto > q:
+            # where each token starts (and the piece's end): a position's answer is how many are before it
+            starts = array("q", accumulate(map(lengths.__getitem__, found), initial=start))
+            placed.extend(map(total.__add__, map(bisect.bisect_left, repeat(starts), wanted[q:upto])))
+        total += len(found)
+        if cancelled is not None and cancelled():
+            return None
+    placed.extend(repeat(total, len(wanted) - len(placed)))  # at or past the end: every token starts before
+    if order is not None:
+        unsorted = array(placed.typecode, bytes(placed.itemsize * len(placed)))
+        for k, value in zip(order, placed):
+            unsorted[k] = value
+        placed = unsorted
+    return total, placed

@@ -26,7 +26,9 @@ objects without any network and without writing anything anywhere:
   naming the file and the expected and found hashes. There is no download attempt
   and no fallback to an estimate.
 * **Loaded once per process.** Each encoding is built on first use under a lock
-  and then shared by all threads (``tiktoken.Encoding`` is safe to share).
+  and then shared by all threads (``tiktoken.Encoding`` is safe to share), until
+  ``release(name)`` lets it go (a process that counts with one encoding after
+  the other then holds one vocabulary at a time).
 
 Counting treats every document as plain text: special-token text such as
 ``<|endoftext|>`` inside a file is counted as the ordinary tokens it spells, which
@@ -43,11 +45,13 @@ import gzip
 import hashlib
 import importlib.metadata
 import importlib.util
+import io
 import os
 import re
 import threading
 import types
 import zlib
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -61,6 +65,9 @@ __all__ = [
     "VocabularyError",
     "count_tokens",
     "get_encoding",
+    "info",
+    "release",
+    "token_lengths",
     "tokenizer_info",
 ]
 
@@ -111,10 +118,26 @@ class TokenizerInfo:
     vocabulary_sha256: str
 
 
+class _Encoding(tiktoken.Encoding):
+    """tiktoken's ``Encoding``, built by tiktoken's own constructor, without
+    the Python copy of its merge ranks once it is built: tiktoken's Rust core
+    keeps its own, and the Python dict (200,000 ``bytes`` keys, 24 MB for
+    o200k_base) serves only to pickle the encoding. This one pickles by name
+    (``get_encoding``) instead. Every method gives what tiktoken's gives."""
+
+    def __init__(self, name: str, **spec: Any) -> None:
+        super().__init__(name, **spec)
+        del self._mergeable_ranks  # used only by Encoding.__getstate__, replaced below
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return get_encoding, (self.name,)
+
+
 @dataclass(frozen=True)
 class _Loaded:
     encoding: tiktoken.Encoding
     info: TokenizerInfo
+    lengths: array  # the byte length of every rank's token (0 for an unused rank)
 
 
 _LOCK = threading.Lock()
@@ -175,9 +198,11 @@ def _read_vocabulary_bytes(name: str, expected_sha256: str) -> tuple[str, bytes]
 
 
 def _parse_ranks(name: str, path: str, data: bytes) -> dict[bytes, int]:
-    """Parse ``.tiktoken`` bytes (``base64(token) rank`` per line), as tiktoken does."""
+    """Parse ``.tiktoken`` bytes (``base64(token) rank`` per line), as tiktoken does
+    (a line at a time: a list of all 200,000 lines would be 11 MB more at the peak)."""
     ranks: dict[bytes, int] = {}
-    for lineno, line in enumerate(data.splitlines(), 1):
+    for lineno, line in enumerate(io.BytesIO(data), 1):
+        line = line.rstrip(b"\r\n")
         if not line:
             continue
         try:
@@ -269,8 +294,16 @@ def _load(name: str) -> _Loaded:
             f"verified vocabulary",
             encoding=name,
         )
-    encoding = tiktoken.Encoding(**spec)
-    return _Loaded(encoding, TokenizerInfo(name, _tiktoken_version(), verified[0]))
+    ranks: dict[bytes, int] = spec["mergeable_ranks"]
+    specials: dict[str, int] = spec["special_tokens"]
+    lengths = array("q", bytes(8 * (max(max(ranks.values()), max(specials.values(), default=0)) + 1)))
+    for token, rank in ranks.items():
+        lengths[rank] = len(token)
+    for text, rank in specials.items():
+        lengths[rank] = len(text.encode("utf-8"))
+    encoding = _Encoding(**spec)
+    del spec, ranks
+    return _Loaded(encoding, TokenizerInfo(name, _tiktoken_version(), verified[0]), lengths)
 
 
 def _loaded(name: str) -> _Loaded:
@@ -297,6 +330,30 @@ def get_encoding(name: str) -> tiktoken.Encoding:
     ``ValueError`` for any other name.
     """
     return _loaded(name).encoding
+
+
+def token_lengths(name: str) -> array:
+    """The byte length of the token of every rank of encoding ``name`` (0 for a
+    rank with no token), special tokens included: where tokens start in a text
+    is a running sum of these, with no ``bytes`` object per token."""
+    return _loaded(name).lengths
+
+
+def release(name: str) -> None:
+    """Let this module's copy of the encoding ``name`` go (the next use builds
+    it again, about 0.2-0.5 s). A vocabulary is 35-70 MB of memory, so a
+    process that counts with one encoding after the other (the inspector's
+    counting process) holds one at a time. Callers that still hold the
+    ``tiktoken.Encoding`` keep it alive; nothing else changes."""
+    if name not in ENCODING_NAMES:
+        raise ValueError(f"unknown encoding {name!r}; expected one of {', '.join(ENCODING_NAMES)}")
+    with _LOCK:
+        _CACHE.pop(name, None)
+
+
+def info(name: str) -> TokenizerInfo:
+    """The :class:`TokenizerInfo` of one encoding (loads that encoding only)."""
+    return _loaded(name).info
 
 
 def tokenizer_info() -> tuple[TokenizerInfo, ...]:

@@ -66,7 +66,7 @@ def savings_table(counts: Counts | None, loaded: Loaded, counting: bool = True, 
         for e in ENCODINGS:
             if form == "binary":
                 cells += [Text("bytes only", style="dim"), Text("")]
-            elif form in tokens:
+            elif e in tokens.get(form, {}):  # one encoding is counted after the other
                 n = tokens[form][e]
                 base = tokens.get("json", {}).get(e) if form != "json" else None
                 cells += _cells(n, base, cheapest.get(e) == form, narrow)
@@ -220,7 +220,7 @@ class OverviewPane(Pane):
         counts = self.counts if self.counts is not None and self.counts.source is loaded else None
         if counts is not None:
             for form, title in FORM_NAMES.items():
-                if form in counts.tokens:
+                if all(e in counts.tokens.get(form, {}) for e in ENCODINGS):
                     text.append(f"\n  {title}: " + " / ".join(
                         f"{ratio(counts.tokens[form][e], costs.tokens[e])} {e.split('_')[0]}" for e in ENCODINGS)
                         + " of the sources' tokens")

@@ -563,18 +563,17 @@ class TokensPane(MatchSteps, Pane):
             if form == "binary":
                 cells = ["bytes only", "bytes only",
                          change(size, counts.sizes.get("json")) + " bytes" if "json" in counts.sizes else ""]
-            elif form in counts.tokens:
-                n = counts.tokens[form]
-                cells = [f"{n['cl100k_base']:,}", f"{n['o200k_base']:,}",
-                         " / ".join(change(n[k], base[k]) for k in ("cl100k_base", "o200k_base"))
-                         if base and form != "json" else ""]
-            else:
-                cells = ["counting…", "counting…", ""]
+            else:  # one encoding is counted after the other: a cell not yet counted says so
+                n = counts.tokens.get(form, {})
+                names = ("cl100k_base", "o200k_base")
+                cells = [f"{n[k]:,}" if k in n else "counting…" for k in names]
+                cells.append(" / ".join(change(n[k], base[k]) for k in names)
+                             if base and form != "json" and all(k in n and k in base for k in names) else "")
             table.add_row(FORM_NAMES[form], f"{size:,}", *cells, key=form)
-        counted = [f for f in counts.sizes if f in counts.tokens or f == "binary"]
+        counted = sum(len(counts.tokens.get(f, ())) if f != "binary" else 2 for f in counts.sizes)
         bar = self.query_one("#token-progress", ProgressBar)
         bar.display = True
-        bar.update(total=len(counts.sizes) + 1, progress=len(counted) + (1 if counts.done else 0))
+        bar.update(total=2 * len(counts.sizes) + 1, progress=counted + (1 if counts.done else 0))
         info = []
         if counts.note:
             info.append(counts.note)

@@ -20,7 +20,11 @@ For each wire (model-text, full JSON) and each round it records:
   (a wire of 1 MiB or more is decoded and counted in child processes, whose
   peaks are measured apart, each alone on the wire, after the rounds);
 - CPU time of the inspector process and of its ended children (wall time on a
-  shared machine is noisy; CPU time much less so).
+  shared machine is noisy; CPU time much less so);
+- the process tree's memory: the interface process and its children (layout,
+  counting) sampled from ``/proc`` every 10 ms, the peak of the sum of their
+  resident sizes over time (what the machine must hold at once), what each
+  held at that moment, and each one's own peak (``TreeMemory``).
 
 Screen polling (``tmux capture-pane``) costs a few milliseconds, so latencies
 have that resolution. Medians over rounds, with the range. ``--inspect`` twice
@@ -28,7 +32,7 @@ or more compares checkouts (e.g. a venv made from an older commit): their rounds
 alternate, so a change of load on a shared machine hits each alike.
 
     semaprax bench inspector [--size-mib 16] [--rounds 3] [--keys 15]
-        [--inspect CMD --inspect CMD2] [--no-child-peaks]
+        [--forms model-text,json,spread] [--wire FILE] [--inspect CMD --inspect CMD2] [--no-child-peaks]
 """
 
 from __future__ import annotations
@@ -40,19 +44,44 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]  # the checkout
 
 import codec
-from semaprax.bench.codec import graph_document
+from semaprax.bench.codec import _fill, graph_document
 
 SESSION = f"bench-inspector-{os.getpid()}"
 #: A tmux server of this script's own: other sessions on the machine's default server neither share
 #: its work nor end it between rounds (a new session racing the exit of the server it asks failed).
 SOCKET = SESSION
 INSPECT = Path(sys.executable).with_name("semaprax-inspect")
+
+
+def spread_graph_document(target: int) -> bytes:
+    """``graph_document``'s shape with every long string its node's own (names,
+    call targets, signatures, references): the dictionary finds little to
+    take, so the model-text wire is about as large as the document (16.3 MB
+    at 16 MiB), the largest model-text wire a 16 MiB document gives."""
+    modules = [f"acme.service.module_{m:03d}" for m in range(180)]
+
+    def name(i: int) -> str:
+        return f"{modules[i % 180]}.Handler{i % 37}.method_{i:06d}"
+
+    def node(i: int) -> dict[str, object]:
+        return {
+            "name": name(i),
+            "kind": "method" if i % 5 else "function",
+            "span": [i % 4000 + 1, i % 4000 + 1 + i % 37],
+            "signature": f"(self, request: Request{i}, limit: int = {i % 100}) -> Response{i}",
+            "calls": [name(i * 7 + 3), name(i * 13 + 5)],
+            "references": [f"{modules[(i * 3) % 180]}.CONFIG_{i}", f"acme.http.Response{i}"],
+            "doc": f"Handle request number {i} and return its response." if i % 3 == 0 else None,
+        }
+
+    return _fill(target, node, lambda nodes: {"module": "acme.service", "nodes": nodes})
 
 
 def tmux(*args: str) -> str:
@@ -97,6 +126,87 @@ def counting_process() -> tuple[int, float] | None:
     return None
 
 
+class TreeMemory:
+    """The inspector's whole process tree (the interface process and every
+    descendant: the layout and counting processes), sampled from ``/proc``
+    every ``every`` seconds in a thread of this script: the peak of the sum of
+    their resident sizes (VmRSS) over time, and each process's own high-water
+    mark (VmHWM, the last seen before it ended). Resident sizes count shared
+    pages (the interpreter, libraries) once per process, so the sum errs high."""
+
+    def __init__(self, root: int, every: float = 0.01) -> None:
+        self.root, self.every = root, every
+        self.peak_sum = 0
+        self.at_peak: dict[str, int] = {}  # kind -> VmRSS at the moment of the peak sum
+        self.hwm: dict[int, tuple[str, int]] = {}  # pid -> (kind, VmHWM)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join()
+
+    @staticmethod
+    def _kind(pid: int, root: int) -> str:
+        if pid == root:
+            return "interface"
+        try:
+            argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\x00")
+        except OSError:
+            return "other"
+        return argv[argv.index(b"inspector.worker") + 1].decode() if b"inspector.worker" in argv[:-1] else "other"
+
+    def _tree(self) -> list[int]:
+        parents: dict[int, list[int]] = {}
+        for proc in os.listdir("/proc"):
+            if proc.isdigit():
+                try:
+                    stat = Path(f"/proc/{proc}/stat").read_text()
+                except OSError:
+                    continue
+                parents.setdefault(int(stat.rsplit(")", 1)[1].split()[1]), []).append(int(proc))
+        out, todo = [], [self.root]
+        while todo:
+            pid = todo.pop()
+            out.append(pid)
+            todo.extend(parents.get(pid, ()))
+        return out
+
+    def sample(self) -> None:
+        total, now = 0, dict[str, int]()
+        for pid in self._tree():
+            try:
+                status = Path(f"/proc/{pid}/status").read_text().splitlines()
+            except OSError:
+                continue
+            values = {line.split(":")[0]: int(line.split()[1]) * 1024 for line in status
+                      if line.startswith(("VmRSS:", "VmHWM:"))}
+            if "VmRSS" not in values:  # a zombie
+                continue
+            kind = self.hwm[pid][0] if pid in self.hwm else self._kind(pid, self.root)
+            self.hwm[pid] = (kind, values["VmHWM"])
+            total += values["VmRSS"]
+            now[kind] = now.get(kind, 0) + values["VmRSS"]
+        if total > self.peak_sum:
+            self.peak_sum, self.at_peak = total, now
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self.sample()
+            self._stop.wait(self.every)
+
+    def peaks(self) -> dict[str, int]:
+        """Each kind of process's highest VmHWM (the interface, layout, count)."""
+        out: dict[str, int] = {}
+        for kind, hwm in self.hwm.values():
+            out[kind] = max(out.get(kind, 0), hwm)
+        return out
+
+
 def peak_memory_bytes() -> int:
     pid = inspector_pid()
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -118,7 +228,10 @@ def one_round(path: Path, keys: int, inspect: str) -> dict[str, float]:
     started = time.perf_counter()
     # started in the wire's folder: a child process of the inspector must not import this checkout by chance
     tmux("new-session", "-d", "-s", SESSION, "-x", "140", "-y", "40", "-c", str(path.parent), f"exec {inspect} {path}")
+    memory: TreeMemory | None = None
     try:
+        memory = TreeMemory(int(inspector_pid()))
+        memory.start()
         painted = wait_for(lambda s: "CHECKING" in s or "VALID" in s or "REJECTED" in s)
         verified = wait_for(lambda s: "VALID" in s or "REJECTED" in s)
         tmux("send-keys", "-t", SESSION, "x")
@@ -151,7 +264,11 @@ def one_round(path: Path, keys: int, inspect: str) -> dict[str, float]:
             time.sleep(0.05)
         peak = peak_memory_bytes()
         cpu, children_cpu = cpu_seconds()
+        memory.stop()
+        memory.sample()
     finally:
+        if memory is not None:
+            memory.stop()
         subprocess.run(["tmux", "-L", SOCKET, "kill-session", "-t", SESSION], check=False, capture_output=True)
     return {
         "first_paint": painted - started,
@@ -165,9 +282,29 @@ def one_round(path: Path, keys: int, inspect: str) -> dict[str, float]:
         "counting_cpu_share": counting_cpu / keys_took,  # of one core, while the keys were pressed
         "counted": counted - started,
         "peak": peak,
+        "tree_peak": memory.peak_sum,
+        **{f"at_peak_{kind}": rss for kind, rss in memory.at_peak.items()},
+        **{f"peak_{kind}": hwm for kind, hwm in memory.peaks().items()},
         "cpu": cpu,
         "children_cpu": children_cpu,
     }
+
+
+KINDS = ("interface", "layout", "count")
+
+
+def memory_row(label: str, size: int, rounds: list[dict[str, float]]) -> str:
+    """One row of the process tree's memory table: the peak of the sum over time, what each process
+    held at that moment, each process's own peak, and the sum of those peaks (an upper bound)."""
+    def median_mb(key: str) -> float:
+        return statistics.median(r.get(key, 0) for r in rounds) / 1e6
+
+    tree = median_mb("tree_peak")
+    summed = statistics.median(sum(r.get(f"peak_{k}", 0) for k in KINDS) for r in rounds) / 1e6
+    return (f"| {label} | {size:,} | {tree:,.0f} ({tree * 1e6 / size:.0f}x) | "
+            + " + ".join(f"{median_mb(f'at_peak_{k}'):,.0f}" for k in KINDS) + " | "
+            + " / ".join(f"{median_mb(f'peak_{k}'):,.0f}" for k in KINDS)
+            + f" | {summed:,.0f} ({summed * 1e6 / size:.0f}x) |")
 
 
 def spread(values: list[float], scale: float = 1.0, fmt: str = "{:.2f}") -> str:
@@ -178,13 +315,17 @@ def spread(values: list[float], scale: float = 1.0, fmt: str = "{:.2f}") -> str:
 #: Run in a helper process: the peak memory of one child process of the inspector, alone on the wire.
 CHILD_PEAK = """
 import resource, sys
+import codec
 from inspector import counting, model
+from inspector.layout_child import encode_others, lay_out_and_encode
 data = model.read_wire(sys.argv[1])
 if sys.argv[2] == "layout":
-    from inspector.layout_child import layout_in_child
-    layout_in_child(data)
-else:
-    list(counting.count_all(model.load_bytes(data, "counted")))
+    list(lay_out_and_encode(data))
+else:  # laid out and encoded here, as the layout process does; counted in a child
+    layout = codec.layout_wire(data)
+    loaded = model.load_bytes(data, "counted", layout=layout)
+    loaded.encoded = encode_others(layout)
+    list(counting.count_all(loaded))
 print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024)
 """
 
@@ -203,6 +344,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--inspect", action="append",
                     help="the command that starts the inspector (default: this environment's semaprax-inspect); "
                     "give it twice or more to compare checkouts: their rounds alternate, one row each")
+    ap.add_argument("--forms", default="model-text,json",
+                    help="which wires to open, comma-separated (default: model-text,json): the bench document's "
+                    "model-text and full JSON forms, and 'spread', the model-text wire of a document of the same "
+                    "size with few repeats (a wire about as large as its document)")
+    ap.add_argument("--wire", action="append", type=Path, default=[],
+                    help="also open this wire file (e.g. examples/wires/http_app_routing.graph.model-text); "
+                    "may be given more than once")
     ap.add_argument("--no-child-peaks", action="store_true", help="skip measuring the child processes' memory")
     args = ap.parse_args(argv)
     commands = args.inspect or [str(INSPECT)]
@@ -218,14 +366,27 @@ def main(argv: list[str] | None = None) -> int:
     tmux("new-session", "-d", "-s", SESSION + "-keeper", "sleep 86400")  # keeps this script's server up
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            files = {"model-text": Path(tmp) / "big.model-text", "full JSON": Path(tmp) / "big.json"}
-            files["model-text"].write_bytes(codec.encode_model_text(p))
-            files["full JSON"].write_bytes(doc)
+            forms = {f.strip() for f in args.forms.split(",") if f.strip()}
+            files: dict[str, Path] = {}
+            if "model-text" in forms:
+                files["model-text"] = Path(tmp) / "big.model-text"
+                files["model-text"].write_bytes(codec.encode_model_text(p))
+            if "json" in forms:
+                files["full JSON"] = Path(tmp) / "big.json"
+                files["full JSON"].write_bytes(doc)
+            if "spread" in forms:  # its own document: few repeats, so a model-text wire near the document's size
+                few = codec.CompactProjection("graph", "acme/service.py", "sha256:" + "0" * 64,
+                                              spread_graph_document(int(args.size_mib * 1024 * 1024) - 4096))
+                files["model-text, few repeats"] = Path(tmp) / "spread.model-text"
+                files["model-text, few repeats"].write_bytes(codec.encode_model_text(few))
+            for wire in args.wire:
+                files[wire.name] = wire.resolve()
             print("| wire | bytes | first paint s | verified s | key latency while counting, median ms | "
                   "worst ms | all tokens counted s | peak memory MB (x wire) | interface CPU s | children CPU s |"
                   + (" inspector |" if len(commands) > 1 else ""))
             print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---|" if len(commands) > 1 else ""))
             notes: list[str] = []
+            memory_rows: list[str] = []
             for label, path in files.items():
                 by_command: dict[str, list[dict[str, float]]] = {c: [] for c in commands}
                 for _ in range(args.rounds):  # alternated, so a change of load hits every command alike
@@ -244,6 +405,7 @@ def main(argv: list[str] | None = None) -> int:
                           f"{spread([r['cpu'] for r in rounds])} | {spread([r['children_cpu'] for r in rounds])} |"
                           + (f" {command} |" if len(commands) > 1 else "")
                           + ("" if during else " (some keys after counting ended)"))
+                    memory_rows.append(memory_row(label, size, rounds) + (f" {command} |" if len(commands) > 1 else ""))
                     shares = [r["counting_cpu_share"] for r in rounds]
                     pooled = sorted(k for r in rounds for k in r["keys"])
                     p90 = pooled[int(0.9 * (len(pooled) - 1))]
@@ -253,6 +415,13 @@ def main(argv: list[str] | None = None) -> int:
                                  f"switching to the byte view {spread([r['first_key'] for r in rounds], 1000, '{:.0f}')} ms; "
                                  f"the inspector's CPU per key {spread([r['cpu_per_key'] for r in rounds], 1000, '{:.0f}')} ms")
             print("\n".join(notes))
+            print("\nThe process tree's memory (the interface process and its children, sampled every 10 ms; "
+                  "medians over rounds):\n")
+            print("| wire | bytes | peak of the sum, MB (x wire) | at that moment: interface + layout + count MB | "
+                  "each process's own peak: interface / layout / count MB | sum of those peaks MB (x wire) |"
+                  + (" inspector |" if len(commands) > 1 else ""))
+            print("|---|---:|---:|---|---|---:|" + ("---|" if len(commands) > 1 else ""))
+            print("\n".join(memory_rows))
             if not args.no_child_peaks:
                 for label, path in files.items():
                     size = path.stat().st_size

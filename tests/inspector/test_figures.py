@@ -167,16 +167,16 @@ def test_keys_pressed_while_a_wire_loads_act_once_it_is_loaded(monkeypatch):
     import threading
 
     import inspector.app as app_module
-    from inspector.layout_child import layout_in_child
+    from inspector.layout_child import lay_out_and_encode
 
     release = threading.Event()
 
     def slow_layout(data, cancelled):
         release.wait(10)
-        return layout_in_child(data, cancelled)
+        return lay_out_and_encode(data, cancelled)
 
     monkeypatch.setattr(app_module, "PREVIEW_FROM", 0)
-    monkeypatch.setattr(app_module, "layout_in_child", slow_layout)
+    monkeypatch.setattr(app_module, "lay_out_and_encode", slow_layout)
     path = WIRES / "http_app_routing.graph.model-text"
 
     async def scenario():

@@ -471,14 +471,14 @@ def test_counts_of_a_file_no_longer_loaded_are_dropped(monkeypatch):
     second = load_path(str(WIRES / "http_app_routing.graph.model-text"))
     first_forms = {codec.ENCODERS[f](first.projection) for f in codec.ENCODERS}
     gate = threading.Event()
-    real = counting.count_bytes
+    real = counting.count_one
 
-    def slow_for_the_first(data: bytes) -> dict[str, int]:
+    def slow_for_the_first(data: bytes, name: str) -> int:
         if data in first_forms:
             gate.wait(30)
-        return real(data)
+        return real(data, name)
 
-    monkeypatch.setattr(counting, "count_bytes", slow_for_the_first)
+    monkeypatch.setattr(counting, "count_one", slow_for_the_first)
     first_ended = threading.Event()  # the first file's counting has posted all it will post
     count_all = counting.count_all
 
@@ -502,7 +502,7 @@ def test_counts_of_a_file_no_longer_loaded_are_dropped(monkeypatch):
             await settle(app, pilot)
             assert app.counts.source is second
             table = app.query_one("#token-table", DataTable)
-            expected = real(codec.ENCODERS["json"](second.projection))
+            expected = counting.count_bytes(codec.ENCODERS["json"](second.projection))
             assert table.get_row("json")[2] == f"{expected['cl100k_base']:,}"
             view = app.query_one("#dict", DictionaryView)
             assert len(view.tokens_saved["cl100k_base"]) == len(second.entries)

@@ -179,3 +179,100 @@ def test_the_byte_status_line_grows_and_shrinks_with_its_text():
             await step(pilot)
             assert status.size.height == 1
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("name", ["model-text", "v1 text"])
+def test_forms_encoded_by_the_layout_process_are_counted_as_those_encoded_here(monkeypatch, name):
+    """The layout process encodes the other forms in the memory its decode let
+    go; the counts made from them (here, and in the counting process) are the
+    counts of forms encoded here, and the forms are handed over once."""
+    from inspector.layout_child import lay_out_and_encode
+
+    wire = CASES[name]
+    here = list(counting.count_all(load_bytes(wire, "w").prepare(), here=True))[-1]
+    layout, encoded = list(lay_out_and_encode(wire))  # the layout first, then the forms
+    assert isinstance(layout, codec.WireLayout) and encoded is not None
+    own = {"model-text": "model-text", "v1 text": "text"}[name]
+    assert set(encoded.sizes) == set(codec.ENCODERS) - {own, "json"}
+    assert set(encoded.forms) == {"text", "model-text"} - {own}
+
+    def boom(projection):
+        raise AssertionError("encoded again")
+
+    for form in encoded.sizes:  # counting must take the handed forms, not encode them
+        monkeypatch.setitem(codec.ENCODERS, form, boom)
+    loaded = load_bytes(wire, "w", layout=layout).prepare()
+    loaded.encoded = encoded
+    in_thread = list(counting.count_all(counting._counted_parts(loaded), here=True))[-1]
+    assert loaded.encoded is None  # handed over once
+    loaded.encoded = encoded
+    monkeypatch.setattr(counting, "PROCESS_FROM", 0)
+    apart = list(counting.count_all(loaded))[-1]
+    for got in (in_thread, apart):
+        assert got.done and got.error is None
+        assert list(got.sizes.items()) == list(here.sizes.items())
+        assert (got.tokens, got.saved, got.note) == (here.tokens, here.saved, here.note)
+
+
+def test_no_forms_come_back_for_a_wire_without_a_projection():
+    from inspector.layout_child import lay_out_and_encode
+
+    for name in ("rejected at the digest", "full JSON", "not a wire"):
+        layout, encoded = list(lay_out_and_encode(CASES[name]))
+        assert isinstance(layout, codec.WireLayout) and encoded is None
+
+
+def test_a_wire_laid_out_apart_is_shown_first_and_counted_from_the_forms_its_layout_process_encoded(
+        monkeypatch, tmp_path):
+    """The layout process sends the layout, then the other forms: the model is
+    shown from the first, and the counting process waits for the second and
+    counts those forms (the counts are those counted here)."""
+    import inspector.app as app_module
+    from inspector.app import InspectorApp
+
+    monkeypatch.setattr(app_module, "PREVIEW_FROM", 0)
+    monkeypatch.setattr(counting, "PROCESS_FROM", 0)
+    path = tmp_path / "w.model-text"
+    path.write_bytes(CASES["model-text"])
+    handed = []
+    real = counting._counted_parts
+
+    def spy(loaded):
+        parts = real(loaded)
+        handed.append(parts.encoded)
+        return parts
+
+    monkeypatch.setattr(counting, "_counted_parts", spy)
+    here = list(counting.count_all(load_bytes(CASES["model-text"], "w").prepare(), here=True))[-1]
+
+    async def scenario():
+        app = InspectorApp(None, path=str(path), count_tokens=True)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await until(pilot, lambda: app.counts is not None and app.counts.done, what="the counts")
+            assert app.loaded.encoded_ready is not None and app.loaded.encoded_ready.is_set()
+            assert app.loaded.encoded is None  # handed over to the counting process
+            assert len(handed) == 1 and handed[0] is not None and set(handed[0].forms) == {"text"}
+            got = app.counts
+            assert got.error is None
+            assert (list(got.sizes.items()), got.tokens, got.saved) == (list(here.sizes.items()), here.tokens,
+                                                                        here.saved)
+    asyncio.run(scenario())
+
+
+def test_a_form_counted_in_one_encoding_shows_that_count_and_counting_for_the_other():
+    """The counting process counts with o200k_base, then cl100k_base (one
+    vocabulary at a time): between the two, the first screen shows each
+    figure as soon as it is made and says the others are being counted."""
+    from rich.console import Console
+
+    from inspector.panes.overview import savings_table
+    from inspector.values import Counts
+
+    loaded = load_bytes(CASES["model-text"], "w").prepare()
+    counts = Counts(loaded, sizes={"json": 100, "model-text": 90},
+                    tokens={"json": {"o200k_base": 1234}, "model-text": {"o200k_base": 1111}})
+    console = Console(width=160, record=True)
+    console.print(savings_table(counts, loaded))
+    rows = {line.split()[0]: line for line in console.export_text().splitlines() if line.strip()}
+    assert "1,234" in rows["full"] and "counting…" in rows["full"]
+    assert "1,111" in rows["v2"] and "-123 (-10.0%)" in rows["v2"] and "counting…" in rows["v2"]

@@ -108,7 +108,10 @@ def test_the_calls_follow_a_session_that_is_still_being_written(tmp_path: Path) 
             assert len(screen.session.calls) == 5
             with live.open("ab") as f:  # the tap appends the sixth call and its answer
                 f.write(b"".join(lines[cut:]))
-            await until(pilot, lambda: screen.session is not None and len(screen.session.calls) == 6, 10)
+            # the screen looks at the file once a second, then reads it in a worker: on a loaded machine
+            # that takes seconds, so the wait is pilotkit's (its condition, up to TIMEOUT), not a shorter cap
+            await until(pilot, lambda: screen.session is not None and len(screen.session.calls) == 6,
+                        what="the sixth call, appended to the file, on the screen")
             assert screen.session.calls[-1].is_error
 
     asyncio.run(scenario())

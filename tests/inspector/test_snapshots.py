@@ -37,6 +37,8 @@ def steady(*keys: str, tab: str | None = None):
             await pilot.press(key)
             await pilot.pause()
         await app.workers.wait_for_complete()
+        if app.count_tokens_enabled:  # the counts' last message handled, not only posted (a busy machine)
+            await until(pilot, lambda: app.counts is not None and app.counts.done, what="the counts")
         await pilot.pause()
     return run_before
 

@@ -306,3 +306,44 @@ def test_fresh_process_loads_offline_without_writing(tmp_path) -> None:
     assert out["counts"] == {"cl100k_base": 8, "o200k_base": 9}
     assert out["info"] == [PINNED_SHA256[n] for n in ENCODING_NAMES]
     assert list((tmp_path / "home").iterdir()) == [] and list((tmp_path / "tmp").iterdir()) == []
+
+
+# --- memory: no Python copy of the ranks, one vocabulary at a time ---------------------
+
+
+def test_encodings_keep_no_python_copy_of_their_ranks_and_pickle_by_name() -> None:
+    """The Python merge-ranks dict (24 MB for o200k_base) is let go once tiktoken's
+    core is built; the encoding still encodes as tiktoken's own and pickles by name."""
+    import pickle
+
+    for name in ENCODING_NAMES:
+        enc = tokens.get_encoding(name)
+        assert not hasattr(enc, "_mergeable_ranks")
+        assert pickle.loads(pickle.dumps(enc)) is enc
+        text = "def f(x):\n    return x + 1  # Grüße 世界\n"
+        assert enc.decode(enc.encode_ordinary(text)) == text
+
+
+def test_token_lengths_are_each_ranks_bytes() -> None:
+    for name in ENCODING_NAMES:
+        enc, lengths = tokens.get_encoding(name), tokens.token_lengths(name)
+        assert len(lengths) == enc.n_vocab
+        ids = enc.encode_ordinary("naïve café → 東京 {\"name\": 12345}")
+        assert [lengths[i] for i in ids] == [len(enc.decode_single_token_bytes(i)) for i in ids]
+        assert lengths[enc.eot_token] == len(b"<|endoftext|>")
+
+
+def test_release_lets_an_encoding_go_and_the_next_use_builds_it_again(fresh_cache: dict) -> None:
+    import gc
+    import weakref
+
+    first = tokens.get_encoding("cl100k_base")
+    counts = count_tokens(b"hello world, again")
+    gone = weakref.ref(first)
+    del first
+    tokens.release("cl100k_base")
+    gc.collect()
+    assert gone() is None and "cl100k_base" not in fresh_cache
+    assert count_tokens(b"hello world, again") == counts
+    with pytest.raises(ValueError, match="unknown encoding"):
+        tokens.release("p50k_base")
