@@ -88,6 +88,29 @@ NUMBER_START = rb"(?<![0-9A-Za-z.+-])"
 JSON_LITERAL = rb"(?:true|false|null)"
 #: Python's json module reads these; JSON has no such numbers (docs/wire-format.md §1).
 NON_JSON_CONSTANT = rb"(?:NaN|-?Infinity)"
+#: What a canonical string holds between its quotes (docs/wire-format.md §1):
+#: ``\"``, ``\\`` and the five short control escapes, ``\u00xx`` in lowercase
+#: hex for every other control, and every other byte raw (UTF-8 validity is
+#: checked separately).
+CANONICAL_STRING_BYTE = rb'[^"\\\x00-\x1f]'
+CANONICAL_ESCAPE = rb'\\(?:["\\bfnrt]|u00(?:0[0-7bef]|1[0-9a-f]))'
+CANONICAL_STRING = rb'"' + CANONICAL_STRING_BYTE + rb"*+(?:" + CANONICAL_ESCAPE + CANONICAL_STRING_BYTE + rb'*+)*+"'
+#: A canonical integer: at most 4,300 digits, no ``-0`` (docs/wire-format.md §1, §9).
+CANONICAL_INTEGER = rb"(?:0|-?[1-9]" + DIGIT + rb"{0,%d}+)" % (limits.MAX_INTEGER_DIGITS - 1)
+#: A byte that may start a JSON value in a document of arrays and scalars.
+_ARRAY_VALUE_START = rb'[\["\-0-9tfn]'
+#: A document of arrays and scalars as a flat run of canonical tokens, each
+#: followed only by what may follow it in such a document: ``[`` by a value or
+#: ``]``, ``,`` by a value, a scalar or ``]`` by ``,``, ``]`` or the end. With
+#: brackets that balance and a first ``[`` closed by the last byte (checked from
+#: the bracket depths), a full match is a canonical JSON array (docs/wire-format.md §1).
+CANONICAL_ARRAY_TOKENS = (
+    rb"(?:\[++(?=[\]" + _ARRAY_VALUE_START[1:] + rb")"
+    + rb"|,(?=" + _ARRAY_VALUE_START + rb")"
+    + rb"|\]++(?=,|\Z)"
+    + rb"|(?>" + CANONICAL_STRING + rb"|" + CANONICAL_INTEGER + rb"|" + JSON_LITERAL + rb")(?=[,\]]|\Z)"
+    + rb")*+"
+)
 #: The four whitespace bytes JSON allows between tokens.
 SPACE_BYTES = rb" \t\r\n"
 JSON_SPACE = rb"[" + SPACE_BYTES + rb"]++"
@@ -108,6 +131,7 @@ _STRICT_STRING = re.compile(STRICT_STRING).fullmatch
 #: A run of dictionary lines, each one strict string literal and LF.
 _STRICT_LINES = re.compile(b"(?:" + STRICT_STRING + b"\n)*+").match
 _DIGITS = re.compile(DIGIT + rb"*+")
+_CANONICAL_ARRAY_TOKENS = re.compile(CANONICAL_ARRAY_TOKENS).fullmatch
 _SKELETON_TOKEN = re.compile(b"|".join([JSON_STRUCTURE, JSON_NUMBER, JSON_LITERAL, JSON_SPACE])).match
 
 
@@ -331,6 +355,12 @@ def stand_in_integers(outside: bytes, shortest: int) -> tuple[bytes, int]:
     4,300-digit number to an int and back. Possessive: a run longer than 4,300
     digits fails in one step."""
     return _standalone_integers(shortest).subn(b"1", outside)
+
+
+def canonical_array_tokens(document: bytes) -> bool:
+    """Whether ``document`` is a flat run of ``CANONICAL_ARRAY_TOKENS`` (one pass
+    in C, no backtracking); whether its brackets balance is the caller's check."""
+    return _CANONICAL_ARRAY_TOKENS(document) is not None
 
 
 def string_token_end(data: bytes) -> int | None:
