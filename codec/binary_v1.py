@@ -133,6 +133,7 @@ class Reader(stages.Reader):
         self.items: CborItems | None = None
         self.floats: bool | None = True  # until the walk has seen there are none
         self.value: object = None
+        self.walked = False  # the walk stage ran (the structured parse reads the items then)
 
     def envelope(self) -> None:
         check_wire_size(self.wire)
@@ -142,6 +143,7 @@ class Reader(stages.Reader):
 
     def walk(self) -> None:
         assert self.body_start is not None  # the envelope stage ran
+        self.walked = True
         body = self.wire[self.body_start :]
         if self.items is None:
             document = read_arrays(body)
@@ -179,7 +181,7 @@ class Reader(stages.Reader):
         self.document = selected
 
     def check_canonical(self) -> None:
-        if self.items is None and self.floats is None:  # read_fast compared it
+        if self.floats is None:  # read_fast compared it, or read_arrays proved it
             return
         body = self.wire[self.body_start :]
         import cbor2
