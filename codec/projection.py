@@ -281,29 +281,83 @@ def _depth_after_runs(skeleton: bytes) -> list[int] | None:
     return list(accumulate(runs))
 
 
-def _array_document_is_canonical(selected: bytes, skeleton: bytes) -> bool:
-    """True when ``selected``, a document with no object, is proved canonical
-    without building its value: every token canonical and followed only by
-    what may follow it (``scan.canonical_array_tokens``, one pass in C), and its
-    brackets balance with the first ``[`` closed by the last byte. False in every
-    other case, and the caller reads the document as it stands, which decides
-    the verdict, its code and its offset: this path only ever accepts.
+#: Documents with flat objects are proved canonical without a value only when
+#: they hold at most one object per this many bytes: each object's keys are
+#: compared in a few steps of Python.
+_MIN_BYTES_PER_OBJECT = 256
+
+
+def _canonical_without_value(selected: bytes, skeleton: bytes) -> bool:
+    """True when ``selected``, an array of arrays, scalars and flat objects (no
+    container in an object) or one flat object, is proved canonical without
+    building its value: every token canonical and followed only by what may
+    follow it (``scan.canonical_array_tokens``, one pass in C), its brackets
+    balanced with the first ``[`` closed by the last byte, no object repeating
+    a key. False in every other case, and the caller reads the document as it
+    stands, which decides the verdict, its code and its offset.
+
+    One verdict is given here: when all of that holds but an object repeats a
+    key, the document is compact.json at the first repeated key in document
+    order, with the message the key walk gives (``_duplicate_key_fault``): a
+    document of canonical tokens has no earlier fault for ``_json_fault`` to
+    find (no float, no integer over the limit, no surrogate escape), and the
+    walk starts before the first object that repeats a key.
 
     A valid document of one-item lists nested 511 deep is 8 M lists at 16 MiB:
-    840 MiB and several seconds to build and encode again, where this needs a
-    few passes over the bytes (issue 23)."""
-    if not (selected.startswith(b"[") and selected.endswith(b"]")):
+    840 MiB and several seconds to build and encode again; one object of 1.2 M
+    keys is a dict whose building grows faster than its size (per key 0.4 us
+    at 75,000 keys, 1.1 us at 1.2 M: the hash table outgrows the caches).
+    Here both are a few passes over the bytes and one set of keys (issue 23)."""
+    objects = skeleton.count(b"{")
+    if objects and objects * _MIN_BYTES_PER_OBJECT > len(selected):
         return False
-    runs = _depth_after_runs(skeleton)
-    if runs is None:
-        inner = min(accumulate(array("b", skeleton.translate(_DEPTH_TABLE, _NOT_BRACKETS))[:-1]), default=1)
-        balanced = skeleton.count(b"[") == skeleton.count(b"]")
+    if selected.startswith(b"{"):
+        if not scan.canonical_flat_object(selected):
+            return False
     else:
-        inner = min(runs[:-1], default=1)
-        balanced = runs[-1] == 0
-    # every bracket but the last leaves the depth at 1 or more: the first ``[``
-    # is closed by the last ``]``, and nothing stands outside it
-    return balanced and inner >= 1 and scan.canonical_array_tokens(selected)
+        if not (selected.startswith(b"[") and selected.endswith(b"]")):
+            return False
+        runs = _depth_after_runs(skeleton)
+        if runs is None:
+            inner = min(accumulate(array("b", skeleton.translate(_DEPTH_TABLE, _NOT_BRACKETS))[:-1]), default=1)
+            balanced = skeleton.count(b"[") == skeleton.count(b"]")
+        else:
+            inner = min(runs[:-1], default=1)
+            balanced = runs[-1] == 0
+        # every bracket but the last leaves the depth at 1 or more: the first ``[``
+        # is closed by the last ``]``, and nothing stands outside it
+        if not (balanced and inner >= 1 and scan.canonical_array_tokens(selected)):
+            return False
+    if objects:
+        for start, keys in scan.flat_objects(selected):
+            index = _first_repeat(keys)
+            if index is not None:
+                token = keys[index].decode("utf-8", "replace")
+                offset = scan.key_offset(selected, start, index)
+                raise CompactError(E.JSON, f"duplicate object key {token[:60]}", offset)
+    return True
+
+
+_KEY_CHUNK = 1 << 16
+
+
+def _first_repeat(keys: list[bytes]) -> int | None:
+    """The index of the first of ``keys`` equal to an earlier one, or None. The
+    keys go into one set a chunk at a time (in C); only the chunk that holds
+    the first repeat is read one key at a time."""
+    seen: set[bytes] = set()
+    for low in range(0, len(keys), _KEY_CHUNK):
+        chunk = keys[low : low + _KEY_CHUNK]
+        before = len(seen)
+        seen.update(chunk)
+        if len(seen) - before < len(chunk):
+            del seen
+            prior = set(keys[:low])
+            for index, key in enumerate(chunk, low):
+                if key in prior:
+                    return index
+                prior.add(key)
+    return None
 
 
 def normalize(selected: bytes, *, skeleton: bytes | None = None, locate: Locate | None = None) -> None:
@@ -334,7 +388,7 @@ LEXICAL_INTEGER_DIGITS = 160
 def _normalize(selected: bytes, skeleton: bytes | None, *, lexical: bool = True) -> None:
     """``normalize`` without the offset mapping. ``lexical=False`` converts every
     integer, however long, and parses every document (the reading the lexical
-    checks, ``_canonical_with_stand_ins`` and ``_array_document_is_canonical``,
+    checks, ``_canonical_with_stand_ins`` and ``_canonical_without_value``,
     are tested against)."""
     if len(selected) > limits.MAX_SELECTED_BYTES:
         raise over_limit(
@@ -361,10 +415,10 @@ def _normalize(selected: bytes, skeleton: bytes | None, *, lexical: bool = True)
     # there, in C; the hook is for an interpreter configured otherwise.)
     digits = skeleton.translate(_DIGIT_MASK)
     long_run = _LONG_DIGIT_RUN in digits
-    arrays_only = lexical and not long_run and b"{" not in skeleton
+    without_value = lexical and not long_run
     lexical = lexical and not long_run and b"0" * LEXICAL_INTEGER_DIGITS in digits
     del digits
-    if arrays_only and _array_document_is_canonical(selected, skeleton):
+    if without_value and _canonical_without_value(selected, skeleton):
         return
     if lexical and _canonical_with_stand_ins(selected, skeleton):
         return

@@ -97,18 +97,27 @@ CANONICAL_ESCAPE = rb'\\(?:["\\bfnrt]|u00(?:0[0-7bef]|1[0-9a-f]))'
 CANONICAL_STRING = rb'"' + CANONICAL_STRING_BYTE + rb"*+(?:" + CANONICAL_ESCAPE + CANONICAL_STRING_BYTE + rb'*+)*+"'
 #: A canonical integer: at most 4,300 digits, no ``-0`` (docs/wire-format.md §1, §9).
 CANONICAL_INTEGER = rb"(?:0|-?[1-9]" + DIGIT + rb"{0,%d}+)" % (limits.MAX_INTEGER_DIGITS - 1)
-#: A byte that may start a JSON value in a document of arrays and scalars.
-_ARRAY_VALUE_START = rb'[\["\-0-9tfn]'
-#: A document of arrays and scalars as a flat run of canonical tokens, each
-#: followed only by what may follow it in such a document: ``[`` by a value or
-#: ``]``, ``,`` by a value, a scalar or ``]`` by ``,``, ``]`` or the end. With
-#: brackets that balance and a first ``[`` closed by the last byte (checked from
-#: the bracket depths), a full match is a canonical JSON array (docs/wire-format.md §1).
+#: A canonical string, integer or literal, taken whole.
+CANONICAL_SCALAR = rb"(?>" + CANONICAL_STRING + rb"|" + CANONICAL_INTEGER + rb"|" + JSON_LITERAL + rb")"
+#: An object whose values are all scalars ("flat"), every token canonical.
+FLAT_OBJECT = (
+    rb"\{(?:" + CANONICAL_STRING + rb":" + CANONICAL_SCALAR
+    + rb"(?:," + CANONICAL_STRING + rb":" + CANONICAL_SCALAR + rb")*+)?\}"
+)
+#: A byte that may start a JSON value in a document of arrays, flat objects and scalars.
+_ARRAY_VALUE_START = rb'[\[{"\-0-9tfn]'
+#: A document of arrays, flat objects and scalars as a flat run of canonical
+#: tokens (a flat object is one), each followed only by what may follow it in
+#: such a document: ``[`` by a value or ``]``, ``,`` by a value, a scalar, a
+#: flat object or ``]`` by ``,``, ``]`` or the end. With brackets that balance
+#: and a first ``[`` closed by the last byte (checked from the bracket depths),
+#: a full match is a canonical JSON array unless an object repeats a key
+#: (docs/wire-format.md §1).
 CANONICAL_ARRAY_TOKENS = (
     rb"(?:\[++(?=[\]" + _ARRAY_VALUE_START[1:] + rb")"
     + rb"|,(?=" + _ARRAY_VALUE_START + rb")"
     + rb"|\]++(?=,|\Z)"
-    + rb"|(?>" + CANONICAL_STRING + rb"|" + CANONICAL_INTEGER + rb"|" + JSON_LITERAL + rb")(?=[,\]]|\Z)"
+    + rb"|(?>" + CANONICAL_SCALAR + rb"|" + FLAT_OBJECT + rb")(?=[,\]]|\Z)"
     + rb")*+"
 )
 #: The four whitespace bytes JSON allows between tokens.
@@ -132,6 +141,17 @@ _STRICT_STRING = re.compile(STRICT_STRING).fullmatch
 _STRICT_LINES = re.compile(b"(?:" + STRICT_STRING + b"\n)*+").match
 _DIGITS = re.compile(DIGIT + rb"*+")
 _CANONICAL_ARRAY_TOKENS = re.compile(CANONICAL_ARRAY_TOKENS).fullmatch
+_FLAT_OBJECT = re.compile(FLAT_OBJECT).fullmatch
+#: In a document of canonical tokens: strings and other bytes skipped whole, up
+#: to the next flat object, which is the group.
+_NEXT_FLAT_OBJECT = re.compile(b"(?:" + CANONICAL_STRING + rb'|[^"{]++)*+(' + FLAT_OBJECT + b")").match
+#: In a flat object: each key (a string a colon follows) as the group; values
+#: and the rest taken whole, as empty groups.
+#: In a flat object, after its ``{``: each pair, its key as the group.
+_FLAT_OBJECT_KEYS = re.compile(b"(" + CANONICAL_STRING + b"):" + CANONICAL_SCALAR + b",?+").findall
+#: In a flat object, after its ``{``: a value (a string no colon follows, or any
+#: other scalar) or a comma, taken whole.
+_NOT_A_KEY = CANONICAL_STRING + rb"(?!:)|[^\"]++"
 _SKELETON_TOKEN = re.compile(b"|".join([JSON_STRUCTURE, JSON_NUMBER, JSON_LITERAL, JSON_SPACE])).match
 
 
@@ -359,8 +379,43 @@ def stand_in_integers(outside: bytes, shortest: int) -> tuple[bytes, int]:
 
 def canonical_array_tokens(document: bytes) -> bool:
     """Whether ``document`` is a flat run of ``CANONICAL_ARRAY_TOKENS`` (one pass
-    in C, no backtracking); whether its brackets balance is the caller's check."""
+    in C, no backtracking); whether its brackets balance and its objects' keys
+    are distinct is the caller's check."""
     return _CANONICAL_ARRAY_TOKENS(document) is not None
+
+
+def canonical_flat_object(document: bytes) -> bool:
+    """Whether ``document`` is one ``FLAT_OBJECT``; whether its keys are distinct
+    is the caller's check."""
+    return _FLAT_OBJECT(document) is not None
+
+
+def flat_objects(document: bytes) -> Iterator[tuple[int, list[bytes]]]:
+    """Each flat object of a document that is a run of ``CANONICAL_ARRAY_TOKENS``
+    or one ``FLAT_OBJECT``, in order: where it starts and its keys as spelled,
+    quotes included (a canonical string has one spelling, so equal keys are
+    equal bytes). Strings are skipped whole, so no ``{`` inside one is taken
+    for an object."""
+    if document.startswith(b"{"):  # the document is the object
+        yield 0, _FLAT_OBJECT_KEYS(document, 1, len(document) - 1)
+        return
+    pos = 0
+    while True:
+        m = _NEXT_FLAT_OBJECT(document, pos)
+        if m is None:
+            return
+        start, pos = m.span(1)
+        yield start, _FLAT_OBJECT_KEYS(document, start + 1, pos - 1)
+
+
+def key_offset(document: bytes, start: int, index: int) -> int:
+    """Where key ``index`` (from 0) of the flat object at ``start`` starts: one
+    counted, possessive pass over the keys before it."""
+    before = re.compile(
+        b"(?:" + _NOT_A_KEY + b")*+(?:" + CANONICAL_STRING + b":(?:" + _NOT_A_KEY + b")*+){%d}+" % index
+    ).match(document, start + 1)
+    assert before is not None  # the object is a FLAT_OBJECT with more keys than ``index``
+    return before.end()
 
 
 def string_token_end(data: bytes) -> int | None:

@@ -44,14 +44,20 @@ FORMS = ("json", "text", "binary", "model-text")
 # --- the child: decode one wire, report time, peak RSS and outcome -------------------------------
 
 
-def child(path: str) -> int:
+def child(path: str, entry: str = "decode") -> int:
     import codec  # imported before the measurement, as a long-running server would have it
 
     wire = Path(path).read_bytes()
     started, cpu = time.perf_counter(), time.process_time()
     try:
-        found = codec.decode_wire(wire)
-        outcome = f"ok {found.form}"
+        if entry == "layout":
+            layout = codec.layout_wire(wire)
+            if layout.error is not None:
+                raise layout.error
+            outcome = f"ok {layout.form}"
+        else:
+            found = codec.decode_wire(wire)
+            outcome = f"ok {found.form}"
     except codec.CompactError as exc:
         outcome = exc.code
     except MemoryError:
@@ -75,7 +81,7 @@ def peak_rss_kib() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 
 
-def measure(wire: bytes, cap_mib: int | None, workdir: Path) -> dict:
+def measure(wire: bytes, cap_mib: int | None, workdir: Path, entry: str = "decode") -> dict:
     path = workdir / "wire"
     path.write_bytes(wire)
 
@@ -85,7 +91,7 @@ def measure(wire: bytes, cap_mib: int | None, workdir: Path) -> dict:
             resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
 
     proc = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--child", str(path)],
+        [sys.executable, str(Path(__file__).resolve()), "--child", str(path), "--entry", entry],
         capture_output=True, text=True, preexec_fn=limits, cwd=ROOT, timeout=600, check=False,
     )
     try:
@@ -274,14 +280,19 @@ def twin_many_keys(form: str, size: int) -> bytes:
 
 #: A rejected family's valid twin: the same shape and size, accepted; its
 #: decode is the family's own baseline (issue 23: "a ratio to a valid decode of
-#: the same size and form"). Families without one (and valid ones) are compared
-#: with the graph-shaped baseline.
+#: the same size and form"). The valid families of issue 23 are compared with
+#: the valid graph-shaped wire of the same size and form; the others with the
+#: graph-shaped 16 MiB baseline.
 TWINS: dict[str, Callable[[str, int], bytes]] = {
     "small-objects-trailing-space": twin_small_objects,
     "small-objects-duplicate-key-at-end": twin_small_objects,
     "float-out-of-range-at-end": twin_small_objects,
     "duplicate-among-many-keys": twin_many_keys,
     "indefinite-length-at-end": twin_small_objects,
+    # valid families: the valid graph-shaped wire of the same size and form
+    "nested-511 (valid)": fam_valid,
+    "many-keys (valid)": fam_valid,
+    "graph (valid)": fam_valid,
 }
 
 #: name -> (forms, builder(form, size)); each is measured at every size.
@@ -304,7 +315,9 @@ FAMILIES: dict[str, tuple[tuple[str, ...], Callable[[str, int], bytes | None]]] 
     "float-out-of-range-at-end": (("json", "model-text"), fam_float_out_of_range_at_end),
     "duplicate-among-many-keys": (("json", "model-text"), fam_duplicate_among_many_keys),
     "indefinite-length-at-end": (("binary",), fam_indefinite_at_end),
-    "nested-511 (valid)": (("json", "binary"), fam_nested_511),
+    "nested-511 (valid)": (FORMS, fam_nested_511),
+    "many-keys (valid)": (("json", "model-text"), twin_many_keys),
+    "graph (valid)": (FORMS, fam_valid),
     "at-in-strings (valid)": (("binary", "model-text"), fam_at_in_strings),
 }
 
@@ -351,9 +364,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--families", nargs="+", choices=sorted(FAMILIES), help="only these families")
     ap.add_argument("--no-limits", action="store_true", help="skip the limit cases")
     ap.add_argument("--json", type=Path, help="also write every row here")
+    ap.add_argument("--entry", choices=("decode", "layout"), default="decode",
+                    help="what each family row runs: decode_wire, or layout_wire (baselines and twins are "
+                         "always decode_wire: the issue's bound is a valid decode of the same size and form)")
     args = ap.parse_args(argv)
     if args.child:
-        return child(args.child)
+        return child(args.child, args.entry)
     sizes = [1, 16] if args.quick else args.sizes
     repeat = 1 if args.quick else args.repeat
     families = {k: v for k, v in FAMILIES.items() if not args.families or k in args.families}
@@ -378,7 +394,7 @@ def main(argv: list[str] | None = None) -> int:
             rows.append({"case": "valid graph 16 MiB", "form": form, "size": len(wire), "runs": runs})
 
         def row(name: str, form: str, size_label: str, wire: bytes, base: dict | None = None) -> dict:
-            r = measure(wire, args.cap_mib, work)
+            r = measure(wire, args.cap_mib, work, args.entry)
             against = "twin" if base is not None else "graph 16 MiB"
             base = base or baseline[form]
             r.update(case=name, form=form, size=len(wire), size_label=size_label, against=against,
@@ -389,7 +405,7 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(r)
             return r
 
-        print("\n## Families, by size (ratios to the baseline of the same form)\n")
+        print(f"\n## Families, by size (ratios to the baseline of the same form; rows run {args.entry})\n")
         print("| family | form | wire MiB | CPU s | time ratio | peak RSS MiB | RSS ratio | against | outcome |")
         print("|---|---|---:|---:|---:|---:|---:|---|---|", flush=True)
         linear: list[tuple[str, str, tuple[float, float], tuple[float, float]]] = []
@@ -403,7 +419,7 @@ def main(argv: list[str] | None = None) -> int:
                         continue  # over the wire limit, or capped by the document limit
                     twin = None
                     if name in TWINS:  # the valid twin of the same size and form, measured first
-                        twin = measure(TWINS[name](form, len(wire)), args.cap_mib, work)
+                        twin = measure(TWINS[name](form, len(wire)), args.cap_mib, work)  # a valid decode
                         print(f"| (valid twin) | {form} | {len(wire) / MiB:.1f} | {twin['cpu']:.2f} | | "
                               f"{twin['rss_mib']:.0f} | | | {twin['outcome']} |", flush=True)
                     last = len(wire)

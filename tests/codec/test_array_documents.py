@@ -1,9 +1,10 @@
-"""A document of arrays and scalars is proved canonical without building its
-value (issue 23: 8 M one-item lists nested 511 deep are 840 MiB as a value):
-``projection._array_document_is_canonical`` checks each token's spelling and
-what follows it in one pass (``scan.canonical_array_tokens``) and the bracket
-depths from their runs. It only ever accepts; any other document is read as it
-stands.
+"""A document of arrays, scalars and flat objects is proved canonical without
+building its value (issue 23: 8 M one-item lists nested 511 deep are 840 MiB as
+a value; one object of 1.2 M keys is a dict whose building grows faster than
+its size): ``projection._canonical_without_value`` checks each token's spelling
+and what follows it in one pass (``scan.canonical_array_tokens``), the bracket
+depths from their runs, and each object's keys. It accepts, or names the first
+repeated key; any other document is read as it stands.
 
 These tests hold it to the reading that parses every document and encodes it
 again (``lexical=False``): the same verdict, code, message and offset on random
@@ -30,20 +31,29 @@ def verdict(doc: bytes, lexical: bool) -> tuple:
     return ("ok",)
 
 
+@pytest.fixture(autouse=True)
+def every_object(monkeypatch):
+    monkeypatch.setattr(projection, "_MIN_BYTES_PER_OBJECT", 1)  # small documents take the proof too
+
+
 def proved(doc: bytes) -> bool:
-    """The proof, on a document that passed the checks before it (UTF-8, depth)."""
+    """The proof, on a document that passed the checks before it (UTF-8, depth);
+    False when it names a repeated key."""
     try:
         doc.decode("utf-8")
-    except UnicodeDecodeError:
+        return projection._canonical_without_value(doc, projection._skeleton_of(doc))
+    except (UnicodeDecodeError, codec.CompactError):
         return False
-    return projection._array_document_is_canonical(doc, projection._skeleton_of(doc))
 
 
 scalars = st.one_of(
     st.integers(-(10**30), 10**30), st.booleans(), st.none(),
     st.text(max_size=6),
 )
-arrays = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4), max_leaves=24).map(lambda v: [v])
+flat_objects = st.dictionaries(st.text(max_size=3), scalars, max_size=4)
+arrays = st.recursive(
+    scalars | flat_objects, lambda inner: st.lists(inner, max_size=4), max_leaves=24
+).map(lambda v: [v]) | flat_objects
 
 
 def nested(depth: int, leaf: bytes = b"1") -> bytes:
@@ -52,6 +62,8 @@ def nested(depth: int, leaf: bytes = b"1") -> bytes:
 
 #: The bytes that make and break tokens, strings and structure in an array document.
 NOISE = list(b'-0123456789.eE+"\\,:[]{} \x00\x1fatu/') + [0xC3]
+#: Pieces that make a repeated key, or an object that is not flat.
+PIECES = [b'"a":1,', b',"a":1', b'"":0,', b'{"a":[1]}', b'{"a":{}}', b'{"a":1,"a":2}']
 
 
 @st.composite
@@ -64,7 +76,9 @@ def mutated(draw) -> bytes:
         at = draw(st.integers(0, len(doc)))
         what = draw(st.sampled_from(["insert", "delete", "replace"]))
         byte = draw(st.sampled_from(NOISE))
-        if what == "insert" or at == len(doc):
+        if draw(st.integers(0, 3)) == 0:
+            doc[at:at] = draw(st.sampled_from(PIECES))
+        elif what == "insert" or at == len(doc):
             doc.insert(at, byte)
         elif what == "delete":
             del doc[at]
@@ -100,6 +114,15 @@ def test_every_canonical_array_document_is_proved(value):
 @example(b'["\xc3"]')
 @example(b"[truefalse]")
 @example(b"[1,[2,[3]]]")
+@example(b'[{"a":1,"a":2}]')
+@example(b'{"a":1,"b":2,"a":3}')
+@example(b'[{"a":1},{"a":1}]')
+@example(b'[{"a":1,"b":2,"b":3},{"c":1,"c":1}]')
+@example(b'[{"c":1,"c":1},[{"a":1,"a":1}]]')
+@example(b'{"a":{"b":1},"a":1}')
+@example(b'[{"a":1,"a":2},1.5]')
+@example(b'[{"a":1,"a":2} ]')
+@example(b'["{}",{"x":"{\\"a\\":1}","y":1,"y":2}]')
 def test_the_proof_agrees_with_parsing(doc):
     if proved(doc):
         assert doc == codec.canonical_json(json.loads(doc))
@@ -109,10 +132,31 @@ def test_the_proof_agrees_with_parsing(doc):
 @pytest.mark.parametrize("doc", [
     b"[1],[2]", b"[1][2]", b"[[1]]]", b"[[[1]]", b"]1[", b"[1,]", b"[,1]", b"[01]", b"[-0]",
     b"[1.0]", b"[ 1]", b'["\\/"]', b'["\\u0041"]', b'["\\u001F"]', b'["a""b"]', b"[1\"a\"]",
-    b"[truefalse]", b"[" + b"7" * 4301 + b"]", b'{"a":[1]}', b"1", b'"x"',
+    b"[truefalse]", b"[" + b"7" * 4301 + b"]", b'{"a":[1]}', b"1", b'"x"', b'{"a":1,"a":1}',
+    b'[{"a":{"b":1}}]', b'{"a":1,}', b'{"a" :1}', b'{"a":1}]', b'[{"a":1]', b'[{1:1}]',
 ])
 def test_what_is_not_proved(doc):
     assert not proved(doc)
+
+
+def test_the_first_repeated_key_is_named_without_parsing(monkeypatch):
+    doc = b'[{"a":1},{"k":0,"b":2,"k":1,"b":3},{"c":1,"c":1}]'
+    monkeypatch.setattr(projection.json, "loads", lambda *a, **k: pytest.fail("parsed"))
+    with pytest.raises(codec.CompactError) as caught:
+        codec.decode_json(doc)
+    assert (caught.value.code, caught.value.offset) == ("compact.json", doc.index(b'"k":1'))
+    assert caught.value.message == 'duplicate object key "k"'
+
+
+def test_one_object_of_many_keys_is_proved_and_a_repeat_named(monkeypatch):
+    monkeypatch.setattr(projection, "_MIN_BYTES_PER_OBJECT", 256)  # the gate as shipped
+    keys = [b'"k%06d":%d' % (i, i % 7) for i in range(5000)]
+    doc = b"{" + b",".join(keys) + b"}"
+    assert verdict(doc, lexical=True) == verdict(doc, lexical=False) == ("ok",)
+    assert proved(doc)
+    bad = b"{" + b",".join(keys + [b'"k002500":1']) + b"}"
+    assert verdict(bad, lexical=True) == verdict(bad, lexical=False)
+    assert verdict(bad, lexical=True)[0] == "compact.json"
 
 
 def test_nested_511_deep_is_proved_from_runs_without_parsing(monkeypatch):
