@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import functools
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import accumulate, compress, repeat
+from operator import not_
 
 from . import errors as E
 from . import limits
@@ -676,15 +679,17 @@ def trace_document_offset(
     its wire offset, 0 and None; for a byte inside a reference's expansion, the
     wire offset of the reference, the offset into the expansion, and the
     reference token, so the caller can point into its dictionary instead."""
-    doc = 0
-    wire = body_start
-    for k, token in enumerate(tokens):
-        reference = k % 2 == 1 and is_reference(token)
-        piece = resolve(token) if reference else token
-        if doc_offset < doc + len(piece):
-            if reference:
-                return wire, doc_offset - doc, token
-            return wire + doc_offset - doc, 0, None
-        doc += len(piece)
-        wire += len(token)
+    lengths = list(map(len, tokens))
+    expanded = lengths.copy()
+    # the references are the odd tokens that are no string (in C); each is resolved once
+    for k in compress(range(1, len(tokens), 2), map(not_, map(bytes.startswith, tokens[1::2], repeat(b'"')))):
+        expanded[k] = len(resolve(tokens[k]))
+    ends = list(accumulate(expanded))
+    k = bisect_right(ends, doc_offset)  # the first token whose expansion ends past the offset
+    if k == len(tokens):
+        return body_start + sum(lengths) + doc_offset - (ends[-1] if ends else 0), 0, None
+    doc = ends[k] - expanded[k]
+    wire = body_start + sum(lengths[:k])
+    if k % 2 == 1 and is_reference(tokens[k]):
+        return wire, doc_offset - doc, tokens[k]
     return wire + doc_offset - doc, 0, None
