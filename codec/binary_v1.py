@@ -376,6 +376,8 @@ _ARRAY_TOKENS = re.compile(
 ).findall
 #: The bytes of an array head with a one-, two- or four-byte length.
 _HEAD_BYTES = {0x98: 2, 0x99: 3, 0x9A: 5}
+#: One-byte items spelled by one ``join`` at a time.
+_ITEMS_AT_A_TIME = 1 << 16
 #: At most one token per this many bytes: denser bodies are left to cbor2.
 _MIN_BYTES_PER_TOKEN = 8
 
@@ -434,9 +436,10 @@ def read_arrays(body: bytes) -> bytes | None:
                     return None
                 frame = stack[-1]
                 take = min(len(run), frame[0])
-                piece = b",".join([spell[b] for b in run[:take]])  # type: ignore[misc]
-                out.append(piece)
-                size += len(piece)
+                for low in range(0, take, _ITEMS_AT_A_TIME):  # bytes.join holds a view per part: a slice at a time
+                    piece = b",".join(map(spell.__getitem__, run[low : min(take, low + _ITEMS_AT_A_TIME)]))  # type: ignore[arg-type]
+                    out.append(piece if low == 0 else b"," + piece)
+                    size += len(out[-1])
                 run = run[take:]
                 frame[0] -= take - 1  # the commas between them are in the piece; the last one completes
                 complete()

@@ -9,7 +9,8 @@ failure, so a tool shows exactly what the decoder read, up to where it stopped.
 from __future__ import annotations
 
 from collections import Counter
-from itertools import accumulate
+from itertools import accumulate, compress, repeat
+from operator import ge
 
 from . import errors as E
 from . import limits, stages
@@ -197,7 +198,7 @@ class Reader(stages.Reader):
         if quoted is not None:
             # Contents of strings, and what lies outside them (refs included).
             self.string_counts = Counter(quoted[1::2])
-            self.at_in_strings = any(b"@" in c for c in self.string_counts)
+            self.at_in_strings = any(map(bytes.__contains__, self.string_counts, repeat(b"@")))  # in C
             # NUL (never valid outside a string) keeps the parts apart, so an '@'
             # before a string and digits after it do not join into a reference.
             outside = join_parts(quoted[0::2], b"\x00")
@@ -340,9 +341,9 @@ class Reader(stages.Reader):
         if len(self.document) < limits.DICTIONARY_THRESHOLD:
             return
         shortest = limits.MIN_ENTRY_BYTES - 2  # quotes excluded
-        repeated = [
-            c for c, n in self.string_counts.items() if n >= limits.MIN_ENTRY_OCCURRENCES and len(c) >= shortest
-        ]
+        counts = self.string_counts  # filtered in C: a document may hold a million distinct strings
+        often = compress(counts.keys(), map(ge, counts.values(), repeat(limits.MIN_ENTRY_OCCURRENCES)))
+        repeated = [c for c in often if len(c) >= shortest]
         known = {e[1:-1] for e in entries}
         if repeated or not known.isdisjoint(self.string_counts):
             self._fail_inline(set(entries), {b'"' + c + b'"' for c in repeated})

@@ -35,6 +35,7 @@ def slow(body: bytes) -> bytes | CompactError:
 @pytest.fixture(autouse=True)
 def every_body(monkeypatch):
     monkeypatch.setattr(binary_v1, "_MIN_BYTES_PER_TOKEN", 0)
+    monkeypatch.setattr(binary_v1, "_ITEMS_AT_A_TIME", 5)  # long runs are spelled a slice at a time
 
 
 one_byte_items = st.one_of(st.integers(-24, 23), st.booleans(), st.none())
