@@ -34,6 +34,7 @@ def verdict(doc: bytes, lexical: bool) -> tuple:
 @pytest.fixture(autouse=True)
 def every_object(monkeypatch):
     monkeypatch.setattr(projection, "_MIN_BYTES_PER_OBJECT", 1)  # small documents take the proof too
+    monkeypatch.setattr(projection, "_MOST_ITEMS_PER_CONTAINER", 10**9)  # and documents of mostly scalars
 
 
 def proved(doc: bytes) -> bool:
@@ -192,3 +193,12 @@ def test_depth_from_runs_is_the_depth():
 def test_the_token_grammar_is_one_possessive_pass():
     assert canonical_array_tokens(b"[" + b'"' + b"\\n" * 100_000 + b'"]')
     assert not canonical_array_tokens(b"[" + b'"' + b"\\n" * 100_000 + b'"] ')
+
+
+def test_mostly_scalars_are_left_to_the_parser(monkeypatch):
+    monkeypatch.setattr(projection, "_MOST_ITEMS_PER_CONTAINER", 4)  # the gate as shipped
+    scalars = b"[" + b",".join([b"1"] * 1000) + b"]"
+    assert not proved(scalars)  # parsing 8 M small integers is faster than the token pass
+    assert verdict(scalars, lexical=True) == ("ok",)
+    lists = b"[" + b",".join([b"[1]"] * 1000) + b"]"
+    assert proved(lists)
