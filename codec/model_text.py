@@ -121,6 +121,7 @@ class Reader(stages.Reader):
         self.body_marker: Span | None = None
         self.body: bytes | None = None
         self._tokens: list[bytes] | None = None
+        #: Each string's content that is long enough to be an entry, counted.
         self.string_counts: Counter[bytes] = Counter()
         self.ref_counts: Counter[bytes] = Counter()
         #: Some string token holds '@' (then not every '@' run is a reference).
@@ -197,8 +198,14 @@ class Reader(stages.Reader):
         quoted = quote_split(body)
         if quoted is not None:
             # Contents of strings, and what lies outside them (refs included).
-            self.string_counts = Counter(quoted[1::2])
-            self.at_in_strings = any(map(bytes.__contains__, self.string_counts, repeat(b"@")))  # in C
+            contents = quoted[1::2]
+            # Only a literal long enough to be an entry is counted (check_canonical
+            # asks nothing of the others, and rejects a shorter entry first): a
+            # million distinct short keys are no hash table to build. In C.
+            shortest = limits.MIN_ENTRY_BYTES - 2  # quotes excluded
+            self.string_counts = Counter(compress(contents, map(ge, map(len, contents), repeat(shortest))))
+            self.at_in_strings = any(map(bytes.__contains__, contents, repeat(b"@")))
+            del contents
             # NUL (never valid outside a string) keeps the parts apart, so an '@'
             # before a string and digits after it do not join into a reference.
             outside = join_parts(quoted[0::2], b"\x00")
