@@ -384,6 +384,8 @@ class Reader(stages.Reader):
         """Where byte ``doc_offset`` of the reconstructed document came from: the
         body byte, or the dictionary entry byte that a reference expanded to."""
         assert self.body_start is not None  # the envelope stage ran
+        if not self.ref_counts and self.document is self.body:  # no reference: the document is the body
+            return self.body_start + doc_offset
         wire, delta, reference = trace_document_offset(
             self.tokens, self.table.__getitem__, self.body_start, doc_offset
         )
