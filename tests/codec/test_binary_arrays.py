@@ -105,9 +105,8 @@ def test_depth_511_is_read_and_512_is_left_to_the_walker():
 
 
 def test_nested_511_decodes_without_cbor2(monkeypatch):
-    from semaprax.bench import hostile
-
-    wire = hostile.fam_nested_511("binary", 64 * 1024)
+    doc = b"[" + b",".join([b"[" * 510 + b"1" + b"]" * 510] * 60) + b"]"
+    wire = codec.encode_binary(codec.CompactProjection("graph", "r", "v", doc))
     monkeypatch.setattr(binary_v1, "_MIN_BYTES_PER_TOKEN", 8)  # the gate as shipped
 
     def no_cbor2(*args, **kwargs):
