@@ -1,8 +1,8 @@
 """Time and peak memory of every decoder on hostile and limit-case wires, as ratios
 to decoding a valid 16 MiB wire of the same form (issue 13, docs/robustness.md).
 
-    semaprax bench hostile [--sizes 1 2 4 8 16] [--quick] [--repeat 3]
-                           [--cap-mib 1024] [--families NAME ...] [--json FILE]
+    semaprax bench hostile [--sizes 1 2 4 8 16] [--quick] [--repeat 3] [--family-repeat 3]
+                           [--entry decode|layout] [--cap-mib 1024] [--families NAME ...] [--json FILE]
 
 Each measurement runs in its own subprocess (``--child``), so its peak RSS
 (``ru_maxrss``) is that decode's alone: the interpreter, the wire read from a
@@ -16,8 +16,13 @@ child under an address-space cap (``resource.setrlimit(RLIMIT_AS)``); a
 the time and 2x the peak RSS of the valid 16 MiB decode, and the 16 MiB figure at
 most 20x the 1 MiB one. A rejected family with a valid twin in ``TWINS`` (issue
 23: the same shape and size, accepted) is compared with that twin instead,
-measured just before it at each size (the "against" column says which). Numbers on a shared machine are noisy: rerun before
-drawing conclusions from a single row.
+measured just before it at each size (the "against" column says which); the
+valid families of issue 23 (``nested-511``, ``many-keys``) are compared with the
+valid graph wire of the same document size. ``--entry layout`` runs
+``codec.layout_wire`` for the family rows (baselines and twins stay decodes);
+``--family-repeat N`` measures each family row and its twin N times in turn and
+adds a table of medians with their range. Numbers on a shared machine are noisy:
+rerun before drawing conclusions from a single row.
 """
 
 from __future__ import annotations
