@@ -216,9 +216,7 @@ def _run(wire: bytes, form: str, through: str | None = None) -> WireLayout:
     if through is not None:
         last = stages.index(through) if through in stages else 0
         stages = stages[: last + 1]
-    if isinstance(reader, binary_v1.Reader):
-        reader.items = CborItems()
-    elif isinstance(reader, text_v1.Reader):
+    if isinstance(reader, text_v1.Reader):
         reader.keep_parts = True
     failed = error = None
     for stage in stages:
@@ -390,21 +388,66 @@ def _text_parts(reader: text_v1.Reader, parts: dict[str, Any]) -> None:
 
 
 def _binary_parts(reader: binary_v1.Reader, parts: dict[str, Any]) -> None:
-    """Binary: the CBOR items the profile walker read, moved to wire offsets."""
+    """Binary: the CBOR items the profile walker reads, at wire offsets, read
+    when first used (``LazyCborItems``); none when the walk did not run."""
     if reader.body_start is None:
         return
     base = reader.body_start
     parts["body"] = Span(base, len(reader.wire))
-    items = reader.items
-    assert items is not None  # _run gives a binary reader its CborItems
-    shifted = CborItems(
-        array("q", [s + base for s in items.start]),
-        array("q", [s + base for s in items.head_end]),
-        array("q", [-1 if e < 0 else e + base for e in items.end]),
-        items.major,
-        items.parent,
-    )
-    parts["cbor"] = shifted
+    parts["cbor"] = LazyCborItems(reader.wire[base:], base) if reader.walked else CborItems()
+
+
+_ITEM_ARRAYS = frozenset(("start", "head_end", "end", "major", "parent"))
+
+
+class LazyCborItems(CborItems):
+    """The items the profile walker reads from ``body`` (``binary_v1.check_cbor``,
+    up to where it stops), moved to wire offsets by ``base``, read when one of
+    them is first used, as ``WireLayout.values`` is for the text forms.
+
+    The layout runs the decoder's stages as they are, so a valid body is read
+    by the decoder's fast paths (cbor2, or ``read_arrays``) and the layout costs
+    what decoding does (issue 23: the walk, one Python step per item, made
+    every binary layout slow, 2.7 s for a 2 MiB wire of small maps); a tool
+    that shows the items pays for the walk when it asks for them. The walk
+    decides nothing here: the reader's own stages gave the verdict, which the
+    walker's is (tests/codec/test_binary_fast.py)."""
+
+    def __init__(self, body: bytes, base: int) -> None:  # the arrays come later
+        object.__setattr__(self, "_body", body)
+        object.__setattr__(self, "_base", base)
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in _ITEM_ARRAYS:
+            raise AttributeError(name)
+        self._read()
+        return object.__getattribute__(self, name)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CborItems):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in ("start", "head_end", "end", "major", "parent"))
+
+    __hash__ = None  # type: ignore[assignment]  # as CborItems: arrays are not hashable
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as the items themselves, read first (the inspector's layout
+        child sends its layout to the interface process, which must not walk)."""
+        return (CborItems, (self.start, self.head_end, self.end, self.major, self.parent))
+
+    def _read(self) -> None:
+        items = CborItems()
+        try:
+            binary_v1.check_cbor(self._body, items)
+        except CompactError:
+            pass  # the items up to where the walk stopped, as the decoder stopped there too
+        base = self._base
+        object.__setattr__(self, "start", array("q", [s + base for s in items.start]))
+        object.__setattr__(self, "head_end", array("q", [s + base for s in items.head_end]))
+        object.__setattr__(self, "end", array("q", [-1 if e < 0 else e + base for e in items.end]))
+        object.__setattr__(self, "major", items.major)
+        object.__setattr__(self, "parent", items.parent)
+        object.__setattr__(self, "_body", b"")
 
 
 # --- JSON value spans -----------------------------------------------------------------

@@ -9,7 +9,8 @@ failure, so a tool shows exactly what the decoder read, up to where it stopped.
 from __future__ import annotations
 
 from collections import Counter
-from itertools import accumulate
+from itertools import accumulate, compress, repeat
+from operator import ge
 
 from . import errors as E
 from . import limits, stages
@@ -120,6 +121,7 @@ class Reader(stages.Reader):
         self.body_marker: Span | None = None
         self.body: bytes | None = None
         self._tokens: list[bytes] | None = None
+        #: Each string's content that is long enough to be an entry, counted.
         self.string_counts: Counter[bytes] = Counter()
         self.ref_counts: Counter[bytes] = Counter()
         #: Some string token holds '@' (then not every '@' run is a reference).
@@ -196,8 +198,14 @@ class Reader(stages.Reader):
         quoted = quote_split(body)
         if quoted is not None:
             # Contents of strings, and what lies outside them (refs included).
-            self.string_counts = Counter(quoted[1::2])
-            self.at_in_strings = any(b"@" in c for c in self.string_counts)
+            contents = quoted[1::2]
+            # Only a literal long enough to be an entry is counted (check_canonical
+            # asks nothing of the others, and rejects a shorter entry first): a
+            # million distinct short keys are no hash table to build. In C.
+            shortest = limits.MIN_ENTRY_BYTES - 2  # quotes excluded
+            self.string_counts = Counter(compress(contents, map(ge, map(len, contents), repeat(shortest))))
+            self.at_in_strings = any(map(bytes.__contains__, contents, repeat(b"@")))
+            del contents
             # NUL (never valid outside a string) keeps the parts apart, so an '@'
             # before a string and digits after it do not join into a reference.
             outside = join_parts(quoted[0::2], b"\x00")
@@ -340,9 +348,9 @@ class Reader(stages.Reader):
         if len(self.document) < limits.DICTIONARY_THRESHOLD:
             return
         shortest = limits.MIN_ENTRY_BYTES - 2  # quotes excluded
-        repeated = [
-            c for c, n in self.string_counts.items() if n >= limits.MIN_ENTRY_OCCURRENCES and len(c) >= shortest
-        ]
+        counts = self.string_counts  # filtered in C: a document may hold a million distinct strings
+        often = compress(counts.keys(), map(ge, counts.values(), repeat(limits.MIN_ENTRY_OCCURRENCES)))
+        repeated = [c for c in often if len(c) >= shortest]
         known = {e[1:-1] for e in entries}
         if repeated or not known.isdisjoint(self.string_counts):
             self._fail_inline(set(entries), {b'"' + c + b'"' for c in repeated})
@@ -376,6 +384,8 @@ class Reader(stages.Reader):
         """Where byte ``doc_offset`` of the reconstructed document came from: the
         body byte, or the dictionary entry byte that a reference expanded to."""
         assert self.body_start is not None  # the envelope stage ran
+        if not self.ref_counts and self.document is self.body:  # no reference: the document is the body
+            return self.body_start + doc_offset
         wire, delta, reference = trace_document_offset(
             self.tokens, self.table.__getitem__, self.body_start, doc_offset
         )

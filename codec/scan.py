@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import functools
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import accumulate, compress, repeat
+from operator import not_
 
 from . import errors as E
 from . import limits
@@ -88,6 +91,38 @@ NUMBER_START = rb"(?<![0-9A-Za-z.+-])"
 JSON_LITERAL = rb"(?:true|false|null)"
 #: Python's json module reads these; JSON has no such numbers (docs/wire-format.md §1).
 NON_JSON_CONSTANT = rb"(?:NaN|-?Infinity)"
+#: What a canonical string holds between its quotes (docs/wire-format.md §1):
+#: ``\"``, ``\\`` and the five short control escapes, ``\u00xx`` in lowercase
+#: hex for every other control, and every other byte raw (UTF-8 validity is
+#: checked separately).
+CANONICAL_STRING_BYTE = rb'[^"\\\x00-\x1f]'
+CANONICAL_ESCAPE = rb'\\(?:["\\bfnrt]|u00(?:0[0-7bef]|1[0-9a-f]))'
+CANONICAL_STRING = rb'"' + CANONICAL_STRING_BYTE + rb"*+(?:" + CANONICAL_ESCAPE + CANONICAL_STRING_BYTE + rb'*+)*+"'
+#: A canonical integer: at most 4,300 digits, no ``-0`` (docs/wire-format.md §1, §9).
+CANONICAL_INTEGER = rb"(?:0|-?[1-9]" + DIGIT + rb"{0,%d}+)" % (limits.MAX_INTEGER_DIGITS - 1)
+#: A canonical string, integer or literal, taken whole.
+CANONICAL_SCALAR = rb"(?>" + CANONICAL_STRING + rb"|" + CANONICAL_INTEGER + rb"|" + JSON_LITERAL + rb")"
+#: An object whose values are all scalars ("flat"), every token canonical.
+FLAT_OBJECT = (
+    rb"\{(?:" + CANONICAL_STRING + rb":" + CANONICAL_SCALAR
+    + rb"(?:," + CANONICAL_STRING + rb":" + CANONICAL_SCALAR + rb")*+)?\}"
+)
+#: A byte that may start a JSON value in a document of arrays, flat objects and scalars.
+_ARRAY_VALUE_START = rb'[\[{"\-0-9tfn]'
+#: A document of arrays, flat objects and scalars as a flat run of canonical
+#: tokens (a flat object is one), each followed only by what may follow it in
+#: such a document: ``[`` by a value or ``]``, ``,`` by a value, a scalar, a
+#: flat object or ``]`` by ``,``, ``]`` or the end. With brackets that balance
+#: and a first ``[`` closed by the last byte (checked from the bracket depths),
+#: a full match is a canonical JSON array unless an object repeats a key
+#: (docs/wire-format.md §1).
+CANONICAL_ARRAY_TOKENS = (
+    rb"(?:\[++(?=[\]" + _ARRAY_VALUE_START[1:] + rb")"
+    + rb"|,(?=" + _ARRAY_VALUE_START + rb")"
+    + rb"|\]++(?=,|\Z)"
+    + rb"|(?>" + CANONICAL_SCALAR + rb"|" + FLAT_OBJECT + rb")(?=[,\]]|\Z)"
+    + rb")*+"
+)
 #: The four whitespace bytes JSON allows between tokens.
 SPACE_BYTES = rb" \t\r\n"
 JSON_SPACE = rb"[" + SPACE_BYTES + rb"]++"
@@ -108,6 +143,18 @@ _STRICT_STRING = re.compile(STRICT_STRING).fullmatch
 #: A run of dictionary lines, each one strict string literal and LF.
 _STRICT_LINES = re.compile(b"(?:" + STRICT_STRING + b"\n)*+").match
 _DIGITS = re.compile(DIGIT + rb"*+")
+_CANONICAL_ARRAY_TOKENS = re.compile(CANONICAL_ARRAY_TOKENS).fullmatch
+_FLAT_OBJECT = re.compile(FLAT_OBJECT).fullmatch
+#: In a document of canonical tokens: strings and other bytes skipped whole, up
+#: to the next flat object, which is the group.
+_NEXT_FLAT_OBJECT = re.compile(b"(?:" + CANONICAL_STRING + rb'|[^"{]++)*+(' + FLAT_OBJECT + b")").match
+#: In a flat object: each key (a string a colon follows) as the group; values
+#: and the rest taken whole, as empty groups.
+#: In a flat object, after its ``{``: each pair, its key as the group.
+_FLAT_OBJECT_KEYS = re.compile(b"(" + CANONICAL_STRING + b"):" + CANONICAL_SCALAR + b",?+").findall
+#: In a flat object, after its ``{``: a value (a string no colon follows, or any
+#: other scalar) or a comma, taken whole.
+_NOT_A_KEY = CANONICAL_STRING + rb"(?!:)|[^\"]++"
 _SKELETON_TOKEN = re.compile(b"|".join([JSON_STRUCTURE, JSON_NUMBER, JSON_LITERAL, JSON_SPACE])).match
 
 
@@ -331,6 +378,47 @@ def stand_in_integers(outside: bytes, shortest: int) -> tuple[bytes, int]:
     4,300-digit number to an int and back. Possessive: a run longer than 4,300
     digits fails in one step."""
     return _standalone_integers(shortest).subn(b"1", outside)
+
+
+def canonical_array_tokens(document: bytes) -> bool:
+    """Whether ``document`` is a flat run of ``CANONICAL_ARRAY_TOKENS`` (one pass
+    in C, no backtracking); whether its brackets balance and its objects' keys
+    are distinct is the caller's check."""
+    return _CANONICAL_ARRAY_TOKENS(document) is not None
+
+
+def canonical_flat_object(document: bytes) -> bool:
+    """Whether ``document`` is one ``FLAT_OBJECT``; whether its keys are distinct
+    is the caller's check."""
+    return _FLAT_OBJECT(document) is not None
+
+
+def flat_objects(document: bytes) -> Iterator[tuple[int, list[bytes]]]:
+    """Each flat object of a document that is a run of ``CANONICAL_ARRAY_TOKENS``
+    or one ``FLAT_OBJECT``, in order: where it starts and its keys as spelled,
+    quotes included (a canonical string has one spelling, so equal keys are
+    equal bytes). Strings are skipped whole, so no ``{`` inside one is taken
+    for an object."""
+    if document.startswith(b"{"):  # the document is the object
+        yield 0, _FLAT_OBJECT_KEYS(document, 1, len(document) - 1)
+        return
+    pos = 0
+    while True:
+        m = _NEXT_FLAT_OBJECT(document, pos)
+        if m is None:
+            return
+        start, pos = m.span(1)
+        yield start, _FLAT_OBJECT_KEYS(document, start + 1, pos - 1)
+
+
+def key_offset(document: bytes, start: int, index: int) -> int:
+    """Where key ``index`` (from 0) of the flat object at ``start`` starts: one
+    counted, possessive pass over the keys before it."""
+    before = re.compile(
+        b"(?:" + _NOT_A_KEY + b")*+(?:" + CANONICAL_STRING + b":(?:" + _NOT_A_KEY + b")*+){%d}+" % index
+    ).match(document, start + 1)
+    assert before is not None  # the object is a FLAT_OBJECT with more keys than ``index``
+    return before.end()
 
 
 def string_token_end(data: bytes) -> int | None:
@@ -591,15 +679,17 @@ def trace_document_offset(
     its wire offset, 0 and None; for a byte inside a reference's expansion, the
     wire offset of the reference, the offset into the expansion, and the
     reference token, so the caller can point into its dictionary instead."""
-    doc = 0
-    wire = body_start
-    for k, token in enumerate(tokens):
-        reference = k % 2 == 1 and is_reference(token)
-        piece = resolve(token) if reference else token
-        if doc_offset < doc + len(piece):
-            if reference:
-                return wire, doc_offset - doc, token
-            return wire + doc_offset - doc, 0, None
-        doc += len(piece)
-        wire += len(token)
+    lengths = list(map(len, tokens))
+    expanded = lengths.copy()
+    # the references are the odd tokens that are no string (in C); each is resolved once
+    for k in compress(range(1, len(tokens), 2), map(not_, map(bytes.startswith, tokens[1::2], repeat(b'"')))):
+        expanded[k] = len(resolve(tokens[k]))
+    ends = list(accumulate(expanded))
+    k = bisect_right(ends, doc_offset)  # the first token whose expansion ends past the offset
+    if k == len(tokens):
+        return body_start + sum(lengths) + doc_offset - (ends[-1] if ends else 0), 0, None
+    doc = ends[k] - expanded[k]
+    wire = body_start + sum(lengths[:k])
+    if k % 2 == 1 and is_reference(tokens[k]):
+        return wire, doc_offset - doc, tokens[k]
     return wire + doc_offset - doc, 0, None

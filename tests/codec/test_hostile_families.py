@@ -281,3 +281,50 @@ def test_an_indefinite_array_at_the_top_is_placed_without_the_walk() -> None:
 def test_the_first_repeated_key_in_document_order_is_placed(doc: bytes, duplicate: bytes) -> None:
     exc = rejected_both("json", doc, JSON)
     assert exc.offset == doc.index(duplicate)
+
+
+# --- valid but slow (issue 23, round 3): decoded without building the value ---------------
+
+ALL_FORMS = ("json", "binary", "model-text", "text")
+
+
+def _no_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fail the test if the document is parsed (json) or built from CBOR (cbor2)."""
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the value was built")
+
+    monkeypatch.setattr(json, "loads", refuse)
+    monkeypatch.setattr(cbor2, "loads", refuse)
+
+
+def _wire(form: str, doc: bytes) -> bytes:
+    if form == "json":
+        return doc
+    wire: bytes = codec.ENCODERS[form](codec.CompactProjection("graph", "r", "v", doc))
+    return wire
+
+
+@pytest.mark.parametrize("form", ALL_FORMS)
+def test_arrays_nested_511_deep_decode_and_lay_out_without_their_value(
+    form: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    doc = b"[" + b",".join([b"[" * 510 + b"1" + b"]" * 510] * 40) + b"]"
+    wire = _wire(form, doc)
+    _no_value(monkeypatch)
+    assert codec.decode_wire(wire).selected == doc
+    layout = codec.layout_wire(wire)
+    assert layout.valid and layout.document == doc
+
+
+@pytest.mark.parametrize("form", ("json", "model-text", "text"))
+def test_one_object_of_many_keys_decodes_without_its_value(form: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    keys = [b'"k%07d":%d' % (i, i % 3) for i in range(20_000)]
+    doc = b"{" + b",".join(keys) + b"}"
+    wire = _wire(form, doc)
+    _no_value(monkeypatch)
+    assert codec.decode_wire(wire).selected == doc
+    duplicate = b"{" + b",".join(keys + [b'"k0000007":0']) + b"}"
+    wire, at = framed(form, duplicate)
+    exc = rejected_both(form, wire, JSON)  # the code and offset of the parsing reading, without a parse
+    assert exc.offset == at + duplicate.rindex(b'"k0000007"')
+    assert exc.message == 'duplicate object key "k0000007"'

@@ -1,0 +1,126 @@
+"""A v1 binary body of arrays and one-byte items becomes its JSON document
+without a value (codec/binary_v1.py ``read_arrays``, issue 23: cbor2 built 840
+MiB of lists for valid arrays nested 511 deep). It only ever accepts; what it
+declines is read as before. These tests hold it to the slow path (the profile
+walker, then cbor2, then the canonical checks) on random and mutated bodies,
+with its density gate off so that small bodies take it."""
+
+from __future__ import annotations
+
+import cbor2
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+import codec
+from codec import CompactError, binary_v1
+from codec.binary_v1 import check_cbor, read_arrays
+from codec.limits import MAX_DEPTH
+from codec.projection import canonical_json, with_stack
+
+
+def slow(body: bytes) -> bytes | CompactError:
+    """The slow path's verdict on ``body`` (as in test_binary_fast.py)."""
+    try:
+        check_cbor(body)
+        value = with_stack(cbor2.loads, body, max_depth=MAX_DEPTH + 1)
+        document = canonical_json(value)
+        if with_stack(cbor2.dumps, value) != body:
+            return CompactError("compact.noncanonical", "re-encoding differs", 0)
+        return document
+    except CompactError as exc:
+        return exc
+
+
+@pytest.fixture(autouse=True)
+def every_body(monkeypatch):
+    monkeypatch.setattr(binary_v1, "_MIN_BYTES_PER_TOKEN", 0)
+    monkeypatch.setattr(binary_v1, "_ITEMS_AT_A_TIME", 5)  # long runs are spelled a slice at a time
+
+
+one_byte_items = st.one_of(st.integers(-24, 23), st.booleans(), st.none())
+arrays = st.recursive(
+    one_byte_items,
+    lambda inner: st.lists(inner, max_size=6) | st.lists(inner, min_size=24, max_size=40),
+    max_leaves=120,
+).map(lambda v: [v])
+
+
+def chain(depth: int, leaf: object = 1) -> object:
+    for _ in range(depth):
+        leaf = [leaf]
+    return leaf
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(arrays)
+def test_every_array_body_is_read_to_the_walkers_document(value):
+    body = cbor2.dumps(value)
+    assert read_arrays(body) == slow(body)
+
+
+#: Bytes that make and break heads and items of this shape.
+NOISE = [0x00, 0x17, 0x18, 0x20, 0x37, 0x38, 0x80, 0x81, 0x82, 0x97, 0x98, 0x99, 0x9A, 0x9F, 0xF4, 0xF6, 0xF7, 0xFF]
+
+
+@st.composite
+def mutated(draw) -> bytes:
+    if draw(st.booleans()):
+        body = bytearray(cbor2.dumps(draw(arrays)))
+    else:
+        body = bytearray(cbor2.dumps([chain(draw(st.integers(1, 30)))] * draw(st.integers(1, 30))))
+    for _ in range(draw(st.integers(0, 3))):
+        at = draw(st.integers(0, len(body)))
+        what = draw(st.sampled_from(["insert", "delete", "replace"]))
+        byte = draw(st.sampled_from(NOISE))
+        if what == "insert" or at == len(body):
+            body.insert(at, byte)
+        elif what == "delete":
+            del body[at]
+        else:
+            body[at] = byte
+    return bytes(body)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated())
+@example(b"\x81\x01\x01")  # an item after the top-level one
+@example(b"\x82\x01")  # ends inside
+@example(b"\x98\x01\x01")  # a length not in its shortest head
+@example(b"\x99\x00\x18" + b"\x01" * 24)
+@example(b"\x81\x81\x80")
+@example(b"\x81\x18\x20")  # a two-byte integer: not this reader's
+@example(b"\x01")
+@example(b"\x81\x98")
+@example(b"\x99\x00\x18" + b"\x00" * 24)
+def test_what_is_read_is_what_the_walker_reads(body):
+    document = read_arrays(body)
+    if document is not None:
+        assert slow(body) == document
+
+
+def test_depth_511_is_read_and_512_is_left_to_the_walker():
+    assert read_arrays(cbor2.dumps(chain(511))) == b"[" * 511 + b"1" + b"]" * 511
+    assert read_arrays(cbor2.dumps(chain(512))) is None
+
+
+def test_nested_511_decodes_without_cbor2(monkeypatch):
+    doc = b"[" + b",".join([b"[" * 510 + b"1" + b"]" * 510] * 60) + b"]"
+    wire = codec.encode_binary(codec.CompactProjection("graph", "r", "v", doc))
+    monkeypatch.setattr(binary_v1, "_MIN_BYTES_PER_TOKEN", 8)  # the gate as shipped
+
+    def no_cbor2(*args, **kwargs):
+        raise AssertionError("cbor2 ran")
+
+    monkeypatch.setattr(cbor2, "loads", no_cbor2)
+    decoded = codec.decode_wire(wire)
+    assert decoded.form == "binary"
+    assert decoded.selected.startswith(b"[" * 511 + b"1" + b"]" * 510 + b",[")
+
+
+def test_a_document_over_the_limit_is_left_to_the_walker(monkeypatch):
+    monkeypatch.setattr(codec.limits, "MAX_SELECTED_BYTES", 1001)
+    items = 501  # "[1,...,1]" is 1,003 bytes
+    assert read_arrays(b"\x99" + items.to_bytes(2, "big") + b"\x01" * items) is None
+    items = 500  # 1,001 bytes: exactly at the limit
+    assert len(read_arrays(b"\x99" + items.to_bytes(2, "big") + b"\x01" * items)) == 1001
