@@ -224,9 +224,21 @@ class _Analyser:
     # --- driver ----------------------------------------------------------------
 
     def run(self) -> ModuleAnalysis:
+        if not self.parse():
+            return self.finish()
+        self.prepare()
+        return self.finish()
+
+    # The three stages of run(), so that a workspace build (analysis/pool.py) can
+    # parse a file once, tell and re-tell what it defines while the other files'
+    # answers change, and resolve its uses once, with the answers that hold.
+
+    def parse(self) -> bool:
+        """Read the source into an ast and a symbol table; False (and a
+        syntax-error problem) when Python does not accept it."""
         self.text_lines = source_lines(decode_source(self.source))
         lines = len(self.text_lines)
-        module_def = Definition(self.module, "module", 1, max(lines, 1))
+        self.tree: ast.Module | None = None
         try:
             code = fold_data_literals(self.source)
             tree = ast.parse(code, filename=self.path)
@@ -240,11 +252,24 @@ class _Analyser:
             elif isinstance(exc, SyntaxError):
                 msg += _newer_syntax(self.text_lines[line - 1] if 0 < line <= lines else "", msg)
             self.problems.append(Problem("syntax-error", line, col, f"syntax error: {msg}"))
-            return self._result([module_def], lines)
+            return False
+        self.tree, self.table = tree, table
+        return True
+
+    def adopt(self, parsed: _Analyser) -> None:
+        """Take the parse of another analyser of the same source (to prepare
+        again without parsing again)."""
+        self.text_lines, self.tree, self.table = parsed.text_lines, parsed.tree, parsed.table
+
+    def prepare(self) -> None:
+        """Definitions, bindings, the classes and value types other modules may
+        ask about (told to ``on_prepared``) and the types of locals."""
+        tree = self.tree
+        assert tree is not None
+        lines = len(self.text_lines)
         doc = ast.get_docstring(tree) or ""
         module_def = Definition(self.module, "module", 1, max(lines, 1), doc=doc)
-        self.tree = tree
-        root = _Scope("module", self.module, None, table, tree)
+        root = _Scope("module", self.module, None, self.table, tree)
         self.definitions.append(module_def)
         self._declare(tree.body, root)
         for stubs in self.overload_stubs.values():  # overloads without an implementation (a Protocol's, say)
@@ -267,6 +292,12 @@ class _Analyser:
                     self.attribute_types.setdefault(f"{cls}.{attr}[]", item)
         if self.on_prepared is not None:  # what other modules may ask about is known from here on
             self.on_prepared(dict(self.local_classes), dict(self.attribute_types))
+
+    def finish(self) -> ModuleAnalysis:
+        """Resolve every use (after ``prepare``), and the module's analysis."""
+        lines = len(self.text_lines)
+        if self.tree is None:
+            return self._result([Definition(self.module, "module", 1, max(lines, 1))], lines)
         for scope, body in self.scopes:
             self._visit_body(body, scope)
         self._find_unused_imports()
@@ -1044,6 +1075,7 @@ class _Analyser:
     def _dunder_all(self) -> set[str]:
         """Names listed in ``__all__``: assigned, ``+=``, or ``__all__.extend``/``.append``."""
         names: set[str] = set()
+        assert self.tree is not None  # (after parse)
         for stmt in _walk_body(self.tree.body):
             value: ast.expr | None = None
             if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):

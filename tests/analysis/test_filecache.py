@@ -16,7 +16,7 @@ import pytest
 from workspacekit import write_files as _write
 
 from analysis import filecache
-from analysis import index as index_module
+from analysis import pool as pool_module
 from analysis.filecache import RecordStore
 from analysis.index import WorkspaceIndex
 from analysis.resolver import ClassInfo
@@ -43,12 +43,17 @@ def _snapshot(index: WorkspaceIndex) -> list[tuple]:
             for a in index.modules]
 
 
+def _count(analysed: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each file analysed (finished: analysis/pool.py) goes on ``analysed``."""
+    real = pool_module.Analyst.finish
+    monkeypatch.setattr(pool_module.Analyst, "finish",
+                        lambda self, n, tables: analysed.append(self.jobs[n].path) or real(self, n, tables))
+
+
 def _build(folder: Path, store: RecordStore | None, analysed: list[str] | None = None,
            monkeypatch: pytest.MonkeyPatch | None = None) -> WorkspaceIndex:
     if analysed is not None and monkeypatch is not None:
-        real = index_module.analyse_module
-        monkeypatch.setattr(index_module, "analyse_module",
-                            lambda *a, **k: analysed.append(a[1]) or real(*a, **k))
+        _count(analysed, monkeypatch)
     ws = Workspace(folder)
     return WorkspaceIndex(ws, ws.python_files(), store)
 
@@ -163,8 +168,7 @@ def test_a_server_reanalyses_only_the_edited_file_and_gives_the_cold_bytes(tmp_p
     util = ws / "pkg" / "util.py"
     util.write_text(FILES["pkg/util.py"] + "\n\ndef extra():\n    return helper(1)\n")
     analysed: list[str] = []
-    real = index_module.analyse_module
-    monkeypatch.setattr(index_module, "analyse_module", lambda *a, **k: analysed.append(a[1]) or real(*a, **k))
+    _count(analysed, monkeypatch)
     after = make_projection("references", "pkg.util.helper", ws, index_cache=cache)
     assert analysed == ["pkg/util.py"] and cache.stats.builds == 2
     monkeypatch.undo()

@@ -1,0 +1,564 @@
+"""A workspace's files analysed on every core, with a result that depends on
+neither the order of the files nor the number of processes.
+
+A module's analysis (analysis/resolver.py) has three stages: ``parse`` (ast and
+symbol table), ``prepare`` (definitions, imports, and what the module tells
+others: its classes and the value types of its attributes and functions) and
+``finish`` (every use resolved). ``prepare`` and ``finish`` ask about other
+modules' classes and values; the answers come from ``Tables``, the merge, in
+file order, of what every file told. So a file's analysis is a function of
+its bytes and the tables, and the build is a fixed point:
+
+1. every file is parsed once and prepared with the tables known so far (none on
+   a cold build; on a warm one, what the records in analysis/filecache.py say);
+2. the tables are merged again; a file whose questions now get another answer
+   is prepared again (from the tree it kept, not parsed again), until no
+   answer changes (or ``MAX_ROUNDS``);
+3. every file is finished once with the final tables, except a file whose
+   record agrees with them all (replayed).
+
+Each round is a function of the previous round's tables only, so the result is
+the same in one process or many. The file-local work (parsing, preparing,
+finishing) runs in worker processes (``jobs``), each holding the files of its
+shard between rounds; merging and checking runs in the calling process. A
+file whose analysis raises gets a diagnostic (``analysis-failed``), and a
+worker that dies gives its files one; a worker never outlives the build.
+"""
+
+from __future__ import annotations
+
+import functools
+import gc
+import multiprocessing
+import multiprocessing.connection
+import os
+import pickle
+import signal
+import sys
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from analysis.filecache import CLASS, PREPARED, VALUE, Event, Record, dump_record, load_record
+from analysis.model import UNRESOLVED, Definition, ModuleAnalysis, Problem
+from analysis.resolver import TOO_DEEP, ClassInfo, _Analyser, collector_paused
+
+#: The problem kind of a file whose analysis failed (a bug of the analyser, or
+#: its process died): the file keeps its module and this one diagnostic.
+FAILED = "analysis-failed"
+#: Rounds of step 2 at most (a chain of modules each telling the next a class).
+MAX_ROUNDS = 12
+#: Below this many files a workspace is analysed in the calling process:
+#: starting a worker costs about what analysing this many files does
+#: (docs/performance.md, ``semaprax bench producers --pool``).
+POOL_MIN_FILES = 48
+#: Source bytes whose parse a process keeps between rounds; past it the oldest
+#: kept file is dropped and parsed again if it is needed again.
+HOLD_BYTES = 16 * 1024 * 1024
+#: Frames a stage may use below the frame it starts at, whatever the depth of
+#: the caller (a worker's loop or a command's), so RecursionError, and with it
+#: the ``too-deep`` diagnostic, falls on the same files in any process.
+STAGE_FRAMES = 900
+#: Files per reply of a worker (so progress is reported as it goes).
+CHUNK = 32
+
+
+@dataclass(frozen=True)
+class Job:
+    n: int  # the file's place in the build (its order in the output)
+    path: str
+    module: str
+    is_package: bool
+    data: bytes
+
+
+@dataclass
+class Told:
+    """What a prepared file tells the others, and the questions it asked."""
+
+    classes: dict[str, ClassInfo] = field(default_factory=dict)
+    values: dict[str, str] = field(default_factory=dict)
+    aliases: list[tuple[str, str]] = field(default_factory=list)
+    events: tuple[Event, ...] = ()
+    parsed: int = 0  # files parsed to tell it (0 or 1)
+
+
+class Tables:
+    """The classes, value types and import aliases every file told, merged in
+    file order; the answers every question gets in one round."""
+
+    def __init__(self, told: Iterable[Told | None], aliases: dict[str, str]) -> None:
+        self.classes: dict[str, ClassInfo] = {}
+        self.values: dict[str, str] = {}
+        self.aliases = dict(aliases)
+        for t in told:
+            if t is None:
+                continue
+            self.classes.update((q, ClassInfo(tuple(b for b in i.bases if not b.startswith(UNRESOLVED)), i.members))
+                                for q, i in t.classes.items())
+            self.values.update(t.values)
+            self.aliases.update(t.aliases)
+        self._canonicals: dict[str, str] = {}
+
+    def canonical(self, target: str) -> str:
+        """The name ``target`` reaches through the aliases (re-exports of
+        re-exports, at most eight, never a cycle)."""
+        known = self._canonicals.get(target)
+        if known is not None:
+            return known
+        current = target
+        aliases = self.aliases
+        for _ in range(8):
+            parts = current.split(".")
+            for k in range(len(parts), 1, -1):
+                head = ".".join(parts[:k])
+                if head in aliases:
+                    current = ".".join([aliases[head], *parts[k:]])
+                    break
+            else:
+                break
+        self._canonicals[target] = current
+        return current
+
+    def answer(self, kind: int, q: str) -> Any:
+        table: dict[str, Any] = self.classes if kind == CLASS else self.values
+        found = table.get(q)
+        if found is None:
+            found = table.get(self.canonical(q))
+        return found
+
+    def agrees(self, events: Iterable[Event]) -> bool:
+        """Whether every question of ``events`` gets the answer recorded."""
+        answer = self.answer
+        return all(kind == PREPARED or answer(kind, q) == got for kind, q, got in events)
+
+    def payload(self) -> bytes:
+        return pickle.dumps((self.classes, self.values, self.aliases), protocol=pickle.HIGHEST_PROTOCOL)
+
+    @classmethod
+    def from_payload(cls, data: bytes) -> Tables:
+        tables = cls((), {})
+        tables.classes, tables.values, tables.aliases = pickle.loads(data)
+        return tables
+
+
+def module_aliases(module: str, imports: Iterable[Any]) -> list[tuple[str, str]]:
+    """The names a module's own imports give it, as other modules may use
+    them (``pkg.Session`` -> ``pkg.sessions.Session``)."""
+    return [(f"{module}.{i.local}", i.target) for i in imports
+            if i.scope == module and i.local != "*" and i.target != f"{module}.{i.local}"]
+
+
+def told_of(record: Record) -> Told:
+    """What a recorded analysis told, and the questions it asked first."""
+    events = record.events
+    at = next((k for k, e in enumerate(events) if e[0] == PREPARED), None)
+    a = record.result
+    if at is None:
+        return Told(aliases=module_aliases(a.module, a.imports), events=events)
+    _kind, classes, values = events[at]
+    return Told(dict(classes), dict(values), module_aliases(a.module, a.imports), events[:at])
+
+
+class _Asker:
+    """A stage's questions to the tables, each asked once and recorded in the
+    order first asked."""
+
+    __slots__ = ("events", "memo", "tables")
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+        self.memo: dict[tuple[int, str], Any] = {}
+        self.events: list[Event] = []
+
+    def ask(self, kind: int, q: str) -> Any:
+        key = (kind, q)
+        try:
+            return self.memo[key]
+        except KeyError:
+            pass
+        got = self.memo[key] = self.tables.answer(kind, q)
+        self.events.append((kind, q, got))
+        return got
+
+
+def _depth() -> int:
+    frame: Any = sys._getframe(1)
+    n = 0
+    while frame is not None:
+        n += 1
+        frame = frame.f_back
+    return n
+
+
+def _staged(fn: Callable[[], Any]) -> Any:
+    """``fn()`` with ``STAGE_FRAMES`` frames to use, wherever it is called
+    from (in the main thread; a server's threads share one limit, so there it
+    is left alone)."""
+    if threading.current_thread() is not threading.main_thread():
+        return fn()
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(_depth() + STAGE_FRAMES)
+    try:
+        return fn()
+    finally:
+        sys.setrecursionlimit(old)
+
+
+def _failed(job: Job, lines: int, why: str) -> ModuleAnalysis:
+    return ModuleAnalysis(job.module, job.path, (Definition(job.module, "module", 1, max(lines, 1)),), (), (),
+                          (Problem(FAILED, 1, 1, why),), lines=lines)
+
+
+def _too_deep(job: Job, lines: int) -> ModuleAnalysis:
+    return ModuleAnalysis(job.module, job.path, (Definition(job.module, "module", 1, max(lines, 1)),), (), (),
+                          (Problem(TOO_DEEP, 1, 1, "too deeply nested to analyse"),), lines=lines)
+
+
+def _why(exc: BaseException) -> str:
+    text = f"the analysis of this file failed ({type(exc).__name__}: {exc})"
+    return text if len(text) <= 300 else text[:299] + "…"
+
+
+class _Kept:
+    __slots__ = ("analyser", "asker", "prepared", "told")
+
+    def __init__(self, analyser: _Analyser, asker: _Asker, told: Told, prepared: bool) -> None:
+        self.analyser, self.asker, self.told, self.prepared = analyser, asker, told, prepared
+
+
+class Analyst:
+    """The file-local work on some of the files: parse each once, prepare
+    (again) with given tables, finish. Runs in a worker process, or in the
+    calling process when there is no pool."""
+
+    def __init__(self, hold_bytes: int | None = None) -> None:
+        self.jobs: dict[int, Job] = {}
+        self.kept: OrderedDict[int, _Kept] = OrderedDict()
+        self.hold_bytes = HOLD_BYTES if hold_bytes is None else hold_bytes
+        self.held = 0
+        self.parses = 0
+
+    def add(self, jobs: Iterable[Job]) -> None:
+        for job in jobs:
+            self.jobs[job.n] = job
+
+    def _analyser(self, job: Job, asker: _Asker) -> _Analyser:
+        return _Analyser(job.data, job.path, job.module, job.is_package,
+                         functools.partial(asker.ask, CLASS), functools.partial(asker.ask, VALUE))
+
+    def _keep(self, n: int, kept: _Kept) -> None:
+        old = self.kept.pop(n, None)
+        if old is not None:
+            self.held -= len(self.jobs[n].data)
+        self.kept[n] = kept
+        self.held += len(self.jobs[n].data)
+        while self.held > self.hold_bytes and len(self.kept) > 1:
+            gone, _ = self.kept.popitem(last=False)
+            self.held -= len(self.jobs[gone].data)
+
+    def prepare(self, n: int, tables: Tables) -> Told:
+        """Tell what file ``n`` defines, its questions answered by ``tables``."""
+        job = self.jobs[n]
+        asker = _Asker(tables)
+        analyser = self._analyser(job, asker)
+        before = self.kept.get(n)
+        parsed = 0
+        if before is not None and before.analyser.tree is not None:
+            analyser.adopt(before.analyser)
+            ok = True
+        else:
+            parsed = 1
+            self.parses += 1
+            try:
+                ok = _staged(analyser.parse)
+            except Exception as exc:  # noqa: BLE001 - a bug of the analyser: the file gets a diagnostic
+                told = Told(parsed=1)
+                analyser.failure = _failed(job, len(getattr(analyser, "text_lines", ())), _why(exc))  # type: ignore[attr-defined]
+                analyser.tree = None
+                self._keep(n, _Kept(analyser, asker, told, True))
+                return told
+        if not ok:  # a syntax error: nothing to tell, finished as it is
+            told = Told(parsed=parsed)
+            self._keep(n, _Kept(analyser, asker, told, True))
+            return told
+        got: dict[str, Any] = {}
+        analyser.on_prepared = lambda c, v: got.update(classes=c, values=v)
+        try:
+            with collector_paused():
+                _staged(analyser.prepare)
+        except RecursionError:
+            analyser.failure = _too_deep(job, len(analyser.text_lines))  # type: ignore[attr-defined]
+        except Exception as exc:  # noqa: BLE001 - the same
+            analyser.failure = _failed(job, len(analyser.text_lines), _why(exc))  # type: ignore[attr-defined]
+        if getattr(analyser, "failure", None) is not None:
+            told = Told(events=tuple(asker.events), parsed=parsed)
+        else:
+            told = Told(got.get("classes", {}), got.get("values", {}), module_aliases(job.module, analyser.imports),
+                        tuple(asker.events), parsed)
+        self._keep(n, _Kept(analyser, asker, told, True))
+        return told
+
+    def finish(self, n: int, tables: Tables) -> tuple[bytes, bool, int]:
+        """File ``n``'s record (its analysis with every question asked, as
+        analysis/filecache.py keeps it), whether it may be kept on disk, and
+        the files parsed to make it."""
+        kept = self.kept.get(n)
+        parsed = 0
+        if kept is None or not kept.prepared or not tables.agrees(kept.told.events):
+            parsed = self.prepare(n, tables).parsed
+            kept = self.kept[n]
+        self.kept.pop(n)
+        self.held -= len(self.jobs[n].data)
+        job, analyser, asker, told = self.jobs[n], kept.analyser, kept.asker, kept.told
+        failure: ModuleAnalysis | None = getattr(analyser, "failure", None)
+        asker.tables = tables
+        asker.events = []
+        result = failure
+        if result is None:
+            try:
+                with collector_paused():
+                    result = _staged(analyser.finish)
+            except RecursionError:
+                result = _too_deep(job, len(analyser.text_lines))
+            except Exception as exc:  # noqa: BLE001 - a bug of the analyser: the file gets a diagnostic
+                result = _failed(job, len(analyser.text_lines), _why(exc))
+        events = (*told.events, (PREPARED, told.classes, told.values), *asker.events) \
+            if analyser.tree is not None and failure is None else told.events
+        storable = not any(p.kind in (TOO_DEEP, FAILED) for p in result.problems)
+        return dump_record(Record(tuple(events), result)), storable, parsed
+
+
+# --- worker processes ------------------------------------------------------------------------
+
+def _worker(conn: multiprocessing.connection.Connection, hold_bytes: int) -> None:
+    """A worker's loop: requests from the build, answers in chunks. Ctrl-C is
+    the build's to handle (it stops the workers); the end of the pipe (the
+    build's process gone) ends the worker."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    gc.disable()  # what it keeps is acyclic; reference counting frees it
+    analyst = Analyst(hold_bytes)
+    tables = Tables((), {})
+    try:
+        while True:
+            kind, arg, payload = pickle.loads(conn.recv_bytes())
+            if kind == "jobs":
+                analyst.add(arg)
+                continue
+            if kind == "stop":
+                return
+            if payload is not None:
+                tables = Tables.from_payload(payload)
+            out: list[Any] = []
+            for n in arg:
+                out.append((n, analyst.prepare(n, tables) if kind == "prepare" else analyst.finish(n, tables)))
+                if len(out) >= CHUNK:
+                    conn.send_bytes(pickle.dumps(("some", out), protocol=pickle.HIGHEST_PROTOCOL))
+                    out = []
+            conn.send_bytes(pickle.dumps(("done", out), protocol=pickle.HIGHEST_PROTOCOL))
+    except (EOFError, BrokenPipeError, KeyboardInterrupt):
+        return
+
+
+class _Local:
+    """The stages in the calling process."""
+
+    def __init__(self, jobs: list[Job]) -> None:
+        self.analyst = Analyst()
+        self.analyst.add(jobs)
+
+    def run(self, kind: str, ns: list[int], tables: Tables) -> Iterator[tuple[int, Any]]:
+        for n in ns:
+            yield n, (self.analyst.prepare(n, tables) if kind == "prepare" else self.analyst.finish(n, tables))
+
+    def close(self) -> None:
+        self.analyst.kept.clear()
+
+
+class _Pool:
+    """``size`` worker processes, each holding a shard of the files (sized by
+    their bytes) from the first round to the last."""
+
+    def __init__(self, jobs: list[Job], size: int) -> None:
+        ctx = multiprocessing.get_context("spawn")  # no fork of a threaded server
+        self.conns: list[multiprocessing.connection.Connection] = []
+        self.procs: list[Any] = []
+        self.shard: dict[int, int] = {}
+        self.dead: dict[int, str] = {}  # shard -> why
+        loads = [0] * size
+        shards: list[list[Job]] = [[] for _ in range(size)]
+        for job in sorted(jobs, key=lambda j: (-len(j.data), j.n)):
+            k = loads.index(min(loads))
+            loads[k] += len(job.data) + 512
+            shards[k].append(job)
+            self.shard[job.n] = k
+        try:
+            for k in range(size):
+                parent, child = ctx.Pipe()
+                proc = ctx.Process(target=_worker, args=(child, HOLD_BYTES), name=f"semaprax-analysis-{k}",
+                                   daemon=True)
+                proc.start()
+                child.close()
+                self.conns.append(parent)
+                self.procs.append(proc)
+            for k, conn in enumerate(self.conns):
+                conn.send_bytes(pickle.dumps(("jobs", sorted(shards[k], key=lambda j: j.n), None),
+                                             protocol=pickle.HIGHEST_PROTOCOL))
+        except BaseException:
+            self.close()
+            raise
+
+    def run(self, kind: str, ns: list[int], tables: Tables) -> Iterator[tuple[int, Any]]:
+        payload = tables.payload()
+        waiting: dict[Any, int] = {}  # connection -> shard
+        for k, conn in enumerate(self.conns):
+            mine = [n for n in ns if self.shard[n] == k]
+            if not mine:
+                continue
+            if k in self.dead:
+                yield from ((n, self._lost(kind, k)) for n in mine)
+                continue
+            try:
+                conn.send_bytes(pickle.dumps((kind, mine, payload), protocol=pickle.HIGHEST_PROTOCOL))
+            except OSError:
+                self._died(k)
+                yield from ((n, self._lost(kind, k)) for n in mine)
+                continue
+            waiting[conn] = k
+        pending = {k: {n for n in ns if self.shard[n] == k} for k in waiting.values()}
+        while waiting:
+            ready: list[Any] = multiprocessing.connection.wait(list(waiting))
+            for conn in ready:
+                k = waiting[conn]
+                try:
+                    status, out = pickle.loads(conn.recv_bytes())
+                except (EOFError, OSError):
+                    self._died(k)
+                    del waiting[conn]
+                    yield from ((n, self._lost(kind, k)) for n in sorted(pending[k]))
+                    continue
+                for n, value in out:
+                    pending[k].discard(n)
+                    yield n, value
+                if status == "done":
+                    del waiting[conn]
+
+    def _died(self, k: int) -> None:
+        proc = self.procs[k]
+        proc.join(timeout=1)
+        self.dead[k] = f"the process analysing it ended (exit status {proc.exitcode})"
+
+    def _lost(self, kind: str, k: int) -> Any:
+        return ("lost", self.dead[k]) if kind == "finish" else Told()
+
+    def close(self) -> None:
+        """Stop every worker: asked to, then terminated, then killed."""
+        for conn in self.conns:
+            try:
+                conn.send_bytes(pickle.dumps(("stop", None, None)))
+            except OSError:
+                pass
+        for proc in self.procs:
+            proc.join(timeout=2)
+            if proc.is_alive():
+                proc.terminate()
+                proc.join(timeout=2)
+            if proc.is_alive():
+                proc.kill()
+                proc.join()
+        for conn in self.conns:
+            conn.close()
+        self.conns, self.procs = [], []
+
+
+def default_jobs() -> int:
+    return os.cpu_count() or 1
+
+
+@dataclass
+class Outcome:
+    records: list[Record]
+    storable: list[bool]
+    replayed: list[bool]
+    parses: int = 0
+    prepares: int = 0
+    finishes: int = 0
+    rounds: int = 0
+    processes: int = 1
+
+
+def _same(a: Told, b: Told | None) -> bool:
+    return b is not None and (a.classes, a.values, a.aliases, a.events) == (b.classes, b.values, b.aliases, b.events)
+
+
+def solve(jobs: list[Job], records: list[Record | None], aliases: dict[str, str], *, processes: int = 1,
+          progress: Callable[[int, int], None] | None = None) -> Outcome:
+    """Every file's record, made (or replayed from ``records``) as the module
+    docstring says; ``processes`` > 1 uses a pool when there are at least
+    ``POOL_MIN_FILES`` files to analyse."""
+    count = len(jobs)
+    told: list[Told | None] = [told_of(r) if r is not None else None for r in records]
+    outcome = Outcome([], [False] * count, [False] * count)
+    need = [n for n in range(count) if told[n] is None]
+    from_record = [t is not None for t in told]
+    engine: _Local | _Pool | None = None
+    made: list[Record | None] = [None] * count
+
+    def start(n_files: int) -> _Local | _Pool:
+        if processes > 1 and n_files >= POOL_MIN_FILES:
+            outcome.processes = min(processes, n_files)
+            return _Pool(jobs, outcome.processes)
+        return _Local(jobs)
+
+    try:
+        tables = Tables(told, aliases)
+        rounds = 0
+        while True:
+            if need:
+                if engine is None:
+                    engine = start(len(need))
+                outcome.prepares += len(need)
+                for n, t in engine.run("prepare", need, tables):
+                    told[n] = t
+                    from_record[n] = False
+                    outcome.parses += t.parsed
+                rounds += 1
+                tables = Tables(told, aliases)
+            if rounds >= MAX_ROUNDS:
+                break
+            need = [n for n in range(count) if not tables.agrees(told[n].events)]  # type: ignore[union-attr]
+            if not need:
+                break
+        outcome.rounds = rounds
+        finish = []
+        for n in range(count):
+            r = records[n]
+            if r is not None and tables.agrees(r.events) and (from_record[n] or _same(told_of(r), told[n])):
+                made[n] = r
+                outcome.replayed[n] = True
+            else:
+                finish.append(n)
+        if finish:
+            if engine is None:
+                engine = start(len(finish))
+            for done, (n, value) in enumerate(engine.run("finish", finish, tables), 1):
+                if value[0] == "lost":
+                    job = jobs[n]
+                    made[n] = Record((), _failed(job, job.data.count(b"\n") + 1, value[1]))
+                else:
+                    data, storable, parsed = value
+                    made[n] = load_record(data, ClassInfo)
+                    outcome.storable[n] = storable
+                    outcome.parses += parsed
+                if progress is not None and done % 25 == 0:
+                    progress(done, len(finish))
+            outcome.finishes = len(finish)
+            if progress is not None:
+                progress(len(finish), len(finish))
+    finally:
+        if engine is not None:
+            engine.close()
+    outcome.records = [r for r in made if r is not None]
+    return outcome

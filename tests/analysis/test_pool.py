@@ -1,0 +1,129 @@
+"""Every core (issue 22): a workspace's files analysed in worker processes
+(analysis/pool.py) give the index one process gives, whatever the order of
+the files; a file whose analysis fails gets a diagnostic; no worker outlives
+the build, whatever ends it."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+
+import pytest
+from workspacekit import write_files as _write
+
+from analysis import pool as pool_module
+from analysis.index import WorkspaceIndex
+from analysis.pool import FAILED
+from analysis.resolver import _Analyser
+from analysis.sources import Workspace
+
+#: Classes told across modules, a circular import, a chain of value types
+#: (c.make() returns a b.B whose .a is an a.A), re-exports through a package.
+FILES = {
+    "pkg/__init__.py": "from .engine import Engine\nfrom .parts import Part\n",
+    "pkg/engine.py": ("from pkg.parts import Part\n\nclass Engine:\n    part: Part\n\n"
+                      "    def run(self) -> 'Part':\n        return Part()\n"),
+    "pkg/parts.py": ("import pkg.engine\n\nclass Part:\n    def spin(self) -> int:\n        return 1\n\n"
+                     "    def owner(self) -> 'pkg.engine.Engine':\n        return pkg.engine.Engine()\n"),
+    "a.py": "import b\n\nclass A:\n    def go(self) -> int:\n        return 1\n\ndef use(x: 'b.B') -> int:\n"
+            "    return x.a.go()\n",
+    "b.py": "from a import A\n\nclass B:\n    a: A\n\n    def again(self) -> 'B':\n        return self\n",
+    "c.py": "from b import B\nfrom pkg import Engine\n\ndef make() -> B:\n    return B()\n\n"
+            "def main() -> None:\n    make().again().a.go()\n    Engine().run().spin()\n    Engine().run().owner().part.spin()\n",
+}
+
+
+def _snapshot(index: WorkspaceIndex) -> dict[str, tuple]:
+    return {a.module: (a.path, a.definitions, a.uses, a.imports, a.problems, a.has_main, a.lines, a.value_types)
+            for a in index.modules}
+
+
+def _index(folder, processes: int, reverse: bool = False) -> WorkspaceIndex:
+    ws = Workspace(folder)
+    files = ws.python_files()
+    return WorkspaceIndex(ws, files[::-1] if reverse else files, None, processes=processes)
+
+
+def test_two_processes_and_any_order_give_the_index_one_process_gives(tmp_path, monkeypatch):
+    ws = _write(tmp_path / "ws", FILES)
+    one = _index(ws, 1)
+    assert one.processes == 1 and one.parses == len(FILES) and one.analyses == len(FILES)
+    targets = {u.target for u in one.by_module["c"].uses}
+    # what only the other modules' answers give, through two rounds of telling
+    assert {"a.A.go", "b.B.again", "pkg.parts.Part.spin"} <= targets
+    assert _snapshot(_index(ws, 1, reverse=True)) == _snapshot(one)
+    monkeypatch.setattr(pool_module, "POOL_MIN_FILES", 0)
+    two = _index(ws, 2, reverse=True)
+    assert two.processes == 2 and two.parses == len(FILES)
+    assert _snapshot(two) == _snapshot(one)
+    assert multiprocessing.active_children() == []
+
+
+def test_a_small_workspace_starts_no_pool(tmp_path):
+    ws = _write(tmp_path / "ws", FILES)
+    assert _index(ws, 4).processes == 1  # fewer files than POOL_MIN_FILES
+    assert multiprocessing.active_children() == []
+
+
+def test_a_file_whose_analysis_fails_gets_a_diagnostic_and_the_others_their_analysis(tmp_path, monkeypatch):
+    ws = _write(tmp_path / "ws", FILES)
+    real = _Analyser.finish
+
+    def broken(self: _Analyser):
+        if self.path == "b.py":
+            raise KeyError("boom")
+        return real(self)
+
+    monkeypatch.setattr(_Analyser, "finish", broken)
+    index = _index(ws, 1)
+    b = index.by_module["b"]
+    assert [(p.kind, p.message) for p in b.problems] == [
+        (FAILED, "the analysis of this file failed (KeyError: 'boom')")]
+    assert [d.qualname for d in b.definitions] == ["b"]
+    assert "a.A.go" in {u.target for u in index.by_module["c"].uses}  # b still told what B is
+
+
+def test_a_worker_that_dies_gives_its_files_a_diagnostic_and_no_process_is_left(tmp_path, monkeypatch):
+    ws = _write(tmp_path / "ws", FILES)
+    monkeypatch.setattr(pool_module, "POOL_MIN_FILES", 0)
+    real = pool_module._Pool.run
+
+    def run(self, kind, ns, tables):
+        if kind == "finish":
+            self.procs[0].kill()
+            self.procs[0].join()
+        return real(self, kind, ns, tables)
+
+    monkeypatch.setattr(pool_module._Pool, "run", run)
+    index = _index(ws, 2)
+    failed = {a.module for a in index.modules if any(p.kind == FAILED for p in a.problems)}
+    assert failed and failed != set(_snapshot(index))
+    for a in index.modules:
+        if a.module in failed:
+            assert a.problems[0].message.startswith("the process analysing it ended")
+    assert multiprocessing.active_children() == []
+
+
+@pytest.mark.parametrize("error", [KeyboardInterrupt, RuntimeError])
+def test_no_worker_outlives_a_build_that_is_interrupted(tmp_path, monkeypatch, error):
+    ws = _write(tmp_path / "ws", FILES)
+    monkeypatch.setattr(pool_module, "POOL_MIN_FILES", 0)
+    started: list[int] = []
+    real_init = pool_module._Pool.__init__
+
+    def init(self, jobs, size):
+        real_init(self, jobs, size)
+        started.extend(p.pid for p in self.procs)
+
+    def interrupted(self, events):
+        raise error
+
+    monkeypatch.setattr(pool_module._Pool, "__init__", init)
+    monkeypatch.setattr(pool_module.Tables, "agrees", interrupted)
+    with pytest.raises(error):
+        _index(ws, 2)
+    assert len(started) == 2
+    assert multiprocessing.active_children() == []
+    for pid in started:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
