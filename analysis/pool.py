@@ -34,6 +34,8 @@ import multiprocessing.connection
 import os
 import pickle
 import signal
+import socket
+import subprocess
 import sys
 import threading
 from collections import OrderedDict
@@ -240,6 +242,7 @@ class Analyst:
         self.hold_bytes = HOLD_BYTES if hold_bytes is None else hold_bytes
         self.held = 0
         self.parses = 0
+        self.last: tuple[int, _Kept] | None = None
 
     def add(self, jobs: Iterable[Job]) -> None:
         for job in jobs:
@@ -250,21 +253,34 @@ class Analyst:
                          functools.partial(asker.ask, CLASS), functools.partial(asker.ask, VALUE))
 
     def _keep(self, n: int, kept: _Kept) -> None:
-        old = self.kept.pop(n, None)
-        if old is not None:
+        """Keep file ``n``'s analysis while the files kept hold at most
+        ``hold_bytes`` of source; past that it is not kept (the files go round
+        in the same order each round: dropping the oldest would drop each one
+        just before it is needed), and a later stage parses it again. The
+        last one prepared is kept whatever its size, for the stage after."""
+        size = len(self.jobs[n].data)
+        if self.kept.pop(n, None) is not None:
+            self.held -= size
+        self.last = (n, kept)
+        if self.held + size <= self.hold_bytes:
+            self.kept[n] = kept
+            self.held += size
+
+    def _take(self, n: int) -> _Kept | None:
+        kept = self.kept.pop(n, None)
+        if kept is not None:
             self.held -= len(self.jobs[n].data)
-        self.kept[n] = kept
-        self.held += len(self.jobs[n].data)
-        while self.held > self.hold_bytes and len(self.kept) > 1:
-            gone, _ = self.kept.popitem(last=False)
-            self.held -= len(self.jobs[gone].data)
+        elif self.last is not None and self.last[0] == n:
+            kept = self.last[1]
+        self.last = None
+        return kept
 
     def prepare(self, n: int, tables: Tables) -> Told:
         """Tell what file ``n`` defines, its questions answered by ``tables``."""
         job = self.jobs[n]
         asker = _Asker(tables)
         analyser = self._analyser(job, asker)
-        before = self.kept.get(n)
+        before = self.kept.get(n) or (self.last[1] if self.last is not None and self.last[0] == n else None)
         parsed = 0
         if before is not None and before.analyser.tree is not None:
             analyser.adopt(before.analyser)
@@ -309,9 +325,8 @@ class Analyst:
         parsed = 0
         if kept is None or not kept.prepared or not tables.agrees(kept.told.events):
             parsed = self.prepare(n, tables).parsed
-            kept = self.kept[n]
-        self.kept.pop(n)
-        self.held -= len(self.jobs[n].data)
+        kept = self._take(n)
+        assert kept is not None
         job, analyser, asker, told = self.jobs[n], kept.analyser, kept.asker, kept.told
         failure: ModuleAnalysis | None = getattr(analyser, "failure", None)
         asker.tables = tables
@@ -362,6 +377,27 @@ def _worker(conn: multiprocessing.connection.Connection, hold_bytes: int) -> Non
         return
 
 
+#: A worker's start: the caller's import path, then ``serve`` on the socket given.
+_BOOT = ("import sys; sys.path[:0] = sys.argv[3:]; from analysis.pool import serve; "
+         "serve(int(sys.argv[1]), int(sys.argv[2]))")
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+def serve(fd: int, hold_bytes: int) -> None:
+    """A worker process: dies with the process that started it (Linux
+    ``PR_SET_PDEATHSIG``; elsewhere, at the end of its socket), and serves it."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            import ctypes.util
+
+            libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # pragma: no cover - a libc without prctl
+            pass
+    _worker(multiprocessing.connection.Connection(fd), hold_bytes)
+
+
 class _Local:
     """The stages in the calling process."""
 
@@ -379,12 +415,13 @@ class _Local:
 
 class _Pool:
     """``size`` worker processes, each holding a shard of the files (sized by
-    their bytes) from the first round to the last."""
+    their bytes) from the first round to the last. A worker is a fresh
+    interpreter running ``serve`` (not a fork, not the caller's ``__main__``
+    again), bound to this process's life."""
 
     def __init__(self, jobs: list[Job], size: int) -> None:
-        ctx = multiprocessing.get_context("spawn")  # no fork of a threaded server
         self.conns: list[multiprocessing.connection.Connection] = []
-        self.procs: list[Any] = []
+        self.procs: list[subprocess.Popen[bytes]] = []
         self.shard: dict[int, int] = {}
         self.dead: dict[int, str] = {}  # shard -> why
         loads = [0] * size
@@ -394,15 +431,16 @@ class _Pool:
             loads[k] += len(job.data) + 512
             shards[k].append(job)
             self.shard[job.n] = k
+        paths = [p for p in sys.path if p]
         try:
-            for k in range(size):
-                parent, child = ctx.Pipe()
-                proc = ctx.Process(target=_worker, args=(child, HOLD_BYTES), name=f"semaprax-analysis-{k}",
-                                   daemon=True)
-                proc.start()
-                child.close()
-                self.conns.append(parent)
-                self.procs.append(proc)
+            for _ in range(size):
+                mine, theirs = socket.socketpair()
+                with mine, theirs:
+                    proc = subprocess.Popen(
+                        [sys.executable, "-c", _BOOT, str(theirs.fileno()), str(HOLD_BYTES), *paths],
+                        pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, close_fds=True)
+                    self.procs.append(proc)
+                    self.conns.append(multiprocessing.connection.Connection(mine.detach()))
             for k, conn in enumerate(self.conns):
                 conn.send_bytes(pickle.dumps(("jobs", sorted(shards[k], key=lambda j: j.n), None),
                                              protocol=pickle.HIGHEST_PROTOCOL))
@@ -447,8 +485,12 @@ class _Pool:
 
     def _died(self, k: int) -> None:
         proc = self.procs[k]
-        proc.join(timeout=1)
-        self.dead[k] = f"the process analysing it ended (exit status {proc.exitcode})"
+        try:
+            status = proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            status = proc.wait()
+        self.dead[k] = f"the process analysing it ended (exit status {status})"
 
     def _lost(self, kind: str, k: int) -> Any:
         return ("lost", self.dead[k]) if kind == "finish" else Told()
@@ -460,16 +502,18 @@ class _Pool:
                 conn.send_bytes(pickle.dumps(("stop", None, None)))
             except OSError:
                 pass
-        for proc in self.procs:
-            proc.join(timeout=2)
-            if proc.is_alive():
-                proc.terminate()
-                proc.join(timeout=2)
-            if proc.is_alive():
-                proc.kill()
-                proc.join()
         for conn in self.conns:
             conn.close()
+        for proc in self.procs:
+            try:
+                proc.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                proc.terminate()
+                try:
+                    proc.wait(timeout=2)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
         self.conns, self.procs = [], []
 
 

@@ -126,14 +126,22 @@ VIEWS = (("project-graph", "semaprax.toml"), ("diagnostics", "semaprax.toml"), (
 
 RUN = """
 import hashlib, json, sys
-from analysis import filecache
+from analysis import filecache, index, pool
 from servers.route import make_projection
 filecache.use_disk = sys.argv[2] == "cache"
+index.jobs = int(sys.argv[4])
+pool.POOL_MIN_FILES = 0  # a pool of that many processes even for these few files
+used = []
+def solve(*args, **kwargs):
+    outcome = pool.solve(*args, **kwargs)
+    used.append(outcome.processes if outcome.finishes else 0)
+    return outcome
+index.solve = solve
 out = []
 for profile, root in json.loads(sys.argv[3]):
     p = make_projection(profile, root, sys.argv[1])
     out.append(hashlib.sha256(p.selected).hexdigest() + " " + p.source_revision)
-print(json.dumps(out))
+print(json.dumps([out, used[0]]))
 """
 
 
@@ -142,16 +150,20 @@ def test_the_same_workspace_gives_the_same_bytes_four_ways(tmp_path):
     two = shutil.copytree(one, tmp_path / "elsewhere" / "two")
     env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "xdg"))
 
-    def run(folder: Path, seed: str, cache: str) -> list[str]:
-        done = subprocess.run([sys.executable, "-c", RUN, str(folder), cache, json.dumps(VIEWS)], cwd=ROOT,
-                              env={**env, "PYTHONHASHSEED": seed}, capture_output=True, text=True, check=True)
-        return json.loads(done.stdout)
+    def run(folder: Path, seed: str, cache: str, jobs: int, processes: int) -> list[str]:
+        done = subprocess.run([sys.executable, "-c", RUN, str(folder), cache, json.dumps(VIEWS), str(jobs)],
+                              cwd=ROOT, env={**env, "PYTHONHASHSEED": seed}, capture_output=True, text=True,
+                              check=True)
+        out, used = json.loads(done.stdout)
+        assert used == processes  # the processes that analysed the files (0: all replayed)
+        return out
 
-    cold = run(one, "0", "cache")  # writes the records
+    cold = run(one, "0", "cache", 1, 1)  # writes the records
     assert (tmp_path / "xdg" / "semaprax" / "analysis").is_dir()
-    assert run(one, "1", "cache") == cold  # another seed, every file replayed from disk
-    assert run(two, "2", "no-cache") == cold  # another path, no cache
-    assert run(two, "3", "cache") == cold  # another path, cache (keys hold workspace-relative paths: replayed)
+    assert run(one, "1", "cache", 1, 0) == cold  # another seed, every file replayed from disk
+    assert run(two, "2", "no-cache", 2, 2) == cold  # another path, no cache, two processes
+    assert run(two, "3", "cache", 3, 0) == cold  # another path, cache (keys hold workspace-relative paths: replayed)
+    assert run(one, "4", "no-cache", 3, 3) == cold  # three processes
 
 
 def test_a_server_reanalyses_only_the_edited_file_and_gives_the_cold_bytes(tmp_path, monkeypatch):

@@ -5,7 +5,6 @@ the build, whatever ends it."""
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 
 import pytest
@@ -33,6 +32,26 @@ FILES = {
 }
 
 
+@pytest.fixture
+def started(monkeypatch) -> list[int]:
+    """The process ids of the workers the test's builds start; each one is
+    checked to be gone (ended and reaped) after the test."""
+    pids: list[int] = []
+    real_init = pool_module._Pool.__init__
+
+    def init(self, jobs, size):
+        try:
+            real_init(self, jobs, size)
+        finally:
+            pids.extend(p.pid for p in self.procs)
+
+    monkeypatch.setattr(pool_module._Pool, "__init__", init)
+    yield pids
+    for pid in pids:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+
+
 def _snapshot(index: WorkspaceIndex) -> dict[str, tuple]:
     return {a.module: (a.path, a.definitions, a.uses, a.imports, a.problems, a.has_main, a.lines, a.value_types)
             for a in index.modules}
@@ -44,7 +63,7 @@ def _index(folder, processes: int, reverse: bool = False) -> WorkspaceIndex:
     return WorkspaceIndex(ws, files[::-1] if reverse else files, None, processes=processes)
 
 
-def test_two_processes_and_any_order_give_the_index_one_process_gives(tmp_path, monkeypatch):
+def test_two_processes_and_any_order_give_the_index_one_process_gives(tmp_path, monkeypatch, started):
     ws = _write(tmp_path / "ws", FILES)
     one = _index(ws, 1)
     assert one.processes == 1 and one.parses == len(FILES) and one.analyses == len(FILES)
@@ -56,13 +75,13 @@ def test_two_processes_and_any_order_give_the_index_one_process_gives(tmp_path, 
     two = _index(ws, 2, reverse=True)
     assert two.processes == 2 and two.parses == len(FILES)
     assert _snapshot(two) == _snapshot(one)
-    assert multiprocessing.active_children() == []
+    assert len(started) == 2
 
 
-def test_a_small_workspace_starts_no_pool(tmp_path):
+def test_a_small_workspace_starts_no_pool(tmp_path, started):
     ws = _write(tmp_path / "ws", FILES)
     assert _index(ws, 4).processes == 1  # fewer files than POOL_MIN_FILES
-    assert multiprocessing.active_children() == []
+    assert started == []
 
 
 def test_a_file_whose_analysis_fails_gets_a_diagnostic_and_the_others_their_analysis(tmp_path, monkeypatch):
@@ -83,7 +102,7 @@ def test_a_file_whose_analysis_fails_gets_a_diagnostic_and_the_others_their_anal
     assert "a.A.go" in {u.target for u in index.by_module["c"].uses}  # b still told what B is
 
 
-def test_a_worker_that_dies_gives_its_files_a_diagnostic_and_no_process_is_left(tmp_path, monkeypatch):
+def test_a_worker_that_dies_gives_its_files_a_diagnostic_and_no_process_is_left(tmp_path, monkeypatch, started):
     ws = _write(tmp_path / "ws", FILES)
     monkeypatch.setattr(pool_module, "POOL_MIN_FILES", 0)
     real = pool_module._Pool.run
@@ -91,7 +110,7 @@ def test_a_worker_that_dies_gives_its_files_a_diagnostic_and_no_process_is_left(
     def run(self, kind, ns, tables):
         if kind == "finish":
             self.procs[0].kill()
-            self.procs[0].join()
+            self.procs[0].wait()
         return real(self, kind, ns, tables)
 
     monkeypatch.setattr(pool_module._Pool, "run", run)
@@ -100,30 +119,19 @@ def test_a_worker_that_dies_gives_its_files_a_diagnostic_and_no_process_is_left(
     assert failed and failed != set(_snapshot(index))
     for a in index.modules:
         if a.module in failed:
-            assert a.problems[0].message.startswith("the process analysing it ended")
-    assert multiprocessing.active_children() == []
+            assert a.problems[0].message == "the process analysing it ended (exit status -9)"
+    assert len(started) == 2
 
 
 @pytest.mark.parametrize("error", [KeyboardInterrupt, RuntimeError])
-def test_no_worker_outlives_a_build_that_is_interrupted(tmp_path, monkeypatch, error):
+def test_no_worker_outlives_a_build_that_is_interrupted(tmp_path, monkeypatch, started, error):
     ws = _write(tmp_path / "ws", FILES)
     monkeypatch.setattr(pool_module, "POOL_MIN_FILES", 0)
-    started: list[int] = []
-    real_init = pool_module._Pool.__init__
-
-    def init(self, jobs, size):
-        real_init(self, jobs, size)
-        started.extend(p.pid for p in self.procs)
 
     def interrupted(self, events):
-        raise error
+        raise error  # after the first round, in the build's process
 
-    monkeypatch.setattr(pool_module._Pool, "__init__", init)
     monkeypatch.setattr(pool_module.Tables, "agrees", interrupted)
     with pytest.raises(error):
         _index(ws, 2)
-    assert len(started) == 2
-    assert multiprocessing.active_children() == []
-    for pid in started:
-        with pytest.raises(ProcessLookupError):
-            os.kill(pid, 0)
+    assert len(started) == 2  # and the fixture checks both are gone
