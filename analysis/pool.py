@@ -29,23 +29,23 @@ from __future__ import annotations
 
 import functools
 import gc
-import multiprocessing
-import multiprocessing.connection
 import os
 import pickle
 import signal
-import socket
-import subprocess
 import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from analysis.filecache import CLASS, PREPARED, VALUE, Event, Record, dump_record, load_record
 from analysis.model import UNRESOLVED, Definition, ModuleAnalysis, Problem
 from analysis.resolver import TOO_DEEP, ClassInfo, _Analyser, collector_paused
+
+if TYPE_CHECKING:  # the pool's own modules are imported when a pool starts: a small build needs none
+    import subprocess
+    from multiprocessing.connection import Connection
 
 #: The problem kind of a file whose analysis failed (a bug of the analyser, or
 #: its process died): the file keeps its module and this one diagnostic.
@@ -348,7 +348,7 @@ class Analyst:
 
 # --- worker processes ------------------------------------------------------------------------
 
-def _worker(conn: multiprocessing.connection.Connection, hold_bytes: int) -> None:
+def _worker(conn: Connection, hold_bytes: int) -> None:
     """A worker's loop: requests from the build, answers in chunks. Ctrl-C is
     the build's to handle (it stops the workers); the end of the pipe (the
     build's process gone) ends the worker."""
@@ -395,7 +395,9 @@ def serve(fd: int, hold_bytes: int) -> None:
             libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
         except (OSError, AttributeError):  # pragma: no cover - a libc without prctl
             pass
-    _worker(multiprocessing.connection.Connection(fd), hold_bytes)
+    from multiprocessing.connection import Connection
+
+    _worker(Connection(fd), hold_bytes)
 
 
 class _Local:
@@ -420,7 +422,11 @@ class _Pool:
     again), bound to this process's life."""
 
     def __init__(self, jobs: list[Job], size: int) -> None:
-        self.conns: list[multiprocessing.connection.Connection] = []
+        import socket
+        import subprocess
+        from multiprocessing.connection import Connection
+
+        self.conns: list[Connection] = []
         self.procs: list[subprocess.Popen[bytes]] = []
         self.shard: dict[int, int] = {}
         self.dead: dict[int, str] = {}  # shard -> why
@@ -440,7 +446,7 @@ class _Pool:
                         [sys.executable, "-c", _BOOT, str(theirs.fileno()), str(HOLD_BYTES), *paths],
                         pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, close_fds=True)
                     self.procs.append(proc)
-                    self.conns.append(multiprocessing.connection.Connection(mine.detach()))
+                    self.conns.append(Connection(mine.detach()))
             for k, conn in enumerate(self.conns):
                 conn.send_bytes(pickle.dumps(("jobs", sorted(shards[k], key=lambda j: j.n), None),
                                              protocol=pickle.HIGHEST_PROTOCOL))
@@ -449,6 +455,8 @@ class _Pool:
             raise
 
     def run(self, kind: str, ns: list[int], tables: Tables) -> Iterator[tuple[int, Any]]:
+        from multiprocessing.connection import wait
+
         payload = tables.payload()
         waiting: dict[Any, int] = {}  # connection -> shard
         for k, conn in enumerate(self.conns):
@@ -467,7 +475,7 @@ class _Pool:
             waiting[conn] = k
         pending = {k: {n for n in ns if self.shard[n] == k} for k in waiting.values()}
         while waiting:
-            ready: list[Any] = multiprocessing.connection.wait(list(waiting))
+            ready: list[Any] = wait(list(waiting))
             for conn in ready:
                 k = waiting[conn]
                 try:
@@ -484,6 +492,8 @@ class _Pool:
                     del waiting[conn]
 
     def _died(self, k: int) -> None:
+        import subprocess
+
         proc = self.procs[k]
         try:
             status = proc.wait(timeout=2)
@@ -502,6 +512,8 @@ class _Pool:
                 conn.send_bytes(pickle.dumps(("stop", None, None)))
             except OSError:
                 pass
+        import subprocess
+
         for conn in self.conns:
             conn.close()
         for proc in self.procs:

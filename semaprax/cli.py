@@ -9,7 +9,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import codec
 from analysis.sources import WorkspaceError
@@ -145,9 +145,12 @@ def cmd_project(args: argparse.Namespace) -> int:
     index.progress_hook = _progress
     _cache(args)
 
-    from views.fit import Budget, fits
+    budget = None
+    fits: Any = None
+    if args.max_tokens is not None:  # views.fit brings the tokenizers: only for a budget
+        from views.fit import Budget, fits
 
-    budget = None if args.max_tokens is None else Budget(args.max_tokens, args.encoding)
+        budget = Budget(args.max_tokens, args.encoding)
     p = make_projection(args.profile, args.root, args.workspace, budget=budget)
     if budget is not None and not fits(p.profile, p.root, p.source_revision, json.loads(p.selected), budget):
         from servers.route import marked_narrower, sized
