@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
+from analysis import scopes
 from analysis.model import (
     CALLS,
     IMPORTS,
@@ -33,6 +34,7 @@ from analysis.model import (
     Problem,
     Use,
 )
+from analysis.scopes import ScopeFacts
 from analysis.sources import decode_source, source_lines
 
 BUILTINS = frozenset(dir(builtins))
@@ -64,8 +66,8 @@ class _Scope:
     __slots__ = ("bindings", "cls", "kids", "kind", "local", "node", "parent", "private", "qualname", "self_name",
                  "table", "types")
 
-    def __init__(self, kind: str, qualname: str, parent: _Scope | None, table: symtable.SymbolTable | None,
-                 node: ast.AST | None = None) -> None:
+    def __init__(self, kind: str, qualname: str, parent: _Scope | None,
+                 table: ScopeFacts | symtable.SymbolTable | None, node: ast.AST | None = None) -> None:
         self.kind = kind
         self.qualname = qualname
         self.parent = parent
@@ -88,7 +90,7 @@ class _Scope:
         """The symtable children called ``name`` that start at ``lineno``
         (any line when none does), from an index built once per scope: a scope
         of n definitions costs n lookups, not n scans of n children."""
-        if self.table is None:
+        if self.table is None or isinstance(self.table, ScopeFacts):
             return []
         if self.kids is None:
             self.kids = {}
@@ -109,7 +111,11 @@ class _Scope:
         if self.table is None:
             return name in self.bindings
         known = self.local.get(name)
+        if known is None and isinstance(self.table, ScopeFacts):
+            bound = self.table.bound(self.mangled(name))
+            known = self.local[name] = _BOUND if bound else _UNBOUND if self.kind != "function" else _NO_SYMBOL
         if known is None:
+            assert not isinstance(self.table, ScopeFacts)
             sym = _symbol(self.table, self.mangled(name))
             if sym is None:
                 known = _NO_SYMBOL
@@ -242,7 +248,11 @@ class _Analyser:
         try:
             code = fold_data_literals(self.source)
             tree = ast.parse(code, filename=self.path)
-            table = symtable.symtable(code, self.path, "exec")  # type: ignore[arg-type]  # bytes (typeshed: str): a BOM is fine
+            # which names each scope binds, from the tree (analysis/scopes.py); symtable parses
+            # again only a file with a construct whose syntax error only symtable finds
+            table: ScopeFacts | symtable.SymbolTable | None = scopes.facts(tree, code)
+            if table is None:
+                table = symtable.symtable(code, self.path, "exec")  # type: ignore[arg-type]  # bytes (typeshed: str): a BOM is fine
         except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
             line = getattr(exc, "lineno", None) or 1
             col = getattr(exc, "offset", None) or 1
@@ -355,7 +365,11 @@ class _Analyser:
             nested = _nested_statements(stmt)
             if nested:
                 stack.extend((child, {}) for child in reversed(list(nested)))
-        if scope.table is not None and scope.kind in ("module", "class"):
+        if isinstance(scope.table, ScopeFacts) and scope.kind in ("module", "class"):
+            for name in scope.table.assigned():
+                if name not in scope.bindings:
+                    scope.bindings[name] = f"{scope.qualname}.{name}"
+        elif isinstance(scope.table, symtable.SymbolTable) and scope.kind in ("module", "class"):
             for name in list(scope.table.get_identifiers()):
                 sym = _symbol(scope.table, name)
                 if sym is not None and name not in scope.bindings and (sym.is_assigned() or sym.is_imported()):
@@ -1364,7 +1378,9 @@ def _symbol(table: symtable.SymbolTable, name: str) -> symtable.Symbol | None:
 
 
 def _child_table(scope: _Scope, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
-                 ) -> symtable.SymbolTable | None:
+                 ) -> ScopeFacts | symtable.SymbolTable | None:
+    if isinstance(scope.table, ScopeFacts):
+        return scope.table.child(node)
     # decorated definitions may report another line: then any child of that name
     found = scope.children(node.name, node.lineno)
     return found[0] if found else None
@@ -1377,8 +1393,11 @@ def _child_scope_for(
     resolved through the enclosing scope."""
     names = {ast.Lambda: "lambda", ast.ListComp: "listcomp", ast.SetComp: "setcomp",
              ast.DictComp: "dictcomp", ast.GeneratorExp: "genexpr"}
-    table = None
-    if scope.table is not None:
+    table: ScopeFacts | symtable.SymbolTable | None = None
+    if isinstance(scope.table, ScopeFacts):
+        table = scopes.lambda_facts(node, scope.private) if isinstance(node, ast.Lambda) else \
+            scopes.comprehension_facts(node, scope.private)
+    elif scope.table is not None:
         candidates = [c for c in scope.children(names[type(node)], node.lineno) if c.get_lineno() == node.lineno]
         if len(candidates) > 1:  # several on one line: match by the names they bind
             if isinstance(node, ast.Lambda):
