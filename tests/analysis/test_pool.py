@@ -135,3 +135,18 @@ def test_no_worker_outlives_a_build_that_is_interrupted(tmp_path, monkeypatch, s
     with pytest.raises(error):
         _index(ws, 2)
     assert len(started) == 2  # and the fixture checks both are gone
+
+
+def test_the_order_of_a_circular_import_does_not_make_the_result(tmp_path):
+    # a asks whether b.B is a class while it prepares; b asks a's a.x while it prepares and
+    # a.A.make()'s class while it resolves. Analysed on demand, b first, b's call went
+    # unresolved: a told a.A.make() only when analysed again, after b was settled.
+    ws = _write(tmp_path / "ws", {
+        "a.py": "from b import B\n\nclass A:\n    def make(self) -> 'B':\n        return B()\n\nx = A()\n",
+        "b.py": "import a\n\nclass B:\n    def go(self) -> None:\n        pass\n\ny = a.x\n\n"
+                "def use() -> None:\n    a.A().make().go()\n",
+    })
+    forward, backward = _index(ws, 1), _index(ws, 1, reverse=True)
+    assert _snapshot(forward) == _snapshot(backward)
+    assert "b.B.go" in {u.target for u in backward.by_module["b"].uses}
+    assert dict(backward.by_module["b"].value_types) == {"b.y": "a.A"}
