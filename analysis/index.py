@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 
 from analysis.filecache import Record, RecordStore, default_store
 from analysis.model import UNRESOLVED, Definition, ModuleAnalysis, Use
-from analysis.pool import Job, Tables, default_jobs, solve, told_of
+from analysis.pool import Job, Tables, default_jobs, solve
 from analysis.resolver import ClassInfo, collector_paused
 from analysis.sources import ModuleFile, Workspace, WorkspaceError, suggest
 
@@ -88,7 +88,7 @@ class WorkspaceIndex:
         self.rounds = outcome.rounds
         #: How many analyses were made: one per file not replayed.
         self.analyses = outcome.finishes
-        tables = Tables([told_of(r) for r in outcome.records], _namespace_aliases(modules))
+        tables = outcome.tables if outcome.tables is not None else Tables((), _namespace_aliases(modules))
         #: "pkg.Session" -> "pkg.sessions.Session": the names modules import, as others may use them;
         #: and the dotted paths of modules in namespace folders ("nsroot.inner.leaf" -> "leaf")
         self.aliases: dict[str, str] = tables.aliases

@@ -279,8 +279,11 @@ class Analyst:
         """Tell what file ``n`` defines, its questions answered by ``tables``."""
         job = self.jobs[n]
         asker = _Asker(tables)
-        analyser = self._analyser(job, asker)
         before = self.kept.get(n) or (self.last[1] if self.last is not None and self.last[0] == n else None)
+        if before is not None and before.analyser.tree is not None and before.prepared \
+                and getattr(before.analyser, "failure", None) is None:
+            return self._retell(n, before.analyser, asker)
+        analyser = self._analyser(job, asker)
         parsed = 0
         if before is not None and before.analyser.tree is not None:
             analyser.adopt(before.analyser)
@@ -317,7 +320,30 @@ class Analyst:
         self._keep(n, _Kept(analyser, asker, told, True))
         return told
 
-    def finish(self, n: int, tables: Tables) -> tuple[bytes, bool, int]:
+    def _retell(self, n: int, analyser: _Analyser, asker: _Asker) -> Told:
+        """Prepare file ``n`` again from its declarations (no parse, no
+        declaring again): only what asks the other modules is redone."""
+        job = self.jobs[n]
+        analyser.external_classes = functools.partial(asker.ask, CLASS)
+        analyser.external_values = functools.partial(asker.ask, VALUE)
+        got: dict[str, Any] = {}
+        analyser.on_prepared = lambda c, v: got.update(classes=c, values=v)
+        try:
+            with collector_paused():
+                _staged(analyser.retell)
+        except RecursionError:
+            analyser.failure = _too_deep(job, len(analyser.text_lines))  # type: ignore[attr-defined]
+        except Exception as exc:  # noqa: BLE001 - a bug of the analyser: the file gets a diagnostic
+            analyser.failure = _failed(job, len(analyser.text_lines), _why(exc))  # type: ignore[attr-defined]
+        if getattr(analyser, "failure", None) is not None:
+            told = Told(events=tuple(asker.events))
+        else:
+            told = Told(got.get("classes", {}), got.get("values", {}), module_aliases(job.module, analyser.imports),
+                        tuple(asker.events))
+        self._keep(n, _Kept(analyser, asker, told, True))
+        return told
+
+    def finish(self, n: int, tables: Tables) -> tuple[Record, bool, int]:
         """File ``n``'s record (its analysis with every question asked, as
         analysis/filecache.py keeps it), whether it may be kept on disk, and
         the files parsed to make it."""
@@ -343,7 +369,7 @@ class Analyst:
         events = (*told.events, (PREPARED, told.classes, told.values), *asker.events) \
             if analyser.tree is not None and failure is None else told.events
         storable = not any(p.kind in (TOO_DEEP, FAILED) for p in result.problems)
-        return dump_record(Record(tuple(events), result)), storable, parsed
+        return Record(tuple(events), result), storable, parsed
 
 
 # --- worker processes ------------------------------------------------------------------------
@@ -368,7 +394,11 @@ def _worker(conn: Connection, hold_bytes: int) -> None:
                 tables = Tables.from_payload(payload)
             out: list[Any] = []
             for n in arg:
-                out.append((n, analyst.prepare(n, tables) if kind == "prepare" else analyst.finish(n, tables)))
+                if kind == "prepare":
+                    out.append((n, analyst.prepare(n, tables)))
+                else:
+                    record, storable, parsed = analyst.finish(n, tables)
+                    out.append((n, (dump_record(record), storable, parsed)))
                 if len(out) >= CHUNK:
                     conn.send_bytes(pickle.dumps(("some", out), protocol=pickle.HIGHEST_PROTOCOL))
                     out = []
@@ -543,6 +573,7 @@ class Outcome:
     finishes: int = 0
     rounds: int = 0
     processes: int = 1
+    tables: Tables | None = None  # the final tables
 
 
 def _same(a: Told, b: Told | None) -> bool:
@@ -604,8 +635,8 @@ def solve(jobs: list[Job], records: list[Record | None], aliases: dict[str, str]
                     job = jobs[n]
                     made[n] = Record((), _failed(job, job.data.count(b"\n") + 1, value[1]))
                 else:
-                    data, storable, parsed = value
-                    made[n] = load_record(data, ClassInfo)
+                    data, storable, parsed = value  # a record, or its bytes from a worker
+                    made[n] = load_record(data, ClassInfo) if isinstance(data, bytes) else data
                     outcome.storable[n] = storable
                     outcome.parses += parsed
                 if progress is not None and done % 25 == 0:
@@ -617,4 +648,5 @@ def solve(jobs: list[Job], records: list[Record | None], aliases: dict[str, str]
         if engine is not None:
             engine.close()
     outcome.records = [r for r in made if r is not None]
+    outcome.tables = tables
     return outcome

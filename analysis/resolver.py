@@ -274,6 +274,11 @@ class _Analyser:
     def prepare(self) -> None:
         """Definitions, bindings, the classes and value types other modules may
         ask about (told to ``on_prepared``) and the types of locals."""
+        self.declare()
+        self.tell()
+
+    def declare(self) -> None:
+        """Definitions and bindings: what the file says, asking nothing."""
         tree = self.tree
         assert tree is not None
         lines = len(self.text_lines)
@@ -284,6 +289,20 @@ class _Analyser:
         self._declare(tree.body, root)
         for stubs in self.overload_stubs.values():  # overloads without an implementation (a Protocol's, say)
             self.definitions.append(replace(stubs[0], overloads=tuple(d.signature for d in stubs)))
+
+    def retell(self) -> None:
+        """``tell`` again, from the same declarations, when the other modules'
+        answers changed: what ``tell`` made is forgotten first."""
+        self.local_classes = {}
+        self.attribute_types = {}
+        self.mros = {}
+        for scope, _body in self.scopes:
+            scope.types = {}
+        self.tell()
+
+    def tell(self) -> None:
+        """The classes and value types other modules may ask about (told to
+        ``on_prepared``), and the types of locals: what asks the other modules."""
         self._class_infos()
         self._value_types()
         for scope, body in self.scopes:

@@ -212,6 +212,8 @@ def pool_rounds(workspace: Path, repeats: int) -> None:
     print("|---:|---:|---:|")
     for jobs, (walls, cpus) in figures.items():
         print(f"| {jobs} | {_spread(walls)} | {_spread(cpus)} |")
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * (1 if sys.platform == "darwin" else 1024)
+    print(f"\nthe largest process of all the runs peaked at {peak / 2**20:.0f} MB")
     ratios = [a / b for a, b in zip(figures[1][0], figures[2][0], strict=True)]
     print(f"\nwall jobs=1 / jobs=2, per round: median {_spread(ratios)}; outputs byte-identical: {len(outputs) == 1}")
 
