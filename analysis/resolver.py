@@ -306,6 +306,8 @@ class _Analyser:
         self._class_infos()
         self._value_types()
         for scope, body in self.scopes:
+            if not _tells(scope):
+                continue  # its locals' types are the file's own business: made once, in finish
             self._prepare_types(scope, body)
             if scope.kind in ("module", "class"):  # module and class variables of a known class
                 for name, cls in scope.types.items():
@@ -327,6 +329,9 @@ class _Analyser:
         lines = len(self.text_lines)
         if self.tree is None:
             return self._result([Definition(self.module, "module", 1, max(lines, 1))], lines)
+        for scope, body in self.scopes:
+            if not _tells(scope):
+                self._prepare_types(scope, body)
         for scope, body in self.scopes:
             self._visit_body(body, scope)
         self._find_unused_imports()
@@ -1430,6 +1435,15 @@ def _child_scope_for(
         inner.table = None
     inner.cls = None
     return inner
+
+
+def _tells(scope: _Scope) -> bool:
+    """Whether the types of a scope's locals can reach what the module tells
+    other modules: the module's and classes' variables, and a method's locals
+    assigned to ``self.x``. A plain function's (or a nested one's) cannot, so
+    its locals are typed once, when the uses are resolved, not each time the
+    module is prepared again (analysis/pool.py)."""
+    return scope.kind != "function" or bool(scope.cls and scope.self_name)
 
 
 def _function_scope(scope: _Scope) -> _Scope | None:
