@@ -467,13 +467,15 @@ class _Pool:
             loads[k] += len(job.data) + 512
             shards[k].append(job)
             self.shard[job.n] = k
-        paths = [p for p in sys.path if p]
+        # this package's own folder first, then the caller's path; never the working folder (-P),
+        # which may hold a package of the same name
+        paths = [os.path.dirname(os.path.dirname(os.path.abspath(__file__))), *(p for p in sys.path if p)]
         try:
             for _ in range(size):
                 mine, theirs = socket.socketpair()
                 with mine, theirs:
                     proc = subprocess.Popen(
-                        [sys.executable, "-c", _BOOT, str(theirs.fileno()), str(HOLD_BYTES), *paths],
+                        [sys.executable, "-P", "-c", _BOOT, str(theirs.fileno()), str(HOLD_BYTES), *paths],
                         pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, close_fds=True)
                     self.procs.append(proc)
                     self.conns.append(Connection(mine.detach()))

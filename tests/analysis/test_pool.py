@@ -6,6 +6,9 @@ the build, whatever ends it."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from workspacekit import write_files as _write
@@ -150,3 +153,22 @@ def test_the_order_of_a_circular_import_does_not_make_the_result(tmp_path):
     assert _snapshot(forward) == _snapshot(backward)
     assert "b.B.go" in {u.target for u in backward.by_module["b"].uses}
     assert dict(backward.by_module["b"].value_types) == {"b.y": "a.A"}
+
+
+def test_a_worker_imports_this_analysis_whatever_the_working_folder_holds(tmp_path):
+    # as the installed `semaprax` script runs: the working folder not on the path, the
+    # package found by its installation; a worker must not take the folder's `analysis`
+    ws = _write(tmp_path / "ws", FILES)
+    _write(tmp_path / "cwd", {"analysis/__init__.py": "raise ImportError('the wrong analysis')\n",
+                              "analysis/pool.py": "raise ImportError('the wrong analysis')\n"})
+    root = str(Path(__file__).resolve().parents[2])
+    code = (f"import sys; sys.path[:] = [p for p in sys.path if p not in ('', {root!r})]\n"
+            "from analysis import pool, index\n"
+            "from analysis.sources import Workspace\n"
+            "pool.POOL_MIN_FILES = 0\n"
+            "ws = Workspace(sys.argv[1])\n"
+            "built = index.WorkspaceIndex(ws, ws.python_files(), None, processes=2)\n"
+            "print(built.processes, sorted(p.kind for a in built.modules for p in a.problems))\n")
+    done = subprocess.run([sys.executable, "-P", "-c", code, str(ws)], cwd=tmp_path / "cwd", capture_output=True,
+                          text=True, check=True)
+    assert done.stdout.split(" ", 1)[0] == "2" and "analysis-failed" not in done.stdout
