@@ -58,7 +58,7 @@ MAX_ROUNDS = 12
 POOL_MIN_FILES = 48
 #: Source bytes whose parse a process keeps between rounds; past it the oldest
 #: kept file is dropped and parsed again if it is needed again.
-HOLD_BYTES = 24 * 1024 * 1024
+HOLD_BYTES = 16 * 1024 * 1024
 #: Frames a stage may use below the frame it starts at, whatever the depth of
 #: the caller (a worker's loop or a command's), so RecursionError, and with it
 #: the ``too-deep`` diagnostic, falls on the same files in any process.
