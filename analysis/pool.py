@@ -52,13 +52,15 @@ if TYPE_CHECKING:  # the pool's own modules are imported when a pool starts: a s
 FAILED = "analysis-failed"
 #: Rounds of step 2 at most (a chain of modules each telling the next a class).
 MAX_ROUNDS = 12
-#: Below this many files a workspace is analysed in the calling process:
-#: starting a worker costs about what analysing this many files does
-#: (docs/performance.md, ``semaprax bench producers --pool``).
+#: Below this many files to analyse a build stays in the calling process: a
+#: pool costs 0.3-0.5 s of CPU to start, which two workers win back from about
+#: 40 files of the standard library's average size (docs/performance.md,
+#: ``semaprax bench producers --pool --threshold``).
 POOL_MIN_FILES = 48
-#: Source bytes whose parse a process keeps between rounds; past it the oldest
-#: kept file is dropped and parsed again if it is needed again.
-HOLD_BYTES = 16 * 1024 * 1024
+#: Source bytes whose parse a build keeps between rounds, shared out among its
+#: processes (about 45 bytes of trees per byte of source); a file past it is
+#: not kept, and parsed again when it is needed again.
+HOLD_BYTES = 32 * 1024 * 1024
 #: Frames a stage may use below the frame it starts at, whatever the depth of
 #: the caller (a worker's loop or a command's), so RecursionError, and with it
 #: the ``too-deep`` diagnostic, falls on the same files in any process.
@@ -475,7 +477,7 @@ class _Pool:
                 mine, theirs = socket.socketpair()
                 with mine, theirs:
                     proc = subprocess.Popen(
-                        [sys.executable, "-P", "-c", _BOOT, str(theirs.fileno()), str(HOLD_BYTES), *paths],
+                        [sys.executable, "-P", "-c", _BOOT, str(theirs.fileno()), str(HOLD_BYTES // size), *paths],
                         pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, close_fds=True)
                     self.procs.append(proc)
                     self.conns.append(Connection(mine.detach()))
