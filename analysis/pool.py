@@ -64,7 +64,7 @@ HOLD_BYTES = 32 * 1024 * 1024
 #: Frames a stage may use below the frame it starts at, whatever the depth of
 #: the caller (a worker's loop or a command's), so RecursionError, and with it
 #: the ``too-deep`` diagnostic, falls on the same files in any process.
-STAGE_FRAMES = 900
+STAGE_FRAMES = 960
 #: Files per reply of a worker (so progress is reported as it goes).
 CHUNK = 32
 

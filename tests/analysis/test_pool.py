@@ -172,3 +172,15 @@ def test_a_worker_imports_this_analysis_whatever_the_working_folder_holds(tmp_pa
     done = subprocess.run([sys.executable, "-P", "-c", code, str(ws)], cwd=tmp_path / "cwd", capture_output=True,
                           text=True, check=True)
     assert done.stdout.split(" ", 1)[0] == "2" and "analysis-failed" not in done.stdout
+
+
+def test_a_file_too_deep_to_analyse_is_so_in_any_process(tmp_path, monkeypatch, started):
+    # the recursion left (unparsing a default of n nested minus signs) meets the limit at some
+    # n; each stage gets the same frames wherever it runs, so the same files are too deep
+    files = {f"d{n}.py": "def f(a=" + "-" * n + "1):\n    return a\n" for n in range(300, 620, 10)}
+    ws = _write(tmp_path / "ws", files)
+    monkeypatch.setattr(pool_module, "POOL_MIN_FILES", 0)
+    one, two = _index(ws, 1), _index(ws, 2)
+    kinds = {a.module: [p.kind for p in a.problems] for a in one.modules}
+    assert kinds == {a.module: [p.kind for p in a.problems] for a in two.modules}
+    assert kinds["d300"] == [] and kinds["d610"] == ["too-deep"]
