@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -36,7 +37,7 @@ FILES = {
 
 
 @pytest.fixture
-def started(monkeypatch) -> list[int]:
+def started(monkeypatch) -> Iterator[list[int]]:
     """The process ids of the workers the test's builds start; each one is
     checked to be gone (ended and reaped) after the test."""
     pids: list[int] = []
