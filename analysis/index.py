@@ -86,6 +86,8 @@ class WorkspaceIndex:
         self.parses = outcome.parses
         self.processes = outcome.processes
         self.rounds = outcome.rounds
+        #: CPU seconds of each worker process (empty without a pool)
+        self.worker_cpu = outcome.worker_cpu
         #: How many analyses were made: one per file not replayed.
         self.analyses = outcome.finishes
         tables = outcome.tables if outcome.tables is not None else Tables((), _namespace_aliases(modules))

@@ -34,6 +34,7 @@ import pickle
 import signal
 import sys
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -404,7 +405,7 @@ def _worker(conn: Connection, hold_bytes: int) -> None:
                 if len(out) >= CHUNK:
                     conn.send_bytes(pickle.dumps(("some", out), protocol=pickle.HIGHEST_PROTOCOL))
                     out = []
-            conn.send_bytes(pickle.dumps(("done", out), protocol=pickle.HIGHEST_PROTOCOL))
+            conn.send_bytes(pickle.dumps(("done", out, time.process_time()), protocol=pickle.HIGHEST_PROTOCOL))
     except (EOFError, BrokenPipeError, KeyboardInterrupt):
         return
 
@@ -462,6 +463,8 @@ class _Pool:
         self.procs: list[subprocess.Popen[bytes]] = []
         self.shard: dict[int, int] = {}
         self.dead: dict[int, str] = {}  # shard -> why
+        #: CPU seconds each worker had used at its last reply
+        self.cpu: list[float] = [0.0] * size
         loads = [0] * size
         shards: list[list[Job]] = [[] for _ in range(size)]
         for job in sorted(jobs, key=lambda j: (-len(j.data), j.n)):
@@ -513,7 +516,7 @@ class _Pool:
             for conn in ready:
                 k = waiting[conn]
                 try:
-                    status, out = pickle.loads(conn.recv_bytes())
+                    status, out, *cpu = pickle.loads(conn.recv_bytes())
                 except (EOFError, OSError):
                     self._died(k)
                     del waiting[conn]
@@ -523,6 +526,7 @@ class _Pool:
                     pending[k].discard(n)
                     yield n, value
                 if status == "done":
+                    self.cpu[k] = cpu[0]
                     del waiting[conn]
 
     def _died(self, k: int) -> None:
@@ -578,6 +582,8 @@ class Outcome:
     rounds: int = 0
     processes: int = 1
     tables: Tables | None = None  # the final tables
+    #: CPU seconds of each worker process (none without a pool)
+    worker_cpu: list[float] = field(default_factory=list)
 
 
 def _same(a: Told, b: Told | None) -> bool:
@@ -650,6 +656,8 @@ def solve(jobs: list[Job], records: list[Record | None], aliases: dict[str, str]
                 progress(len(finish), len(finish))
     finally:
         if engine is not None:
+            if isinstance(engine, _Pool):
+                outcome.worker_cpu = list(engine.cpu)
             engine.close()
     outcome.records = [r for r in made if r is not None]
     outcome.tables = tables

@@ -238,6 +238,39 @@ print(json.dumps(out))
 """
 
 
+_CRITICAL = """
+import json, sys, time
+from analysis.index import WorkspaceIndex
+from analysis.sources import Workspace
+from views.common import manifest_root
+out = []
+for jobs in (1, 2):
+    ws = Workspace(sys.argv[1])
+    files = list(manifest_root(ws, sys.argv[2]).sources)
+    cpu = time.process_time()
+    index = WorkspaceIndex(ws, files, None, processes=jobs)
+    out.append([jobs, time.process_time() - cpu, index.worker_cpu])
+print(json.dumps(out))
+"""
+
+
+def pool_estimate(workspace: Path) -> None:
+    """The cold build's critical path in CPU seconds, which the load does not
+    stretch: with two workers, the building process's own CPU plus the
+    slowest worker's is about its wall time on two idle cores (a little more:
+    the building process also works while the workers do)."""
+    manifest = "semaprax.toml" if (workspace / "semaprax.toml").exists() else "pyproject.toml"
+    done = subprocess.run([sys.executable, "-c", _CRITICAL, str(workspace), manifest], check=True, cwd=ROOT,
+                          capture_output=True, text=True)
+    (_, one, _), (_, own, workers) = json.loads(done.stdout)
+    if not workers:
+        print(f"\nno pool started for {workspace.name} (fewer files than the pool's threshold)")
+        return
+    print(f"\ncritical path, CPU s (load {os.getloadavg()[0]:.1f}): one process {one:.2f}; two workers "
+          f"{' and '.join(f'{w:.2f}' for w in workers)}, the building process {own:.2f}: about "
+          f"{own + max(workers):.2f} s of wall time on two idle cores ({one / (own + max(workers)):.2f}x faster)")
+
+
 def pool_threshold(repeats: int) -> None:
     """In-process builds of generated workspaces with no pool and with two
     workers (their start included): where the pool starts to pay."""
@@ -278,16 +311,19 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --pool: the workspace (default: 240 generated modules)")
     parser.add_argument("--threshold", action="store_true",
                         help="with --pool: where a pool starts to pay, on generated workspaces of 8-128 files")
+    parser.add_argument("--estimate", action="store_true",
+                        help="with --pool: only the critical path in CPU seconds (the command's own CPU plus the "
+                        "slowest worker's), which the machine's load does not stretch")
     args = parser.parse_args(given)
     if args.pool:
         if args.threshold:
             pool_threshold(max(args.repeats, 3))
             return 0
-        if args.workspace is not None:
-            pool_rounds(args.workspace, args.repeats)
-            return 0
         with tempfile.TemporaryDirectory(prefix="bench_pool.") as tmp:
-            pool_rounds(_chained(Path(tmp), 240), args.repeats)
+            workspace = args.workspace if args.workspace is not None else _chained(Path(tmp), 240)
+            if not args.estimate:
+                pool_rounds(workspace, args.repeats)
+            pool_estimate(workspace)
         return 0
     deadline = time.monotonic() + args.budget
     rows = []
