@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -185,3 +186,33 @@ def test_a_file_too_deep_to_analyse_is_so_in_any_process(tmp_path, monkeypatch, 
     kinds = {a.module: [p.kind for p in a.problems] for a in one.modules}
     assert kinds == {a.module: [p.kind for p in a.problems] for a in two.modules}
     assert kinds["d300"] == [] and kinds["d610"] == ["too-deep"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_workers_die_with_a_killed_build(tmp_path):
+    code = ("import sys, time\n"
+            "from analysis import pool\n"
+            "jobs = [pool.Job(n, f'm{n}.py', f'm{n}', False, b'x = 1\\n') for n in range(4)]\n"
+            "p = pool._Pool(jobs, 2)\n"
+            "print(' '.join(str(w.pid) for w in p.procs), flush=True)\n"
+            "time.sleep(60)\n")
+    parent = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
+                              cwd=Path(__file__).resolve().parents[2])
+    assert parent.stdout is not None
+    pids = [int(p) for p in parent.stdout.readline().split()]
+    assert len(pids) == 2
+    parent.kill()
+    parent.wait()
+    deadline = time.monotonic() + 10
+    alive = set(pids)
+    while alive and time.monotonic() < deadline:
+        for pid in list(alive):
+            try:
+                os.kill(pid, 0)
+                with open(f"/proc/{pid}/stat") as fh:  # a zombie is gone for our purpose
+                    if fh.read().split(")")[-1].split()[0] == "Z":
+                        alive.discard(pid)
+            except (ProcessLookupError, FileNotFoundError):
+                alive.discard(pid)
+        time.sleep(0.05)
+    assert not alive
