@@ -62,8 +62,8 @@ def analyser_version() -> str:
     version (whose ``ast`` it reads): any change to either is a new cache."""
     h = hashlib.sha256(f"semaprax-analysis/1 {sys.version_info[:2]}".encode())
     here = Path(__file__).resolve().parent
-    for name in ("filecache.py", "index.py", "model.py", "resolver.py", "sources.py", "stdlib_types.py",
-                 "_stdlib_classes.py"):
+    for name in ("filecache.py", "index.py", "model.py", "pool.py", "resolver.py", "scopes.py", "sources.py",
+                 "stdlib_types.py", "_stdlib_classes.py"):
         h.update((here / name).read_bytes())
     return h.hexdigest()
 
@@ -144,6 +144,19 @@ def _load(data: bytes, class_info: Callable[..., Any]) -> Record | None:
         else:
             out.append((kind, q, answer))
     return Record(tuple(out), result)
+
+
+def dump_record(record: Record) -> bytes:
+    """A record as the bytes kept on disk (and sent from a worker process)."""
+    return _dump(record)
+
+
+def load_record(data: bytes, class_info: Callable[..., Any]) -> Record:
+    """The record ``dump_record`` made."""
+    record = _load(data, class_info)
+    if record is None:
+        raise ValueError("a record of another analyser version")
+    return record
 
 
 class RecordStore:

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
+from analysis import scopes
 from analysis.model import (
     CALLS,
     IMPORTS,
@@ -33,6 +34,7 @@ from analysis.model import (
     Problem,
     Use,
 )
+from analysis.scopes import ScopeFacts
 from analysis.sources import decode_source, source_lines
 from analysis.stdlib_types import ALIASES as STDLIB_ALIASES
 from analysis.stdlib_types import RESULTS as STDLIB_RESULTS
@@ -67,8 +69,8 @@ class _Scope:
     __slots__ = ("bindings", "cls", "kids", "kind", "local", "node", "parent", "private", "qualname", "rebound",
                  "self_name", "table", "types")
 
-    def __init__(self, kind: str, qualname: str, parent: _Scope | None, table: symtable.SymbolTable | None,
-                 node: ast.AST | None = None) -> None:
+    def __init__(self, kind: str, qualname: str, parent: _Scope | None,
+                 table: ScopeFacts | symtable.SymbolTable | None, node: ast.AST | None = None) -> None:
         self.kind = kind
         self.qualname = qualname
         self.parent = parent
@@ -93,7 +95,7 @@ class _Scope:
         """The symtable children called ``name`` that start at ``lineno``
         (any line when none does), from an index built once per scope: a scope
         of n definitions costs n lookups, not n scans of n children."""
-        if self.table is None:
+        if self.table is None or isinstance(self.table, ScopeFacts):
             return []
         if self.kids is None:
             self.kids = {}
@@ -114,7 +116,11 @@ class _Scope:
         if self.table is None:
             return name in self.bindings
         known = self.local.get(name)
+        if known is None and isinstance(self.table, ScopeFacts):
+            bound = self.table.bound(self.mangled(name))
+            known = self.local[name] = _BOUND if bound else _UNBOUND if self.kind != "function" else _NO_SYMBOL
         if known is None:
+            assert not isinstance(self.table, ScopeFacts)
             sym = _symbol(self.table, self.mangled(name))
             if sym is None:
                 known = _NO_SYMBOL
@@ -249,17 +255,37 @@ class _Analyser:
         self.stub: bytes | None = None
         #: function -> {parameter (or "[]" + parameter): class}, from the stub
         self.stub_params: dict[str, dict[str, str]] = {}
+        #: the stub analysed as far as types go (``tell``), for its signatures (``finish``)
+        self.stub_analysis: _Analyser | None = None
+        #: the stub's parse, made once (``tell`` may run again), or None when it does not parse
+        self.stub_parse: tuple[ast.Module, ScopeFacts | symtable.SymbolTable] | None = None
 
     # --- driver ----------------------------------------------------------------
 
     def run(self) -> ModuleAnalysis:
+        if not self.parse():
+            return self.finish()
+        self.prepare()
+        return self.finish()
+
+    # The three stages of run(), so that a workspace build (analysis/pool.py) can
+    # parse a file once, tell and re-tell what it defines while the other files'
+    # answers change, and resolve its uses once, with the answers that hold.
+
+    def parse(self) -> bool:
+        """Read the source into an ast and a symbol table; False (and a
+        syntax-error problem) when Python does not accept it."""
         self.text_lines = source_lines(decode_source(self.source))
         lines = len(self.text_lines)
-        module_def = Definition(self.module, "module", 1, max(lines, 1))
+        self.tree: ast.Module | None = None
         try:
             code = fold_data_literals(self.source)
             tree = ast.parse(code, filename=self.path)
-            table = symtable.symtable(code, self.path, "exec")  # type: ignore[arg-type]  # bytes (typeshed: str): a BOM is fine
+            # which names each scope binds, from the tree (analysis/scopes.py); symtable parses
+            # again only a file with a construct whose syntax error only symtable finds
+            table: ScopeFacts | symtable.SymbolTable | None = scopes.facts(tree, code)
+            if table is None:
+                table = symtable.symtable(code, self.path, "exec")  # type: ignore[arg-type]  # bytes (typeshed: str): a BOM is fine
         except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
             line = getattr(exc, "lineno", None) or 1
             col = getattr(exc, "offset", None) or 1
@@ -269,22 +295,59 @@ class _Analyser:
             elif isinstance(exc, SyntaxError):
                 msg += _newer_syntax(self.text_lines[line - 1] if 0 < line <= lines else "", msg)
             self.problems.append(Problem("syntax-error", line, col, f"syntax error: {msg}"))
-            return self._result([module_def], lines)
+            return False
+        self.tree, self.table = tree, table
+        return True
+
+    def adopt(self, parsed: _Analyser) -> None:
+        """Take the parse of another analyser of the same source (to prepare
+        again without parsing again)."""
+        self.text_lines, self.tree, self.table = parsed.text_lines, parsed.tree, parsed.table
+        self.stub, self.stub_parse = parsed.stub, parsed.stub_parse
+
+    def prepare(self) -> None:
+        """Definitions, bindings, the classes and value types other modules may
+        ask about (told to ``on_prepared``) and the types of locals."""
+        self.declare()
+        self.tell()
+
+    def declare(self) -> None:
+        """Definitions and bindings: what the file says, asking nothing."""
+        tree = self.tree
+        assert tree is not None
+        lines = len(self.text_lines)
         doc = ast.get_docstring(tree) or ""
         module_def = Definition(self.module, "module", 1, max(lines, 1), doc=doc)
-        self.tree = tree
-        root = _Scope("module", self.module, None, table, tree)
+        root = _Scope("module", self.module, None, self.table, tree)
         self.definitions.append(module_def)
         self._declare(tree.body, root)
         for stubs in self.overload_stubs.values():  # overloads without an implementation (a Protocol's, say)
             self.definitions.append(replace(stubs[0], overloads=tuple(d.signature for d in stubs)))
+
+    def retell(self) -> None:
+        """``tell`` again, from the same declarations, when the other modules'
+        answers changed: what ``tell`` made is forgotten first."""
+        self.local_classes = {}
+        self.attribute_types = {}
+        self.mros = {}
+        self.stub_params = {}
+        for scope, _body in self.scopes:
+            scope.types = {}
+            scope.rebound = set()
+        self.tell()
+
+    def tell(self) -> None:
+        """The classes and value types other modules may ask about (told to
+        ``on_prepared``), and the types of locals: what asks the other modules."""
         self._class_infos()
         self._class_aliases()
-        stub = self._read_stub()
+        stub = self.stub_analysis = self._read_stub()
         self._value_types()
         if stub is not None:  # the stub's result and attribute classes are the ones a type checker uses
             self.attribute_types.update(stub.attribute_types)
         for scope, body in self.scopes:
+            if not _tells(scope):
+                continue  # its locals' types are the file's own business: made once, in finish
             self._prepare_types(scope, body)
             if scope.kind in ("module", "class"):  # module and class variables of a known class
                 for name, cls in scope.types.items():
@@ -300,9 +363,19 @@ class _Analyser:
                     self.attribute_types.setdefault(f"{cls}.{attr}[]", item)
         if self.on_prepared is not None:  # what other modules may ask about is known from here on
             self.on_prepared(dict(self.local_classes), dict(self.attribute_types))
+
+    def finish(self) -> ModuleAnalysis:
+        """Resolve every use (after ``prepare``), and the module's analysis."""
+        lines = len(self.text_lines)
+        if self.tree is None:
+            return self._result([Definition(self.module, "module", 1, max(lines, 1))], lines)
+        for scope, body in self.scopes:
+            if not _tells(scope):
+                self._prepare_types(scope, body)
         for scope, body in self.scopes:
             self._visit_body(body, scope)
         self._find_unused_imports()
+        stub = self.stub_analysis
         if stub is not None:
             stubbed = {d.qualname: d for d in stub.definitions if d.kind != "module"}
             # an overloaded stub gives the overloads; the source's definition stays the implementation
@@ -321,11 +394,15 @@ class _Analyser:
         path = self.path.removesuffix(".py") + ".pyi"
         an = _Analyser(self.stub, path, self.module, self.package == self.module, self.external_classes,
                        self.external_values)
-        try:
-            tree = ast.parse(self.stub, filename=path)
-            table = symtable.symtable(self.stub, path, "exec")  # type: ignore[arg-type]  # bytes, as in run
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            return None
+        if self.stub_parse is None:
+            try:
+                parsed = ast.parse(self.stub, filename=path)
+                facts = symtable.symtable(self.stub, path, "exec")  # type: ignore[arg-type]  # bytes, as in run
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                self.stub = None  # asked once: without a stub from here on
+                return None
+            self.stub_parse = (parsed, facts)
+        tree, table = self.stub_parse
         an.text_lines = source_lines(decode_source(self.stub))
         an.tree = tree
         an._declare(tree.body, _Scope("module", self.module, None, table, tree))
@@ -397,7 +474,11 @@ class _Analyser:
             nested = _nested_statements(stmt)
             if nested:
                 stack.extend((child, {}) for child in reversed(list(nested)))
-        if scope.table is not None and scope.kind in ("module", "class"):
+        if isinstance(scope.table, ScopeFacts) and scope.kind in ("module", "class"):
+            for name in scope.table.assigned():
+                if name not in scope.bindings:
+                    scope.bindings[name] = f"{scope.qualname}.{name}"
+        elif isinstance(scope.table, symtable.SymbolTable) and scope.kind in ("module", "class"):
             for name in list(scope.table.get_identifiers()):
                 sym = _symbol(scope.table, name)
                 if sym is not None and name not in scope.bindings and (sym.is_assigned() or sym.is_imported()):
@@ -585,6 +666,7 @@ class _Analyser:
         root = self.scopes[0][0]
         counts: dict[str, int] = {}
         pairs: list[tuple[str, ast.expr]] = []
+        assert self.tree is not None  # (after parse)
         for stmt in _walk_body(self.tree.body):
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] \
                 if isinstance(stmt, (ast.AnnAssign, ast.AugAssign)) else []
@@ -1314,6 +1396,7 @@ class _Analyser:
     def _dunder_all(self) -> set[str]:
         """Names listed in ``__all__``: assigned, ``+=``, or ``__all__.extend``/``.append``."""
         names: set[str] = set()
+        assert self.tree is not None  # (after parse)
         for stmt in _walk_body(self.tree.body):
             value: ast.expr | None = None
             if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
@@ -1634,7 +1717,9 @@ def _symbol(table: symtable.SymbolTable, name: str) -> symtable.Symbol | None:
 
 
 def _child_table(scope: _Scope, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
-                 ) -> symtable.SymbolTable | None:
+                 ) -> ScopeFacts | symtable.SymbolTable | None:
+    if isinstance(scope.table, ScopeFacts):
+        return scope.table.child(node)
     # decorated definitions may report another line: then any child of that name
     found = scope.children(node.name, node.lineno)
     return found[0] if found else None
@@ -1647,8 +1732,11 @@ def _child_scope_for(
     resolved through the enclosing scope."""
     names = {ast.Lambda: "lambda", ast.ListComp: "listcomp", ast.SetComp: "setcomp",
              ast.DictComp: "dictcomp", ast.GeneratorExp: "genexpr"}
-    table = None
-    if scope.table is not None:
+    table: ScopeFacts | symtable.SymbolTable | None = None
+    if isinstance(scope.table, ScopeFacts):
+        table = scopes.lambda_facts(node, scope.private) if isinstance(node, ast.Lambda) else \
+            scopes.comprehension_facts(node, scope.private)
+    elif scope.table is not None:
         candidates = [c for c in scope.children(names[type(node)], node.lineno) if c.get_lineno() == node.lineno]
         if len(candidates) > 1:  # several on one line: match by the names they bind
             if isinstance(node, ast.Lambda):
@@ -1662,6 +1750,15 @@ def _child_scope_for(
         inner.table = None
     inner.cls = None
     return inner
+
+
+def _tells(scope: _Scope) -> bool:
+    """Whether the types of a scope's locals can reach what the module tells
+    other modules: the module's and classes' variables, and a method's locals
+    assigned to ``self.x``. A plain function's (or a nested one's) cannot, so
+    its locals are typed once, when the uses are resolved, not each time the
+    module is prepared again (analysis/pool.py)."""
+    return scope.kind != "function" or bool(scope.cls and scope.self_name)
 
 
 def _function_scope(scope: _Scope) -> _Scope | None:

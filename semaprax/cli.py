@@ -9,7 +9,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import codec
 from analysis.sources import WorkspaceError
@@ -132,6 +132,10 @@ def _cache(args: argparse.Namespace) -> None:
     from analysis import filecache
 
     filecache.use_disk = not args.no_cache
+    if getattr(args, "analysis_jobs", None) is not None:  # ``--jobs``: processes analysing the files
+        from analysis import index
+
+        index.jobs = args.analysis_jobs
 
 
 def cmd_project(args: argparse.Namespace) -> int:
@@ -141,9 +145,12 @@ def cmd_project(args: argparse.Namespace) -> int:
     index.progress_hook = _progress
     _cache(args)
 
-    from views.fit import Budget, fits
+    budget = None
+    fits: Any = None
+    if args.max_tokens is not None:  # views.fit brings the tokenizers: only for a budget
+        from views.fit import Budget, fits
 
-    budget = None if args.max_tokens is None else Budget(args.max_tokens, args.encoding)
+        budget = Budget(args.max_tokens, args.encoding)
     p = make_projection(args.profile, args.root, args.workspace, budget=budget)
     if budget is not None and not fits(p.profile, p.root, p.source_revision, json.loads(p.selected), budget):
         from servers.route import marked_narrower, sized
@@ -353,6 +360,9 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
     pr.add_argument("--no-cache", dest="no_cache", action="store_true",
                     help="neither read nor write the per-file analysis cache in the user's cache folder")
+    pr.add_argument("--jobs", dest="analysis_jobs", type=_positive, metavar="N",
+                    help="processes that analyse a large workspace's files (default: one per core; 1: in this "
+                    "process); the view is the same whatever N")
     pr.add_argument("--max-tokens", dest="max_tokens", type=_positive, metavar="N",
                     help="fit the view so its wire is at most N cl100k_base and o200k_base tokens "
                     "(docs/profiles.md, 'Fitted views'); the document says what it left out")
@@ -372,6 +382,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--workspace", default=".", metavar="DIR", help="workspace folder (default: .)")
     r.add_argument("--no-cache", dest="no_cache", action="store_true",
                    help="neither read nor write the per-file analysis cache in the user's cache folder")
+    r.add_argument("--jobs", dest="analysis_jobs", type=_positive, metavar="N",
+                   help="processes that analyse a large workspace's files (default: one per core)")
     r.set_defaults(run=cmd_replay)
 
     t = sub.add_parser(

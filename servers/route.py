@@ -26,7 +26,7 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import codec
 from analysis.sources import Workspace, WorkspaceError
@@ -37,7 +37,9 @@ from codec.negotiate import VERSIONS, check_offer, is_integer, negotiate
 from servers import roots
 from servers.failures import jsonrpc_code
 from views import PRODUCERS
-from views.fit import Budget, budget_of, fit
+
+if TYPE_CHECKING:  # views.fit brings the tokenizers: imported where a budget is given
+    from views.fit import Budget
 
 METHOD = "workspace/compact-projection"
 
@@ -315,6 +317,8 @@ def make_projection(profile: str, root: str, workspace: str | os.PathLike[str] =
     def produce() -> CompactProjection:
         normalized, value = PRODUCERS[profile](ws, root)
         if budget is not None:
+            from views.fit import fit
+
             value = fit(profile, ws, normalized, value, budget, _produce)
         return CompactProjection.from_value(profile, normalized, ws.revision(), value)
 
@@ -335,6 +339,8 @@ def replay_projection(p: CompactProjection, workspace: str | os.PathLike[str] = 
     to the budget its document names when it is partial (docs/wire-format.md §2.1):
     replay of a fitted view makes the same bytes when the sources are the same."""
     import json
+
+    from views.fit import budget_of
 
     try:
         value = json.loads(p.selected)
@@ -373,6 +379,8 @@ def answer(request: Request, workspace: str | os.PathLike[str] | None, *,
     checkpoint("view")
     budget = None
     if request.max_tokens is not None:  # auto fits full JSON; the form it picks is cheaper still
+        from views.fit import Budget
+
         budget = Budget(request.max_tokens, "json" if auto else encoding)
     try:
         p = make_projection(request.profile, request.root, folder, index_cache=index_cache, budget=budget)

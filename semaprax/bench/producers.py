@@ -10,6 +10,18 @@ factor per doubling. Run it niced and bounded:
 
 ``--budget`` bounds the whole run in seconds: what does not fit is reported as
 skipped, never silently dropped.
+
+``--pool`` measures the process pool of a cold build instead (analysis/pool.py):
+``semaprax project --profile project-graph --no-cache`` with ``--jobs 1`` and
+``--jobs 2`` in turn, each a new process, with wall and CPU seconds (the
+workers' included), whether the outputs are byte-identical, and the load; then
+where a pool starts to pay (``--threshold``: generated workspaces of 8-128
+files, in-process builds with and without a pool). By default on a generated
+workspace of 240 modules (about a minute); ``--workspace /tmp/stdlib`` for the
+standard library:
+
+    nice -n 10 semaprax bench producers --pool --repeats 3 --workspace /tmp/stdlib
+    nice -n 10 semaprax bench producers --pool --threshold
 """
 
 from __future__ import annotations
@@ -89,9 +101,10 @@ def _one(profile: str, root: str, workspace: str) -> None:
     analyses: list[tuple[int, int]] = []
     real = index.WorkspaceIndex.__init__
 
-    def counting(self: index.WorkspaceIndex, ws: Any, files: Any, store: Any = None) -> None:
+    def counting(self: index.WorkspaceIndex, ws: Any, files: Any, store: Any = None,
+                 processes: int | None = None) -> None:
         """The analyses a workspace-wide view made."""
-        real(self, ws, files, store)
+        real(self, ws, files, store, processes)
         analyses.append((len(files), self.analyses))
 
     index.WorkspaceIndex.__init__ = counting  # type: ignore[method-assign]  # patched on purpose
@@ -137,6 +150,147 @@ def _cases(base: Path, stdlib: bool, max_size: int = 16000) -> list[tuple[str, s
     return cases
 
 
+def chained_module(i: int, functions: int = 24) -> str:
+    """Module i: a class deriving from module i-1's, functions returning it and
+    calling through it, so what a module tells others settles over rounds."""
+    head = f"from m{i - 1} import Box{i - 1}, make{i - 1}\n\n\n" if i else "class Box0:\n    pass\n\n\ndef make0() -> Box0:\n    return Box0()\n\n\n"
+    out = [head]
+    if i:
+        out.append(f"class Box{i}(Box{i - 1}):\n    def get{i}(self) -> 'Box{i}':\n        return self\n\n\n"
+                   f"def make{i}() -> Box{i}:\n    return Box{i}()\n\n\n")
+        for k in range(functions):
+            out.append(f"def f{k}(x: Box{i - 1}) -> int:\n    b = make{i}()\n    c = make{i - 1}()\n"
+                       f"    b.get{i}().get{i}()\n    return len(str(x)) + len(repr(c)) + {k}\n\n\n")
+    return "".join(out)
+
+
+def _chained(base: Path, modules: int) -> Path:
+    folder = base / f"chained{modules}"
+    folder.mkdir()
+    (folder / "semaprax.toml").write_text(f'[project]\nname = "chained{modules}"\nsources = ["."]\n')
+    for i in range(modules):
+        (folder / f"m{i}.py").write_text(chained_module(i))
+    return folder
+
+
+def _cli_cold(workspace: Path, jobs: int, out: Path) -> tuple[float, float]:
+    """Wall and CPU seconds (the command's and its workers') of a cold project-graph."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    manifest = "semaprax.toml" if (workspace / "semaprax.toml").exists() else "pyproject.toml"
+    subprocess.run([sys.executable, "-m", "semaprax", "project", "--profile", "project-graph", manifest,
+                    "--workspace", str(workspace), "--no-cache", "--jobs", str(jobs), "-o", str(out)],
+                   check=True, cwd=ROOT)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def _spread(values: list[float]) -> str:
+    return f"{statistics.median(values):.2f} ({min(values):.2f}-{max(values):.2f})"
+
+
+def pool_rounds(workspace: Path, repeats: int) -> None:
+    """jobs=1 and jobs=2 in turn, ``repeats`` times each."""
+    figures: dict[int, tuple[list[float], list[float]]] = {1: ([], []), 2: ([], [])}
+    outputs: set[bytes] = set()
+    loads = [os.getloadavg()[0]]
+    with tempfile.TemporaryDirectory(prefix="bench_pool.") as tmp:
+        for k in range(repeats):
+            for jobs in (1, 2):
+                out = Path(tmp) / f"out{jobs}.json"
+                wall, cpu = _cli_cold(workspace, jobs, out)
+                figures[jobs][0].append(wall)
+                figures[jobs][1].append(cpu)
+                outputs.add(out.read_bytes())
+                loads.append(os.getloadavg()[0])
+                print(f"round {k + 1}, --jobs {jobs}: wall {wall:.2f} s, CPU {cpu:.2f} s, load {loads[-1]:.1f}",
+                      file=sys.stderr, flush=True)
+    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {min(loads):.1f}-{max(loads):.1f}; "
+          f"cold `project-graph` of {workspace.name} (--no-cache), {repeats} runs each, median (min-max)\n")
+    print("| --jobs | wall s | CPU s (all processes) |")
+    print("|---:|---:|---:|")
+    for jobs, (walls, cpus) in figures.items():
+        print(f"| {jobs} | {_spread(walls)} | {_spread(cpus)} |")
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * (1 if sys.platform == "darwin" else 1024)
+    print(f"\nthe largest process of all the runs peaked at {peak / 2**20:.0f} MB")
+    ratios = [a / b for a, b in zip(figures[1][0], figures[2][0], strict=True)]
+    print(f"\nwall jobs=1 / jobs=2, per round: median {_spread(ratios)}; outputs byte-identical: {len(outputs) == 1}")
+
+
+_IN_PROCESS = """
+import json, resource, sys, time
+from analysis import pool
+from analysis.index import WorkspaceIndex
+from analysis.sources import Workspace
+pool.POOL_MIN_FILES = 0
+ws = Workspace(sys.argv[1])
+files = ws.python_files()
+out = []
+for jobs in json.loads(sys.argv[2]):
+    wall, cpu = time.perf_counter(), time.process_time()
+    child = resource.getrusage(resource.RUSAGE_CHILDREN)
+    index = WorkspaceIndex(Workspace(sys.argv[1]), files, None, processes=jobs)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out.append([jobs, time.perf_counter() - wall, time.process_time() - cpu + after.ru_utime - child.ru_utime
+                + after.ru_stime - child.ru_stime])
+print(json.dumps(out))
+"""
+
+
+_CRITICAL = """
+import json, sys, time
+from analysis.index import WorkspaceIndex
+from analysis.sources import Workspace
+from views.common import manifest_root
+out = []
+for jobs in (1, 2):
+    ws = Workspace(sys.argv[1])
+    files = list(manifest_root(ws, sys.argv[2]).sources)
+    cpu = time.process_time()
+    index = WorkspaceIndex(ws, files, None, processes=jobs)
+    out.append([jobs, time.process_time() - cpu, index.worker_cpu])
+print(json.dumps(out))
+"""
+
+
+def pool_estimate(workspace: Path) -> None:
+    """The cold build's critical path in CPU seconds, which the load does not
+    stretch: with two workers, the building process's own CPU plus the
+    slowest worker's is about its wall time on two idle cores (a little more:
+    the building process also works while the workers do)."""
+    manifest = "semaprax.toml" if (workspace / "semaprax.toml").exists() else "pyproject.toml"
+    done = subprocess.run([sys.executable, "-c", _CRITICAL, str(workspace), manifest], check=True, cwd=ROOT,
+                          capture_output=True, text=True)
+    (_, one, _), (_, own, workers) = json.loads(done.stdout)
+    if not workers:
+        print(f"\nno pool started for {workspace.name} (fewer files than the pool's threshold)")
+        return
+    print(f"\ncritical path, CPU s (load {os.getloadavg()[0]:.1f}): one process {one:.2f}; two workers "
+          f"{' and '.join(f'{w:.2f}' for w in workers)}, the building process {own:.2f}: about "
+          f"{own + max(workers):.2f} s of wall time on two idle cores ({one / (own + max(workers)):.2f}x faster)")
+
+
+def pool_threshold(repeats: int) -> None:
+    """In-process builds of generated workspaces with no pool and with two
+    workers (their start included): where the pool starts to pay."""
+    print(f"load average {os.getloadavg()[0]:.1f}; wall s of an in-process build, median of {repeats} "
+          "(min-max)\n")
+    print("| files | no pool | pool of 2 | pool / no pool |")
+    print("|---:|---:|---:|---:|")
+    with tempfile.TemporaryDirectory(prefix="bench_pool.") as tmp:
+        for n in (8, 16, 32, 48, 64, 128):
+            ws = _chained(Path(tmp), n)
+            walls: dict[int, list[float]] = {1: [], 2: []}
+            for _ in range(repeats):
+                done = subprocess.run([sys.executable, "-c", _IN_PROCESS, str(ws), "[1, 2]"], check=True, cwd=ROOT,
+                                      capture_output=True, text=True)
+                for jobs, wall, _cpu in json.loads(done.stdout):
+                    walls[jobs].append(wall)
+            one, two = statistics.median(walls[1]), statistics.median(walls[2])
+            print(f"| {n} | {_spread(walls[1])} | {_spread(walls[2])} | {two / one:.2f} |", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     given = sys.argv[1:] if argv is None else argv
     if len(given) == 4 and given[0] == "--one":
@@ -151,7 +305,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stdlib", action="store_true", help="also the standard library as a workspace")
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds for one run (default 300)")
     parser.add_argument("--no-stdlib", action="store_true", help="leave out the standard library (the default)")
-    args = parser.parse_args(argv)
+    parser.add_argument("--pool", action="store_true",
+                        help="measure a cold build with --jobs 1 and --jobs 2 instead (analysis/pool.py)")
+    parser.add_argument("--workspace", type=Path, metavar="DIR",
+                        help="with --pool: the workspace (default: 240 generated modules)")
+    parser.add_argument("--threshold", action="store_true",
+                        help="with --pool: where a pool starts to pay, on generated workspaces of 8-128 files")
+    parser.add_argument("--estimate", action="store_true",
+                        help="with --pool: only the critical path in CPU seconds (the command's own CPU plus the "
+                        "slowest worker's), which the machine's load does not stretch")
+    args = parser.parse_args(given)
+    if args.pool:
+        if args.threshold:
+            pool_threshold(max(args.repeats, 3))
+            return 0
+        with tempfile.TemporaryDirectory(prefix="bench_pool.") as tmp:
+            workspace = args.workspace if args.workspace is not None else _chained(Path(tmp), 240)
+            if not args.estimate:
+                pool_rounds(workspace, args.repeats)
+            pool_estimate(workspace)
+        return 0
     deadline = time.monotonic() + args.budget
     rows = []
     with tempfile.TemporaryDirectory(prefix="bench_producers.") as tmp:

@@ -16,7 +16,7 @@ import pytest
 from workspacekit import write_files as _write
 
 from analysis import filecache
-from analysis import index as index_module
+from analysis import pool as pool_module
 from analysis.filecache import RecordStore
 from analysis.index import WorkspaceIndex
 from analysis.resolver import ClassInfo
@@ -43,12 +43,17 @@ def _snapshot(index: WorkspaceIndex) -> list[tuple]:
             for a in index.modules]
 
 
+def _count(analysed: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each file analysed (finished: analysis/pool.py) goes on ``analysed``."""
+    real = pool_module.Analyst.finish
+    monkeypatch.setattr(pool_module.Analyst, "finish",
+                        lambda self, n, tables: analysed.append(self.jobs[n].path) or real(self, n, tables))
+
+
 def _build(folder: Path, store: RecordStore | None, analysed: list[str] | None = None,
            monkeypatch: pytest.MonkeyPatch | None = None) -> WorkspaceIndex:
     if analysed is not None and monkeypatch is not None:
-        real = index_module.analyse_module
-        monkeypatch.setattr(index_module, "analyse_module",
-                            lambda *a, **k: analysed.append(a[1]) or real(*a, **k))
+        _count(analysed, monkeypatch)
     ws = Workspace(folder)
     return WorkspaceIndex(ws, ws.python_files(), store)
 
@@ -121,14 +126,22 @@ VIEWS = (("project-graph", "semaprax.toml"), ("diagnostics", "semaprax.toml"), (
 
 RUN = """
 import hashlib, json, sys
-from analysis import filecache
+from analysis import filecache, index, pool
 from servers.route import make_projection
 filecache.use_disk = sys.argv[2] == "cache"
+index.jobs = int(sys.argv[4])
+pool.POOL_MIN_FILES = 0  # a pool of that many processes even for these few files
+used = []
+def solve(*args, **kwargs):
+    outcome = pool.solve(*args, **kwargs)
+    used.append(outcome.processes if outcome.finishes else 0)
+    return outcome
+index.solve = solve
 out = []
 for profile, root in json.loads(sys.argv[3]):
     p = make_projection(profile, root, sys.argv[1])
     out.append(hashlib.sha256(p.selected).hexdigest() + " " + p.source_revision)
-print(json.dumps(out))
+print(json.dumps([out, used[0]]))
 """
 
 
@@ -137,16 +150,20 @@ def test_the_same_workspace_gives_the_same_bytes_four_ways(tmp_path):
     two = shutil.copytree(one, tmp_path / "elsewhere" / "two")
     env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "xdg"))
 
-    def run(folder: Path, seed: str, cache: str) -> list[str]:
-        done = subprocess.run([sys.executable, "-c", RUN, str(folder), cache, json.dumps(VIEWS)], cwd=ROOT,
-                              env={**env, "PYTHONHASHSEED": seed}, capture_output=True, text=True, check=True)
-        return json.loads(done.stdout)
+    def run(folder: Path, seed: str, cache: str, jobs: int, processes: int) -> list[str]:
+        done = subprocess.run([sys.executable, "-c", RUN, str(folder), cache, json.dumps(VIEWS), str(jobs)],
+                              cwd=ROOT, env={**env, "PYTHONHASHSEED": seed}, capture_output=True, text=True,
+                              check=True)
+        out, used = json.loads(done.stdout)
+        assert used == processes  # the processes that analysed the files (0: all replayed)
+        return out
 
-    cold = run(one, "0", "cache")  # writes the records
+    cold = run(one, "0", "cache", 1, 1)  # writes the records
     assert (tmp_path / "xdg" / "semaprax" / "analysis").is_dir()
-    assert run(one, "1", "cache") == cold  # another seed, every file replayed from disk
-    assert run(two, "2", "no-cache") == cold  # another path, no cache
-    assert run(two, "3", "cache") == cold  # another path, cache (keys hold workspace-relative paths: replayed)
+    assert run(one, "1", "cache", 1, 0) == cold  # another seed, every file replayed from disk
+    assert run(two, "2", "no-cache", 2, 2) == cold  # another path, no cache, two processes
+    assert run(two, "3", "cache", 3, 0) == cold  # another path, cache (keys hold workspace-relative paths: replayed)
+    assert run(one, "4", "no-cache", 3, 3) == cold  # three processes
 
 
 def test_a_server_reanalyses_only_the_edited_file_and_gives_the_cold_bytes(tmp_path, monkeypatch):
@@ -163,8 +180,7 @@ def test_a_server_reanalyses_only_the_edited_file_and_gives_the_cold_bytes(tmp_p
     util = ws / "pkg" / "util.py"
     util.write_text(FILES["pkg/util.py"] + "\n\ndef extra():\n    return helper(1)\n")
     analysed: list[str] = []
-    real = index_module.analyse_module
-    monkeypatch.setattr(index_module, "analyse_module", lambda *a, **k: analysed.append(a[1]) or real(*a, **k))
+    _count(analysed, monkeypatch)
     after = make_projection("references", "pkg.util.helper", ws, index_cache=cache)
     assert analysed == ["pkg/util.py"] and cache.stats.builds == 2
     monkeypatch.undo()
@@ -175,3 +191,19 @@ def test_a_server_reanalyses_only_the_edited_file_and_gives_the_cold_bytes(tmp_p
         assert after == make_projection("references", "pkg.util.helper", ws)
     finally:
         filecache._stores.update(kept)
+
+
+def test_an_edit_of_a_stub_alone_reanalyses_its_module(tmp_path, monkeypatch):
+    files = {"gadgets.py": "def make(kind):\n    return kind\n",
+             "gadgets.pyi": "def make(kind: str) -> str: ...\n",
+             "user.py": "from gadgets import make\n\ndef use():\n    make('x').upper()\n"}
+    ws = _write(tmp_path / "ws", files)
+    store = _store(tmp_path / "cache")
+    _build(ws, store)
+    (ws / "gadgets.pyi").write_text("def make(kind: str) -> bytes: ...\n")  # the stub's bytes are in the key
+    analysed: list[str] = []
+    warm = _build(ws, store, analysed, monkeypatch)
+    monkeypatch.undo()
+    assert "gadgets.py" in analysed and "user.py" in analysed  # user asked what make() returns
+    assert _snapshot(warm) == _snapshot(_build(ws, None))
+    assert "builtins.bytes.upper" in {u.target for u in warm.by_module["user"].uses}

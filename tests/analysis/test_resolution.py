@@ -242,15 +242,16 @@ def test_the_index_analyses_each_file_once_and_matches_full_knowledge(tmp_path, 
         "m.py": "from a import f\ndef g():\n    f()\n",
         "z.py": "class Engine:\n    def run(self): pass\n",
     })
-    import analysis.index as index_module
+    import analysis.pool as pool_module
 
     counted = []
-    real = index_module.analyse_module
-    monkeypatch.setattr(index_module, "analyse_module", lambda *a, **k: counted.append(a[1]) or real(*a, **k))
+    real = pool_module.Analyst.finish
+    monkeypatch.setattr(pool_module.Analyst, "finish",
+                        lambda self, n, tables: counted.append(self.jobs[n].path) or real(self, n, tables))
     ws = Workspace(tmp_path)
     index = WorkspaceIndex(ws, ws.python_files())
     assert sorted(counted) == ["a.py", "m.py", "z.py"]
-    assert index.analyses == 3
+    assert index.analyses == 3 and index.parses == 3  # a.py prepared again (z.py told it Engine), not parsed again
     assert "z.Engine.run" in {u.target for u in index.by_module["a"].uses}
 
 

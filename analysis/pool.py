@@ -1,0 +1,692 @@
+"""A workspace's files analysed on every core, with a result that depends on
+neither the order of the files nor the number of processes.
+
+A module's analysis (analysis/resolver.py) has three stages: ``parse`` (ast and
+symbol table), ``prepare`` (definitions, imports, and what the module tells
+others: its classes and the value types of its attributes and functions) and
+``finish`` (every use resolved). ``prepare`` and ``finish`` ask about other
+modules' classes and values; the answers come from ``Tables``, the merge, in
+file order, of what every file told. So a file's analysis is a function of
+its bytes and the tables, and the build is a fixed point:
+
+1. every file is parsed once and prepared with the tables known so far (none on
+   a cold build; on a warm one, what the records in analysis/filecache.py say);
+2. the tables are merged again; a file whose questions now get another answer
+   is prepared again (from the tree it kept, not parsed again), until no
+   answer changes (or ``MAX_ROUNDS``);
+3. every file is finished once with the final tables, except a file whose
+   record agrees with them all (replayed).
+
+Each round is a function of the previous round's tables only, so the result is
+the same in one process or many. The file-local work (parsing, preparing,
+finishing) runs in worker processes (``jobs``), each holding the files of its
+shard between rounds; merging and checking runs in the calling process. A
+file whose analysis raises gets a diagnostic (``analysis-failed``), and a
+worker that dies gives its files one; a worker never outlives the build.
+"""
+
+from __future__ import annotations
+
+import functools
+import gc
+import os
+import pickle
+import signal
+import sys
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from analysis.filecache import CLASS, PREPARED, VALUE, Event, Record, dump_record, load_record
+from analysis.model import UNRESOLVED, Definition, ModuleAnalysis, Problem
+from analysis.resolver import TOO_DEEP, ClassInfo, _Analyser, collector_paused, known_result
+from analysis.stdlib_types import is_class as is_stdlib_class
+
+if TYPE_CHECKING:  # the pool's own modules are imported when a pool starts: a small build needs none
+    import subprocess
+    from multiprocessing.connection import Connection
+
+#: The problem kind of a file whose analysis failed (a bug of the analyser, or
+#: its process died): the file keeps its module and this one diagnostic.
+FAILED = "analysis-failed"
+#: Rounds of step 2 at most (a chain of modules each telling the next a class).
+MAX_ROUNDS = 12
+#: Below this many files to analyse a build stays in the calling process: a
+#: pool costs 0.3-0.5 s of CPU to start, which two workers win back from about
+#: 40 files of the standard library's average size (docs/performance.md,
+#: ``semaprax bench producers --pool --threshold``).
+POOL_MIN_FILES = 48
+#: Source bytes whose parse a build keeps between rounds, shared out among its
+#: processes (about 45 bytes of trees per byte of source); a file past it is
+#: not kept, and parsed again when it is needed again.
+HOLD_BYTES = 32 * 1024 * 1024
+#: Frames a stage may use below the frame it starts at, whatever the depth of
+#: the caller (a worker's loop or a command's), so RecursionError, and with it
+#: the ``too-deep`` diagnostic, falls on the same files in any process.
+STAGE_FRAMES = 960
+#: Files per reply of a worker (so progress is reported as it goes).
+CHUNK = 32
+
+
+@dataclass(frozen=True)
+class Job:
+    n: int  # the file's place in the build (its order in the output)
+    path: str
+    module: str
+    is_package: bool
+    data: bytes
+    stub: bytes | None = None  # the source of a ``.pyi`` beside the file (Workspace.stub_of)
+
+
+@dataclass
+class Told:
+    """What a prepared file tells the others, and the questions it asked."""
+
+    classes: dict[str, ClassInfo] = field(default_factory=dict)
+    values: dict[str, str] = field(default_factory=dict)
+    aliases: list[tuple[str, str]] = field(default_factory=list)
+    events: tuple[Event, ...] = ()
+    parsed: int = 0  # files parsed to tell it (0 or 1)
+
+
+class Tables:
+    """The classes, value types and import aliases every file told, merged in
+    file order; the answers every question gets in one round."""
+
+    def __init__(self, told: Iterable[Told | None], aliases: dict[str, str]) -> None:
+        self.classes: dict[str, ClassInfo] = {}
+        self.values: dict[str, str] = {}
+        self.aliases = dict(aliases)
+        for t in told:
+            if t is None:
+                continue
+            self.classes.update((q, ClassInfo(tuple(b for b in i.bases if not b.startswith(UNRESOLVED)), i.members))
+                                for q, i in t.classes.items())
+            self.values.update(t.values)
+            self.aliases.update(t.aliases)
+        self._canonicals: dict[str, str] = {}
+
+    def canonical(self, target: str) -> str:
+        """The name ``target`` reaches through the aliases (re-exports of
+        re-exports, at most eight, never a cycle)."""
+        known = self._canonicals.get(target)
+        if known is not None:
+            return known
+        current = target
+        aliases = self.aliases
+        for _ in range(8):
+            parts = current.split(".")
+            for k in range(len(parts), 1, -1):
+                head = ".".join(parts[:k])
+                if head in aliases:
+                    current = ".".join([aliases[head], *parts[k:]])
+                    break
+            else:
+                break
+        self._canonicals[target] = current
+        return current
+
+    def answer(self, kind: int, q: str) -> Any:
+        """What the tables say of ``q`` (a class, or a value type), or of the
+        name it reaches through the aliases; for values, also what the
+        standard library's are (analysis/stdlib_types.py) when that is where
+        it leads: ``requests.compat.urlparse()`` is ``urllib.parse.urlparse()``,
+        and ``m.name=`` (is ``m.name`` another name of a class?) is answered
+        for a standard-library class reached through an import."""
+        table: dict[str, Any] = self.classes if kind == CLASS else self.values
+        found = table.get(q)
+        if found is None:
+            found = table.get(self.canonical(q))
+        if found is None and kind == VALUE:
+            cut = min((i for i in (q.find("("), q.find("["), q.find("=")) if i > 0), default=len(q))
+            name, suffix = q[:cut], q[cut:]
+            canonical = self.canonical(name)
+            if canonical != name:
+                if suffix == "=":
+                    found = canonical if is_stdlib_class(canonical) else None
+                else:
+                    found = table.get(canonical + suffix) or known_result(canonical + suffix)
+        return found
+
+    def agrees(self, events: Iterable[Event]) -> bool:
+        """Whether every question of ``events`` gets the answer recorded."""
+        answer = self.answer
+        return all(kind == PREPARED or answer(kind, q) == got for kind, q, got in events)
+
+    def payload(self) -> bytes:
+        return pickle.dumps((self.classes, self.values, self.aliases), protocol=pickle.HIGHEST_PROTOCOL)
+
+    @classmethod
+    def from_payload(cls, data: bytes) -> Tables:
+        tables = cls((), {})
+        tables.classes, tables.values, tables.aliases = pickle.loads(data)
+        return tables
+
+
+def module_aliases(module: str, imports: Iterable[Any], values: dict[str, str] | None = None
+                   ) -> list[tuple[str, str]]:
+    """The names a module's own imports give it, as other modules may use
+    them (``pkg.Session`` -> ``pkg.sessions.Session``), and its variables that
+    are another name of a class (``builtin_str = str``: ``"m.builtin_str="``
+    in the value types it tells, resolver._class_aliases)."""
+    out = [(f"{module}.{i.local}", i.target) for i in imports
+           if i.scope == module and i.local != "*" and i.target != f"{module}.{i.local}"]
+    if values:
+        out += [(q[:-1], cls) for q, cls in values.items() if q.endswith("=")]
+    return out
+
+
+def told_of(record: Record) -> Told:
+    """What a recorded analysis told, and the questions it asked first."""
+    events = record.events
+    at = next((k for k, e in enumerate(events) if e[0] == PREPARED), None)
+    a = record.result
+    if at is None:
+        return Told(aliases=module_aliases(a.module, a.imports), events=events)
+    _kind, classes, told_values = events[at]
+    values = dict(told_values)
+    return Told(dict(classes), values, module_aliases(a.module, a.imports, values), events[:at])
+
+
+class _Asker:
+    """A stage's questions to the tables, each asked once and recorded in the
+    order first asked."""
+
+    __slots__ = ("events", "memo", "tables")
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+        self.memo: dict[tuple[int, str], Any] = {}
+        self.events: list[Event] = []
+
+    def ask(self, kind: int, q: str) -> Any:
+        key = (kind, q)
+        try:
+            return self.memo[key]
+        except KeyError:
+            pass
+        got = self.memo[key] = self.tables.answer(kind, q)
+        self.events.append((kind, q, got))
+        return got
+
+
+def _depth() -> int:
+    frame: Any = sys._getframe(1)
+    n = 0
+    while frame is not None:
+        n += 1
+        frame = frame.f_back
+    return n
+
+
+def _staged(fn: Callable[[], Any]) -> Any:
+    """``fn()`` with ``STAGE_FRAMES`` frames to use, wherever it is called
+    from (in the main thread; a server's threads share one limit, so there it
+    is left alone)."""
+    if threading.current_thread() is not threading.main_thread():
+        return fn()
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(_depth() + STAGE_FRAMES)
+    try:
+        return fn()
+    finally:
+        sys.setrecursionlimit(old)
+
+
+def _failed(job: Job, lines: int, why: str) -> ModuleAnalysis:
+    return ModuleAnalysis(job.module, job.path, (Definition(job.module, "module", 1, max(lines, 1)),), (), (),
+                          (Problem(FAILED, 1, 1, why),), lines=lines)
+
+
+def _too_deep(job: Job, lines: int) -> ModuleAnalysis:
+    return ModuleAnalysis(job.module, job.path, (Definition(job.module, "module", 1, max(lines, 1)),), (), (),
+                          (Problem(TOO_DEEP, 1, 1, "too deeply nested to analyse"),), lines=lines)
+
+
+def _why(exc: BaseException) -> str:
+    text = f"the analysis of this file failed ({type(exc).__name__}: {exc})"
+    return text if len(text) <= 300 else text[:299] + "…"
+
+
+class _Kept:
+    __slots__ = ("analyser", "asker", "prepared", "told")
+
+    def __init__(self, analyser: _Analyser, asker: _Asker, told: Told, prepared: bool) -> None:
+        self.analyser, self.asker, self.told, self.prepared = analyser, asker, told, prepared
+
+
+class Analyst:
+    """The file-local work on some of the files: parse each once, prepare
+    (again) with given tables, finish. Runs in a worker process, or in the
+    calling process when there is no pool."""
+
+    def __init__(self, hold_bytes: int | None = None) -> None:
+        self.jobs: dict[int, Job] = {}
+        self.kept: OrderedDict[int, _Kept] = OrderedDict()
+        self.hold_bytes = HOLD_BYTES if hold_bytes is None else hold_bytes
+        self.held = 0
+        self.parses = 0
+        self.last: tuple[int, _Kept] | None = None
+
+    def add(self, jobs: Iterable[Job]) -> None:
+        for job in jobs:
+            self.jobs[job.n] = job
+
+    def _analyser(self, job: Job, asker: _Asker) -> _Analyser:
+        analyser = _Analyser(job.data, job.path, job.module, job.is_package,
+                             functools.partial(asker.ask, CLASS), functools.partial(asker.ask, VALUE))
+        analyser.stub = job.stub
+        return analyser
+
+    def _keep(self, n: int, kept: _Kept) -> None:
+        """Keep file ``n``'s analysis while the files kept hold at most
+        ``hold_bytes`` of source; past that it is not kept (the files go round
+        in the same order each round: dropping the oldest would drop each one
+        just before it is needed), and a later stage parses it again. The
+        last one prepared is kept whatever its size, for the stage after."""
+        size = len(self.jobs[n].data)
+        if self.kept.pop(n, None) is not None:
+            self.held -= size
+        self.last = (n, kept)
+        if self.held + size <= self.hold_bytes:
+            self.kept[n] = kept
+            self.held += size
+
+    def _take(self, n: int) -> _Kept | None:
+        kept = self.kept.pop(n, None)
+        if kept is not None:
+            self.held -= len(self.jobs[n].data)
+        elif self.last is not None and self.last[0] == n:
+            kept = self.last[1]
+        self.last = None
+        return kept
+
+    def prepare(self, n: int, tables: Tables) -> Told:
+        """Tell what file ``n`` defines, its questions answered by ``tables``."""
+        job = self.jobs[n]
+        asker = _Asker(tables)
+        before = self.kept.get(n) or (self.last[1] if self.last is not None and self.last[0] == n else None)
+        if before is not None and before.analyser.tree is not None and before.prepared \
+                and getattr(before.analyser, "failure", None) is None:
+            return self._retell(n, before.analyser, asker)
+        analyser = self._analyser(job, asker)
+        parsed = 0
+        if before is not None and before.analyser.tree is not None:
+            analyser.adopt(before.analyser)
+            ok = True
+        else:
+            parsed = 1
+            self.parses += 1
+            try:
+                ok = _staged(analyser.parse)
+            except Exception as exc:  # noqa: BLE001 - a bug of the analyser: the file gets a diagnostic
+                told = Told(parsed=1)
+                analyser.failure = _failed(job, len(getattr(analyser, "text_lines", ())), _why(exc))  # type: ignore[attr-defined]
+                analyser.tree = None
+                self._keep(n, _Kept(analyser, asker, told, True))
+                return told
+        if not ok:  # a syntax error: nothing to tell, finished as it is
+            told = Told(parsed=parsed)
+            self._keep(n, _Kept(analyser, asker, told, True))
+            return told
+        got: dict[str, Any] = {}
+        analyser.on_prepared = lambda c, v: got.update(classes=c, values=v)
+        try:
+            with collector_paused():
+                _staged(analyser.prepare)
+        except RecursionError:
+            analyser.failure = _too_deep(job, len(analyser.text_lines))  # type: ignore[attr-defined]
+        except Exception as exc:  # noqa: BLE001 - the same
+            analyser.failure = _failed(job, len(analyser.text_lines), _why(exc))  # type: ignore[attr-defined]
+        if getattr(analyser, "failure", None) is not None:
+            told = Told(events=tuple(asker.events), parsed=parsed)
+        else:
+            values = got.get("values", {})
+            told = Told(got.get("classes", {}), values, module_aliases(job.module, analyser.imports, values),
+                        tuple(asker.events), parsed)
+        self._keep(n, _Kept(analyser, asker, told, True))
+        return told
+
+    def _retell(self, n: int, analyser: _Analyser, asker: _Asker) -> Told:
+        """Prepare file ``n`` again from its declarations (no parse, no
+        declaring again): only what asks the other modules is redone."""
+        job = self.jobs[n]
+        analyser.external_classes = functools.partial(asker.ask, CLASS)
+        analyser.external_values = functools.partial(asker.ask, VALUE)
+        got: dict[str, Any] = {}
+        analyser.on_prepared = lambda c, v: got.update(classes=c, values=v)
+        try:
+            with collector_paused():
+                _staged(analyser.retell)
+        except RecursionError:
+            analyser.failure = _too_deep(job, len(analyser.text_lines))  # type: ignore[attr-defined]
+        except Exception as exc:  # noqa: BLE001 - a bug of the analyser: the file gets a diagnostic
+            analyser.failure = _failed(job, len(analyser.text_lines), _why(exc))  # type: ignore[attr-defined]
+        if getattr(analyser, "failure", None) is not None:
+            told = Told(events=tuple(asker.events))
+        else:
+            values = got.get("values", {})
+            told = Told(got.get("classes", {}), values, module_aliases(job.module, analyser.imports, values),
+                        tuple(asker.events))
+        self._keep(n, _Kept(analyser, asker, told, True))
+        return told
+
+    def finish(self, n: int, tables: Tables) -> tuple[Record, bool, int]:
+        """File ``n``'s record (its analysis with every question asked, as
+        analysis/filecache.py keeps it), whether it may be kept on disk, and
+        the files parsed to make it."""
+        kept = self.kept.get(n)
+        parsed = 0
+        if kept is None or not kept.prepared or not tables.agrees(kept.told.events):
+            parsed = self.prepare(n, tables).parsed
+        kept = self._take(n)
+        assert kept is not None
+        job, analyser, asker, told = self.jobs[n], kept.analyser, kept.asker, kept.told
+        failure: ModuleAnalysis | None = getattr(analyser, "failure", None)
+        asker.tables = tables
+        asker.events = []
+        result = failure
+        if result is None:
+            try:
+                with collector_paused():
+                    result = _staged(analyser.finish)
+            except RecursionError:
+                result = _too_deep(job, len(analyser.text_lines))
+            except Exception as exc:  # noqa: BLE001 - a bug of the analyser: the file gets a diagnostic
+                result = _failed(job, len(analyser.text_lines), _why(exc))
+        events = (*told.events, (PREPARED, told.classes, told.values), *asker.events) \
+            if analyser.tree is not None and failure is None else told.events
+        storable = not any(p.kind in (TOO_DEEP, FAILED) for p in result.problems)
+        return Record(tuple(events), result), storable, parsed
+
+
+# --- worker processes ------------------------------------------------------------------------
+
+def _worker(conn: Connection, hold_bytes: int) -> None:
+    """A worker's loop: requests from the build, answers in chunks. Ctrl-C is
+    the build's to handle (it stops the workers); the end of the pipe (the
+    build's process gone) ends the worker."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    gc.disable()  # what it keeps is acyclic; reference counting frees it
+    analyst = Analyst(hold_bytes)
+    tables = Tables((), {})
+    try:
+        while True:
+            kind, arg, payload = pickle.loads(conn.recv_bytes())
+            if kind == "jobs":
+                analyst.add(arg)
+                continue
+            if kind == "stop":
+                return
+            if payload is not None:
+                tables = Tables.from_payload(payload)
+            out: list[Any] = []
+            for n in arg:
+                if kind == "prepare":
+                    out.append((n, analyst.prepare(n, tables)))
+                else:
+                    record, storable, parsed = analyst.finish(n, tables)
+                    out.append((n, (dump_record(record), storable, parsed)))
+                if len(out) >= CHUNK:
+                    conn.send_bytes(pickle.dumps(("some", out), protocol=pickle.HIGHEST_PROTOCOL))
+                    out = []
+            conn.send_bytes(pickle.dumps(("done", out, time.process_time()), protocol=pickle.HIGHEST_PROTOCOL))
+    except (EOFError, BrokenPipeError, KeyboardInterrupt):
+        return
+
+
+#: A worker's start: the caller's import path, then ``serve`` on the socket given.
+_BOOT = ("import sys; sys.path[:0] = sys.argv[3:]; from analysis.pool import serve; "
+         "serve(int(sys.argv[1]), int(sys.argv[2]))")
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+
+
+def serve(fd: int, hold_bytes: int) -> None:
+    """A worker process: dies with the process that started it (Linux
+    ``PR_SET_PDEATHSIG``; elsewhere, at the end of its socket), and serves it."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            import ctypes.util
+
+            libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # pragma: no cover - a libc without prctl
+            pass
+    from multiprocessing.connection import Connection
+
+    _worker(Connection(fd), hold_bytes)
+
+
+class _Local:
+    """The stages in the calling process."""
+
+    def __init__(self, jobs: list[Job]) -> None:
+        self.analyst = Analyst()
+        self.analyst.add(jobs)
+
+    def run(self, kind: str, ns: list[int], tables: Tables) -> Iterator[tuple[int, Any]]:
+        for n in ns:
+            yield n, (self.analyst.prepare(n, tables) if kind == "prepare" else self.analyst.finish(n, tables))
+
+    def close(self) -> None:
+        self.analyst.kept.clear()
+
+
+class _Pool:
+    """``size`` worker processes, each holding a shard of the files (sized by
+    their bytes) from the first round to the last. A worker is a fresh
+    interpreter running ``serve`` (not a fork, not the caller's ``__main__``
+    again), bound to this process's life."""
+
+    def __init__(self, jobs: list[Job], size: int) -> None:
+        import socket
+        import subprocess
+        from multiprocessing.connection import Connection
+
+        self.conns: list[Connection] = []
+        self.procs: list[subprocess.Popen[bytes]] = []
+        self.shard: dict[int, int] = {}
+        self.dead: dict[int, str] = {}  # shard -> why
+        #: CPU seconds each worker had used at its last reply
+        self.cpu: list[float] = [0.0] * size
+        loads = [0] * size
+        shards: list[list[Job]] = [[] for _ in range(size)]
+        for job in sorted(jobs, key=lambda j: (-len(j.data), j.n)):
+            k = loads.index(min(loads))
+            loads[k] += len(job.data) + 512
+            shards[k].append(job)
+            self.shard[job.n] = k
+        # this package's own folder first, then the caller's path; never the working folder (-P),
+        # which may hold a package of the same name
+        paths = [os.path.dirname(os.path.dirname(os.path.abspath(__file__))), *(p for p in sys.path if p)]
+        try:
+            for _ in range(size):
+                mine, theirs = socket.socketpair()
+                with mine, theirs:
+                    proc = subprocess.Popen(
+                        [sys.executable, "-P", "-c", _BOOT, str(theirs.fileno()), str(HOLD_BYTES // size), *paths],
+                        pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, close_fds=True)
+                    self.procs.append(proc)
+                    self.conns.append(Connection(mine.detach()))
+            for k, conn in enumerate(self.conns):
+                conn.send_bytes(pickle.dumps(("jobs", sorted(shards[k], key=lambda j: j.n), None),
+                                             protocol=pickle.HIGHEST_PROTOCOL))
+        except BaseException:
+            self.close()
+            raise
+
+    def run(self, kind: str, ns: list[int], tables: Tables) -> Iterator[tuple[int, Any]]:
+        from multiprocessing.connection import wait
+
+        payload = tables.payload()
+        waiting: dict[Any, int] = {}  # connection -> shard
+        for k, conn in enumerate(self.conns):
+            mine = [n for n in ns if self.shard[n] == k]
+            if not mine:
+                continue
+            if k in self.dead:
+                yield from ((n, self._lost(kind, k)) for n in mine)
+                continue
+            try:
+                conn.send_bytes(pickle.dumps((kind, mine, payload), protocol=pickle.HIGHEST_PROTOCOL))
+            except OSError:
+                self._died(k)
+                yield from ((n, self._lost(kind, k)) for n in mine)
+                continue
+            waiting[conn] = k
+        pending = {k: {n for n in ns if self.shard[n] == k} for k in waiting.values()}
+        while waiting:
+            ready: list[Any] = wait(list(waiting))
+            for conn in ready:
+                k = waiting[conn]
+                try:
+                    status, out, *cpu = pickle.loads(conn.recv_bytes())
+                except (EOFError, OSError):
+                    self._died(k)
+                    del waiting[conn]
+                    yield from ((n, self._lost(kind, k)) for n in sorted(pending[k]))
+                    continue
+                for n, value in out:
+                    pending[k].discard(n)
+                    yield n, value
+                if status == "done":
+                    self.cpu[k] = cpu[0]
+                    del waiting[conn]
+
+    def _died(self, k: int) -> None:
+        import subprocess
+
+        proc = self.procs[k]
+        try:
+            status = proc.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            status = proc.wait()
+        self.dead[k] = f"the process analysing it ended (exit status {status})"
+
+    def _lost(self, kind: str, k: int) -> Any:
+        return ("lost", self.dead[k]) if kind == "finish" else Told()
+
+    def close(self) -> None:
+        """Stop every worker: asked to, then terminated, then killed."""
+        for conn in self.conns:
+            try:
+                conn.send_bytes(pickle.dumps(("stop", None, None)))
+            except OSError:
+                pass
+        import subprocess
+
+        for conn in self.conns:
+            conn.close()
+        for proc in self.procs:
+            try:
+                proc.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                proc.terminate()
+                try:
+                    proc.wait(timeout=2)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+        self.conns, self.procs = [], []
+
+
+def default_jobs() -> int:
+    return os.cpu_count() or 1
+
+
+@dataclass
+class Outcome:
+    records: list[Record]
+    storable: list[bool]
+    replayed: list[bool]
+    parses: int = 0
+    prepares: int = 0
+    finishes: int = 0
+    rounds: int = 0
+    processes: int = 1
+    tables: Tables | None = None  # the final tables
+    #: CPU seconds of each worker process (none without a pool)
+    worker_cpu: list[float] = field(default_factory=list)
+
+
+def _same(a: Told, b: Told | None) -> bool:
+    return b is not None and (a.classes, a.values, a.aliases, a.events) == (b.classes, b.values, b.aliases, b.events)
+
+
+def solve(jobs: list[Job], records: list[Record | None], aliases: dict[str, str], *, processes: int = 1,
+          progress: Callable[[int, int], None] | None = None) -> Outcome:
+    """Every file's record, made (or replayed from ``records``) as the module
+    docstring says; ``processes`` > 1 uses a pool when there are at least
+    ``POOL_MIN_FILES`` files to analyse."""
+    count = len(jobs)
+    told: list[Told | None] = [told_of(r) if r is not None else None for r in records]
+    outcome = Outcome([], [False] * count, [False] * count)
+    need = [n for n in range(count) if told[n] is None]
+    from_record = [t is not None for t in told]
+    engine: _Local | _Pool | None = None
+    made: list[Record | None] = [None] * count
+
+    def start(n_files: int) -> _Local | _Pool:
+        if processes > 1 and n_files >= POOL_MIN_FILES:
+            outcome.processes = min(processes, n_files)
+            return _Pool(jobs, outcome.processes)
+        return _Local(jobs)
+
+    try:
+        tables = Tables(told, aliases)
+        rounds = 0
+        while True:
+            if need:
+                if engine is None:
+                    engine = start(len(need))
+                outcome.prepares += len(need)
+                for n, t in engine.run("prepare", need, tables):
+                    told[n] = t
+                    from_record[n] = False
+                    outcome.parses += t.parsed
+                rounds += 1
+                tables = Tables(told, aliases)
+            if rounds >= MAX_ROUNDS:
+                break
+            need = [n for n in range(count) if not tables.agrees(told[n].events)]  # type: ignore[union-attr]
+            if not need:
+                break
+        outcome.rounds = rounds
+        finish = []
+        for n in range(count):
+            r = records[n]
+            if r is not None and tables.agrees(r.events) and (from_record[n] or _same(told_of(r), told[n])):
+                made[n] = r
+                outcome.replayed[n] = True
+            else:
+                finish.append(n)
+        if finish:
+            if engine is None:
+                engine = start(len(finish))
+            for done, (n, value) in enumerate(engine.run("finish", finish, tables), 1):
+                if value[0] == "lost":
+                    job = jobs[n]
+                    made[n] = Record((), _failed(job, job.data.count(b"\n") + 1, value[1]))
+                else:
+                    data, storable, parsed = value  # a record, or its bytes from a worker
+                    made[n] = load_record(data, ClassInfo) if isinstance(data, bytes) else data
+                    outcome.storable[n] = storable
+                    outcome.parses += parsed
+                if progress is not None and done % 25 == 0:
+                    progress(done, len(finish))
+            outcome.finishes = len(finish)
+            if progress is not None:
+                progress(len(finish), len(finish))
+    finally:
+        if engine is not None:
+            if isinstance(engine, _Pool):
+                outcome.worker_cpu = list(engine.cpu)
+            engine.close()
+    outcome.records = [r for r in made if r is not None]
+    outcome.tables = tables
+    return outcome
