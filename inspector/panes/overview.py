@@ -111,8 +111,9 @@ def savings_sums(counts: Counts, loaded: Loaded) -> list[str]:
             continue
         total = full[e] - wire[e]
         entries = sum(saved)
-        out.append(f"{e.split('_')[0]}: entries save {entries:+,}, the rest {total - entries:+,}: "
-                   f"the wire saves {total:+,} tokens against full JSON")
+        verdict = (f"the wire saves {total:,} tokens against full JSON" if total >= 0
+                   else f"the wire costs {-total:,} tokens more than full JSON")
+        out.append(f"{e.split('_')[0]}: entries save {entries:+,}, the rest {total - entries:+,}: {verdict}")
     return out
 
 
