@@ -202,3 +202,83 @@ def test_mostly_scalars_are_left_to_the_parser(monkeypatch):
     assert verdict(scalars, lexical=True) == ("ok",)
     lists = b"[" + b",".join([b"[1]"] * 1000) + b"]"
     assert proved(lists)
+
+
+# --- whitespace between tokens: rejected without the value (issue 23) ----------------------------
+
+SPACES = [b" ", b"\t", b"\n", b"\r", b"  ", b" \n "]
+
+
+@st.composite
+def spaced(draw) -> bytes:
+    """A canonical document, or a mutated one, with runs of whitespace inserted
+    anywhere (between tokens, inside strings and numbers, at either end)."""
+    if draw(st.booleans()):
+        doc = bytearray(codec.canonical_json(draw(arrays)))
+    elif draw(st.booleans()):
+        doc = bytearray(b"[" + b",".join([nested(draw(st.integers(1, 40)))] * draw(st.integers(1, 6))) + b"]")
+    else:
+        doc = bytearray(draw(mutated()))
+    for _ in range(draw(st.integers(1, 4))):
+        at = draw(st.integers(0, len(doc)))
+        doc[at:at] = draw(st.sampled_from(SPACES))
+    return bytes(doc)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(spaced())
+@example(b"[1 ]")
+@example(b" [1]")
+@example(b"[1] ")
+@example(b"[1, 2]")
+@example(b"[1 0]")
+@example(b"[- 1]")
+@example(b"[tr ue]")
+@example(b"[1 ,[2] ]")
+@example(b'["a" "b"]')
+@example(b'["a b" ]')
+@example(b'{"a" :1}')
+@example(b'{"a":1, "a":2}')
+@example(b'[{"a":1,"a":2} ]')
+@example(b'[{"a":1},{"a":1} ]')
+@example(b'["\\u0041" ]')
+@example(b"[-0 ]")
+@example(b"[1.0 ]")
+@example(b"[[1]] ]")
+@example(b"[[1] ")
+def test_a_whitespace_departure_is_the_parsers_verdict(doc):
+    assert verdict(doc, lexical=True) == verdict(doc, lexical=False)
+
+
+@pytest.mark.parametrize("doc", [
+    b"[1 0]", b"[- 1]", b"[tr ue]", b'["a" "b"]', b'{"a":1, "a":2}', b"[-0 ]", b"[1.0 ]", b"[[1]] ]",
+    b"[1]", b'["\\u0041" ]',
+])
+def test_what_the_whitespace_reading_leaves_to_the_parser(doc):
+    doc.decode("utf-8")
+    assert projection._whitespace_departure(doc, projection._skeleton_of(doc)) is None
+
+
+@pytest.mark.parametrize("where", ["end", "start", "middle", "inside a string"])
+def test_nested_511_deep_with_whitespace_is_rejected_without_parsing(monkeypatch, where):
+    items = [nested(510)] * 40 + [b'["a b",' + nested(505) + b"]"]
+    doc = b"[" + b",".join(items) + b"]"
+    spaced_doc = {
+        "end": doc + b" ",
+        "start": b"\n" + doc,
+        "middle": b",\r\n".join(items[:20]).join([b"[", b","]) + b",".join(items[20:]) + b"]",
+        "inside a string": doc[:-1] + b',"x y"]',
+    }[where]
+    expected = verdict(spaced_doc, lexical=False)
+
+    def no_parse(*args, **kwargs):
+        raise AssertionError("parsed")
+
+    monkeypatch.setattr(projection.json, "loads", no_parse)
+    if where == "inside a string":  # whitespace inside a string is no departure
+        assert expected == ("ok",) and codec.decode_json(spaced_doc) == spaced_doc
+        return
+    with pytest.raises(codec.CompactError) as caught:
+        codec.decode_json(spaced_doc)
+    assert (caught.value.code, caught.value.message, caught.value.offset) == expected
+    assert expected[0] == "compact.noncanonical"
