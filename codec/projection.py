@@ -403,6 +403,48 @@ def _whitespace_departure(selected: bytes, skeleton: bytes) -> CompactError | No
     )
 
 
+def _truncation(selected: bytes, skeleton: bytes) -> CompactError | None:
+    """The syntax error ``json.loads`` gives ``selected`` when it is a canonical
+    array document cut short between two tokens (``[[1],[2]`` of ``[[1],[2]]``),
+    found without its value; None in every other case, and the caller reads the
+    document as it stands.
+
+    The document closed by one ``]`` per bracket left open (less a last comma)
+    is proved canonical by ``_canonical_without_value``: then ``selected`` is a
+    prefix of a valid document ending inside an array, every byte of it is read
+    without a fault, and the parser stops at the end of the input, after a
+    value (``Expecting ',' delimiter``) or after ``[`` or ``,`` (``Expecting
+    value``). A document whose last token may be cut (a number, a literal, a
+    string), ends inside an object or holds whitespace is left to the parser.
+
+    Arrays nested 511 deep less their last ``]`` were parsed up to the end:
+    at 1 MiB 10x the valid twin's time and 2.8x its memory (issue 23)."""
+    if not selected.startswith(b"["):
+        return None
+    last = selected[-1:]
+    if last not in (b"]", b"[", b",", b"}", b'"', b"e", b"l") and not last.isdigit():
+        return None
+    if len(skeleton.translate(None, _JSON_SPACE)) != len(skeleton):
+        return None
+    runs = _depth_after_runs(skeleton)
+    if runs is not None:
+        open_at_end = runs[-1] if runs else 0
+    else:
+        open_at_end = skeleton.count(b"[") + skeleton.count(b"{") - skeleton.count(b"]") - skeleton.count(b"}")
+    if open_at_end < 1:
+        return None
+    core = selected[:-1] if last == b"," else selected
+    closed = core + b"]" * open_at_end
+    closed_skeleton = (skeleton[:-1] if last == b"," else skeleton) + b"]" * open_at_end
+    try:
+        if not _canonical_without_value(closed, closed_skeleton):
+            return None
+    except CompactError:
+        return None  # a repeated key as well: left to the parser
+    message = "Expecting value" if last in (b"[", b",") else "Expecting ',' delimiter"
+    return CompactError(E.JSON, f"invalid JSON: {message}", len(selected))
+
+
 _KEY_CHUNK = 1 << 16
 _KEY_CHUNK = 1 << 16
 
@@ -487,9 +529,9 @@ def _normalize(selected: bytes, skeleton: bytes | None, *, lexical: bool = True)
     if without_value and _canonical_without_value(selected, skeleton):
         return
     if without_value:
-        spaced = _whitespace_departure(selected, skeleton)
-        if spaced is not None:
-            raise spaced
+        departure = _whitespace_departure(selected, skeleton) or _truncation(selected, skeleton)
+        if departure is not None:
+            raise departure
     if lexical and _canonical_with_stand_ins(selected, skeleton):
         return
     hook = long_run and sys.get_int_max_str_digits() != limits.MAX_INTEGER_DIGITS

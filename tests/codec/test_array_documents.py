@@ -282,3 +282,68 @@ def test_nested_511_deep_with_whitespace_is_rejected_without_parsing(monkeypatch
         codec.decode_json(spaced_doc)
     assert (caught.value.code, caught.value.message, caught.value.offset) == expected
     assert expected[0] == "compact.noncanonical"
+
+
+# --- a canonical array document cut short: the parser's syntax error without the value -----------
+
+
+@st.composite
+def cut(draw) -> bytes:
+    """A canonical document, or a mutated or spaced one, cut anywhere."""
+    doc = draw(st.one_of(arrays.map(codec.canonical_json), mutated(), spaced()))
+    if draw(st.booleans()):
+        doc = b"[" + b",".join([nested(draw(st.integers(1, 40)))] * draw(st.integers(1, 6))) + b"]"
+    return doc[: draw(st.integers(1, max(len(doc), 1)))]
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cut())
+@example(b"[")
+@example(b"[[")
+@example(b"[1")
+@example(b"[[1]")
+@example(b"[1,")
+@example(b"[[1],")
+@example(b'["a"')
+@example(b'["a')
+@example(b'["')
+@example(b"[true")
+@example(b"[tru")
+@example(b"[-")
+@example(b"[-0")
+@example(b"[01")
+@example(b"[1.")
+@example(b'[{"a":1}')
+@example(b'[{"a":1')
+@example(b'[{"a":1,"a":2}')
+@example(b'[{"a":1},{"a":1},')
+@example(b"[[]")
+@example(b"[1,[")
+@example(b"[1 ")
+@example(b"[[1]]]")
+@example(b'["\xc3\xa9",[1]')
+def test_a_cut_document_is_the_parsers_verdict(doc):
+    assert verdict(doc, lexical=True) == verdict(doc, lexical=False)
+
+
+@pytest.mark.parametrize("doc", [
+    b"[tru", b"[-", b"[-0", b"[01", b"[1.", b'["a', b'[{"a":1', b'[{"a":1,"a":2}', b"[1 ", b"[[1]]", b"{",
+])
+def test_what_the_cut_reading_leaves_to_the_parser(doc):
+    assert projection._truncation(doc, projection._skeleton_of(doc)) is None
+
+
+@pytest.mark.parametrize("cut_at", [-1, -300, -511, -1022])
+def test_nested_511_deep_cut_short_is_rejected_without_parsing(monkeypatch, cut_at):
+    doc = b"[" + b",".join([nested(510)] * 40) + b"]"
+    short = doc[:cut_at]
+    expected = verdict(short, lexical=False)
+
+    def no_parse(*args, **kwargs):
+        raise AssertionError("parsed")
+
+    monkeypatch.setattr(projection.json, "loads", no_parse)
+    with pytest.raises(codec.CompactError) as caught:
+        codec.decode_json(short)
+    assert (caught.value.code, caught.value.message, caught.value.offset) == expected
+    assert expected[0] == "compact.json" and expected[2] == len(short)
