@@ -434,6 +434,8 @@ def _truncation(selected: bytes, skeleton: bytes) -> CompactError | None:
     if open_at_end < 1:
         return None
     core = selected[:-1] if last == b"," else selected
+    if last == b"," and core.endswith(b"["):
+        return None  # ``[,``: the comma itself is the fault
     closed = core + b"]" * open_at_end
     closed_skeleton = (skeleton[:-1] if last == b"," else skeleton) + b"]" * open_at_end
     try:

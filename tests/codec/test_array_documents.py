@@ -319,6 +319,8 @@ def cut(draw) -> bytes:
 @example(b'[{"a":1},{"a":1},')
 @example(b"[[]")
 @example(b"[1,[")
+@example(b"[,")
+@example(b"[[1],[,")
 @example(b"[1 ")
 @example(b"[[1]]]")
 @example(b'["\xc3\xa9",[1]')
@@ -328,6 +330,7 @@ def test_a_cut_document_is_the_parsers_verdict(doc):
 
 @pytest.mark.parametrize("doc", [
     b"[tru", b"[-", b"[-0", b"[01", b"[1.", b'["a', b'[{"a":1', b'[{"a":1,"a":2}', b"[1 ", b"[[1]]", b"{",
+    b"[,", b"[[1],[,",
 ])
 def test_what_the_cut_reading_leaves_to_the_parser(doc):
     assert projection._truncation(doc, projection._skeleton_of(doc)) is None
