@@ -297,6 +297,17 @@ _MOST_ITEMS_PER_CONTAINER = 4
 _MANY_KEYS = 4096
 
 
+def _worth_proving(size: int, skeleton: bytes) -> bool:
+    """Whether a document of ``size`` bytes and this skeleton is one the proof
+    without a value takes (its value costs more than the proof's passes)."""
+    objects = skeleton.count(b"{")
+    if objects and objects * _MIN_BYTES_PER_OBJECT > size:
+        return False
+    containers, items = skeleton.count(b"[") + objects, skeleton.count(b",") + 1
+    # not mostly scalars in few containers (there parsing is the cheaper proof)
+    return containers * _MOST_ITEMS_PER_CONTAINER >= items or skeleton.count(b":") >= _MANY_KEYS * max(objects, 1)
+
+
 def _canonical_without_value(selected: bytes, skeleton: bytes) -> bool:
     """True when ``selected``, an array of arrays, scalars and flat objects (no
     container in an object) or one flat object, is proved canonical without
@@ -318,12 +329,9 @@ def _canonical_without_value(selected: bytes, skeleton: bytes) -> bool:
     keys is a dict whose building grows faster than its size (per key 0.4 us
     at 75,000 keys, 1.1 us at 1.2 M: the hash table outgrows the caches).
     Here both are a few passes over the bytes and one set of keys (issue 23)."""
-    objects = skeleton.count(b"{")
-    if objects and objects * _MIN_BYTES_PER_OBJECT > len(selected):
+    if not _worth_proving(len(selected), skeleton):
         return False
-    containers, items = skeleton.count(b"[") + objects, skeleton.count(b",") + 1
-    if containers * _MOST_ITEMS_PER_CONTAINER < items and skeleton.count(b":") < _MANY_KEYS * max(objects, 1):
-        return False  # mostly scalars in few containers: parsing is the cheaper proof
+    objects = skeleton.count(b"{")
     if selected.startswith(b"{"):
         if not scan.canonical_flat_object(selected):
             return False
@@ -378,7 +386,9 @@ def _whitespace_departure(selected: bytes, skeleton: bytes) -> CompactError | No
     Arrays nested 511 deep with one trailing space were parsed in full: 8 M
     lists, 3.7 s and 841 MiB at 16 MiB, 15x the valid twin (issue 23)."""
     bare = skeleton.translate(None, _JSON_SPACE)
-    if len(bare) == len(skeleton) or _SPACE_JOINS_TOKENS(skeleton) is not None:
+    if len(bare) == len(skeleton) or not _worth_proving(len(selected), bare):
+        return None
+    if _SPACE_JOINS_TOKENS(skeleton) is not None:
         return None
     if b'"' in selected:
         parts = quote_split(selected)
@@ -424,14 +434,10 @@ def _truncation(selected: bytes, skeleton: bytes) -> CompactError | None:
     last = selected[-1:]
     if last not in (b"]", b"[", b",", b"}", b'"', b"e", b"l") and not last.isdigit():
         return None
-    if len(skeleton.translate(None, _JSON_SPACE)) != len(skeleton):
+    open_at_end = skeleton.count(b"[") + skeleton.count(b"{") - skeleton.count(b"]") - skeleton.count(b"}")
+    if open_at_end < 1 or not _worth_proving(len(selected), skeleton):
         return None
-    runs = _depth_after_runs(skeleton)
-    if runs is not None:
-        open_at_end = runs[-1] if runs else 0
-    else:
-        open_at_end = skeleton.count(b"[") + skeleton.count(b"{") - skeleton.count(b"]") - skeleton.count(b"}")
-    if open_at_end < 1:
+    if len(skeleton.translate(None, _JSON_SPACE)) != len(skeleton):
         return None
     core = selected[:-1] if last == b"," else selected
     if last == b"," and core.endswith(b"["):
