@@ -364,21 +364,25 @@ def _canonical_without_value(selected: bytes, skeleton: bytes) -> bool:
 #: ``- 1``): taking such a run out would join two tokens into one.
 _JSON_SPACE = b" \t\n\r"
 _SPACE_JOINS_TOKENS = re.compile(rb"[-+.0-9A-Za-z][" + scan.SPACE_BYTES + rb"]++[-+.0-9A-Za-z]").search
+#: ``-0`` as a whole integer token (not ``-0.5``, ``-0e1``, ``-01``): it parses
+#: to 0, whose canonical spelling is ``0`` (docs/wire-format.md §1).
+_MINUS_ZERO = re.compile(rb"(?<![-+.0-9A-Za-z])-0(?![-+.0-9A-Za-z])")
 
 
-def _whitespace_departure(selected: bytes, skeleton: bytes) -> CompactError | None:
+def _spelling_departure(selected: bytes, skeleton: bytes) -> CompactError | None:
     """The compact.noncanonical error the parsing reading gives ``selected``
-    when its one departure from the canonical encoding is whitespace between
-    tokens (a trailing space, a space after a comma, ...), found without its
-    value; None in every other case, and the caller reads the document as it
-    stands.
+    when its departures from the canonical encoding are whitespace between
+    tokens (a trailing space, a space after a comma, ...) and integers spelled
+    ``-0``, found without its value; None in every other case, and the caller
+    reads the document as it stands.
 
-    ``selected`` less its whitespace outside strings is proved canonical by
-    ``_canonical_without_value`` (no run of whitespace stood between two bytes
-    of scalars, so taking it out joined no tokens): then ``json.loads`` accepts
-    ``selected`` (whitespace may stand before, between and after tokens), its
-    value is that of the stripped document, which encodes to the stripped
-    document itself, and no key repeats. The parsing reading then reports
+    ``selected`` less its whitespace outside strings, with each ``-0`` token
+    spelled ``0``, is proved canonical by ``_canonical_without_value`` (no run
+    of whitespace stood between two bytes of scalars, so taking it out joined
+    no tokens): then ``json.loads`` accepts ``selected`` (whitespace may stand
+    before, between and after tokens; ``-0`` is the integer 0), its value is
+    that of the respelled document, which encodes to that document itself, and
+    no key repeats. The parsing reading then reports
     exactly this: compact.noncanonical at the first byte where ``selected`` and
     its encoding differ, with the excerpts of both there. A document the proof
     cannot take, or whose stripped form repeats a key, goes back to the parser.
@@ -386,19 +390,27 @@ def _whitespace_departure(selected: bytes, skeleton: bytes) -> CompactError | No
     Arrays nested 511 deep with one trailing space were parsed in full: 8 M
     lists, 3.7 s and 841 MiB at 16 MiB, 15x the valid twin (issue 23)."""
     bare = skeleton.translate(None, _JSON_SPACE)
-    if len(bare) == len(skeleton) or not _worth_proving(len(selected), bare):
+    minus_zero = b"-0" in skeleton
+    if len(bare) == len(skeleton) and not minus_zero:
         return None
-    if _SPACE_JOINS_TOKENS(skeleton) is not None:
+    if not _worth_proving(len(selected), bare) or _SPACE_JOINS_TOKENS(skeleton) is not None:
         return None
+
+    def respell(part: bytes) -> bytes:
+        part = part.translate(None, _JSON_SPACE)
+        return _MINUS_ZERO.sub(b"0", part) if minus_zero else part
+
     if b'"' in selected:
         parts = quote_split(selected)
         if parts is None:
             return None
-        parts[0::2] = [part.translate(None, _JSON_SPACE) for part in parts[0::2]]
+        parts[0::2] = map(respell, parts[0::2])
         canonical = join_parts(parts, b'"')
         del parts
     else:
-        canonical = selected.translate(None, _JSON_SPACE)
+        canonical = respell(selected)
+    # (``bare`` stands for the respelled document's skeleton: the proof reads
+    # only its brackets, commas and colons from it, which respelling keeps)
     try:
         if not _canonical_without_value(canonical, bare):
             return None
@@ -537,7 +549,7 @@ def _normalize(selected: bytes, skeleton: bytes | None, *, lexical: bool = True)
     if without_value and _canonical_without_value(selected, skeleton):
         return
     if without_value:
-        departure = _whitespace_departure(selected, skeleton) or _truncation(selected, skeleton)
+        departure = _spelling_departure(selected, skeleton) or _truncation(selected, skeleton)
         if departure is not None:
             raise departure
     if lexical and _canonical_with_stand_ins(selected, skeleton):
