@@ -146,7 +146,9 @@ class Reader(stages.Reader):
         self.walked = True
         body = self.wire[self.body_start :]
         if self.items is None:
-            document = read_arrays(body)
+            document = read_arrays_or_fault(body)
+            if isinstance(document, CompactError):
+                raise document.shifted(self.body_start)
             if document is not None:
                 self.document = document
                 self.floats = None  # nothing left to check: read_arrays proved the encoding
@@ -383,6 +385,13 @@ _MIN_BYTES_PER_TOKEN = 8
 
 
 def read_arrays(body: bytes) -> bytes | None:
+    """``read_arrays_or_fault`` less its verdict on a body cut short: the
+    document, or None."""
+    read = read_arrays_or_fault(body)
+    return read if isinstance(read, bytes) else None
+
+
+def read_arrays_or_fault(body: bytes) -> bytes | CompactError | None:
     """The canonical JSON of ``body`` when it is one array of arrays and one-byte
     items (integers -24 to 23, booleans, null), every head in its shortest form,
     nested at most 511 deep, the document within the size limit and nothing
@@ -394,7 +403,16 @@ def read_arrays(body: bytes) -> bytes | None:
     encoding: a run of one-item array heads (``[[[[1]]]]``) is one step, a run of
     one-byte items one ``join``. Valid arrays nested 511 deep (8 M one-item lists
     for a 16 MiB document: cbor2 built 840 MiB of lists and re-encoded them, 20x
-    a valid decode) cost a few passes over the bytes (issue 23)."""
+    a valid decode) cost a few passes over the bytes (issue 23).
+
+    One verdict is given here: a body of such tokens that ends inside an array
+    (cut short) gets the walker's error (``check_cbor``) without the walk: the
+    first head that declares more items than bytes are left after it, else
+    the end of the body, is ``wire ends inside a N-item container`` or ``wire
+    ends inside the CBOR body`` at the body's length, when every token before
+    it is one this reader takes and the document as declared so far (the
+    walker counts a container's brackets and commas at its head) stays within
+    the size limit. A wide head cut short is left to the walker."""
     if not body or not 0x80 <= body[0] <= 0x9A:
         return None
     tokens = _ARRAY_TOKENS(body)
@@ -423,9 +441,22 @@ def read_arrays(body: bytes) -> bytes | None:
             depth -= frame[1]
         done = True
 
+    end = 0  # where the token ends in the body
+    length = len(body)
+
+    def cut_short(message: str) -> CompactError | None:
+        """The walker's error for a body cut short here, when the document as
+        the walker counts it (every open array's brackets and commas) stays
+        within the limit, so no size error can come first."""
+        declared = size + sum(items + opened for items, opened in stack)
+        if declared > limits.MAX_SELECTED_BYTES:
+            return None
+        return CompactError(E.ENVELOPE, message, length)
+
     for token in tokens:
         if done:
             return None  # bytes after the item
+        end += len(token)
         head = token[0]
         if head < 0x80 or head > 0x9A:  # a run of one-byte items, or a byte this reader does not take
             if spell[head] is None:
@@ -452,11 +483,15 @@ def read_arrays(body: bytes) -> bytes | None:
             count, n = 1, int.from_bytes(token[1:], "big")
         else:  # a wider head alone: not shortest, or the body ends inside it
             return None
+        if depth + count > limits.MAX_DEPTH - 1:
+            return None  # as deep as the limit or deeper: the walker decides
+        # more items declared than bytes left after the head: the body is cut short
+        # (in a run of one-item heads only the last can be, when it is the last byte)
+        if n > length - end:
+            return cut_short(f"wire ends inside a {n:,}-item container")
         out.append(b"[" * count)
         size += count
         depth += count
-        if depth > limits.MAX_DEPTH - 1:
-            return None  # as deep as the limit or deeper: the walker decides
         if n:
             stack.append([n, count])
         else:  # an empty array, an item at once
@@ -466,8 +501,10 @@ def read_arrays(body: bytes) -> bytes | None:
             complete()
         if size > limits.MAX_SELECTED_BYTES:
             return None
-    if not done or size > limits.MAX_SELECTED_BYTES:
+    if size > limits.MAX_SELECTED_BYTES:
         return None
+    if not done:
+        return cut_short("wire ends inside the CBOR body")
     return join_parts(out)
 
 

@@ -270,6 +270,28 @@ def fam_nested_511(form: str, size: int) -> bytes:
     return encode(form, _array(b"[" * 510 + b"1" + b"]" * 510, _document_size(form, size, 0.5)))
 
 
+def _nested_511_doc(form: str, size: int) -> bytes:
+    return _array(b"[" * 510 + b"1" + b"]" * 510, _document_size(form, size, 0.5))
+
+
+def fam_nested_511_trailing_space(form: str, size: int) -> bytes:
+    return _framed_doc(form, _nested_511_doc(form, size - 1) + b" ")
+
+
+def fam_nested_511_space_in_middle(form: str, size: int) -> bytes:
+    doc = _nested_511_doc(form, size - 1)
+    middle = doc.index(b"],[", len(doc) // 2) + 2  # after the comma between two items
+    return _framed_doc(form, doc[:middle] + b" " + doc[middle:])
+
+
+def fam_nested_511_truncated(form: str, size: int) -> bytes:
+    """The valid nested-511 wire less its last byte (a ``]`` of the document; in
+    binary, the body's last item)."""
+    if form == "binary":
+        return fam_nested_511(form, size)[:-1]
+    return _framed_doc(form, _nested_511_doc(form, size)[:-1])
+
+
 def fam_at_in_strings(form: str, size: int) -> bytes:
     return encode(form, _array(b'"a@b@c@d@e@f"', _document_size(form, size, 0.86)))
 
@@ -299,6 +321,9 @@ TWINS: dict[str, Callable[[str, int], bytes]] = {
     "duplicate-among-many-keys": twin_many_keys,
     "duplicate-key-at-end": twin_one_long_array,
     "indefinite-length-at-end": twin_small_objects,
+    "nested-511-trailing-space": fam_nested_511,
+    "nested-511-space-in-middle": fam_nested_511,
+    "nested-511-truncated": fam_nested_511,
     # valid families: the valid graph-shaped wire of the same size and form
     "nested-511 (valid)": fam_valid,
     "many-keys (valid)": fam_valid,
@@ -326,6 +351,9 @@ FAMILIES: dict[str, tuple[tuple[str, ...], Callable[[str, int], bytes | None]]] 
     "duplicate-among-many-keys": (("json", "model-text"), fam_duplicate_among_many_keys),
     "indefinite-length-at-end": (("binary",), fam_indefinite_at_end),
     "nested-511 (valid)": (FORMS, fam_nested_511),
+    "nested-511-trailing-space": (("json", "text", "model-text"), fam_nested_511_trailing_space),
+    "nested-511-space-in-middle": (("json", "text", "model-text"), fam_nested_511_space_in_middle),
+    "nested-511-truncated": (FORMS, fam_nested_511_truncated),
     "many-keys (valid)": (("json", "model-text"), twin_many_keys),
     "graph (valid)": (FORMS, fam_valid),
     "at-in-strings (valid)": (("binary", "model-text"), fam_at_in_strings),

@@ -13,6 +13,7 @@ and mutated documents, and no acceptance the parser would not give."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
@@ -202,3 +203,161 @@ def test_mostly_scalars_are_left_to_the_parser(monkeypatch):
     assert verdict(scalars, lexical=True) == ("ok",)
     lists = b"[" + b",".join([b"[1]"] * 1000) + b"]"
     assert proved(lists)
+
+
+# --- whitespace between tokens: rejected without the value (issue 23) ----------------------------
+
+SPACES = [b" ", b"\t", b"\n", b"\r", b"  ", b" \n "]
+
+
+@st.composite
+def spaced(draw) -> bytes:
+    """A canonical document, or a mutated one, with runs of whitespace inserted
+    anywhere (between tokens, inside strings and numbers, at either end)."""
+    if draw(st.booleans()):
+        doc = bytearray(codec.canonical_json(draw(arrays)))
+    elif draw(st.booleans()):
+        doc = bytearray(b"[" + b",".join([nested(draw(st.integers(1, 40)))] * draw(st.integers(1, 6))) + b"]")
+    else:
+        doc = bytearray(draw(mutated()))
+    if draw(st.booleans()):  # integers 0 spelled -0, or a -0 put anywhere
+        doc = bytearray(re.sub(rb"(?<=[\[,:])0(?=[,\]}])", b"-0", bytes(doc)))
+        at = draw(st.integers(0, len(doc)))
+        doc[at:at] = draw(st.sampled_from([b"-0", b"-0,", b",-0", b"[-0]"]))
+    for _ in range(draw(st.integers(0 if b"-0" in doc else 1, 4))):
+        at = draw(st.integers(0, len(doc)))
+        doc[at:at] = draw(st.sampled_from(SPACES))
+    return bytes(doc)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(spaced())
+@example(b"[1 ]")
+@example(b" [1]")
+@example(b"[1] ")
+@example(b"[1, 2]")
+@example(b"[1 0]")
+@example(b"[- 1]")
+@example(b"[tr ue]")
+@example(b"[1 ,[2] ]")
+@example(b'["a" "b"]')
+@example(b'["a b" ]')
+@example(b'{"a" :1}')
+@example(b'{"a":1, "a":2}')
+@example(b'[{"a":1,"a":2} ]')
+@example(b'[{"a":1},{"a":1} ]')
+@example(b'["\\u0041" ]')
+@example(b"[-0 ]")
+@example(b"[-0]")
+@example(b'{"a":-0,"b":[-0]}')
+@example(b"[-0,-01]")
+@example(b"[-0.0]")
+@example(b'["-0",-0]')
+@example(b"[1.0 ]")
+@example(b"[[1]] ]")
+@example(b"[[1] ")
+def test_a_spelling_departure_is_the_parsers_verdict(doc):
+    assert verdict(doc, lexical=True) == verdict(doc, lexical=False)
+
+
+@pytest.mark.parametrize("doc", [
+    b"[1 0]", b"[- 1]", b"[tr ue]", b'["a" "b"]', b'{"a":1, "a":2}', b"[-01 ]", b"[-0.0]", b"[-0e1]", b"[1.0 ]",
+    b"[[1]] ]", b"[--0]", b'["-0"]',
+    b"[1]", b'["\\u0041" ]',
+])
+def test_what_the_whitespace_reading_leaves_to_the_parser(doc):
+    doc.decode("utf-8")
+    assert projection._spelling_departure(doc, projection._skeleton_of(doc)) is None
+
+
+@pytest.mark.parametrize("where", ["end", "start", "middle", "inside a string"])
+def test_nested_511_deep_with_whitespace_is_rejected_without_parsing(monkeypatch, where):
+    items = [nested(510)] * 40 + [b'["a b",' + nested(505) + b"]"]
+    doc = b"[" + b",".join(items) + b"]"
+    spaced_doc = {
+        "end": doc + b" ",
+        "start": b"\n" + doc,
+        "middle": b",\r\n".join(items[:20]).join([b"[", b","]) + b",".join(items[20:]) + b"]",
+        "inside a string": doc[:-1] + b',"x y"]',
+    }[where]
+    expected = verdict(spaced_doc, lexical=False)
+
+    def no_parse(*args, **kwargs):
+        raise AssertionError("parsed")
+
+    monkeypatch.setattr(projection.json, "loads", no_parse)
+    if where == "inside a string":  # whitespace inside a string is no departure
+        assert expected == ("ok",) and codec.decode_json(spaced_doc) == spaced_doc
+        return
+    with pytest.raises(codec.CompactError) as caught:
+        codec.decode_json(spaced_doc)
+    assert (caught.value.code, caught.value.message, caught.value.offset) == expected
+    assert expected[0] == "compact.noncanonical"
+
+
+# --- a canonical array document cut short: the parser's syntax error without the value -----------
+
+
+@st.composite
+def cut(draw) -> bytes:
+    """A canonical document, or a mutated or spaced one, cut anywhere."""
+    doc = draw(st.one_of(arrays.map(codec.canonical_json), mutated(), spaced()))
+    if draw(st.booleans()):
+        doc = b"[" + b",".join([nested(draw(st.integers(1, 40)))] * draw(st.integers(1, 6))) + b"]"
+    return doc[: draw(st.integers(1, max(len(doc), 1)))]
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cut())
+@example(b"[")
+@example(b"[[")
+@example(b"[1")
+@example(b"[[1]")
+@example(b"[1,")
+@example(b"[[1],")
+@example(b'["a"')
+@example(b'["a')
+@example(b'["')
+@example(b"[true")
+@example(b"[tru")
+@example(b"[-")
+@example(b"[-0")
+@example(b"[01")
+@example(b"[1.")
+@example(b'[{"a":1}')
+@example(b'[{"a":1')
+@example(b'[{"a":1,"a":2}')
+@example(b'[{"a":1},{"a":1},')
+@example(b"[[]")
+@example(b"[1,[")
+@example(b"[,")
+@example(b"[[1],[,")
+@example(b"[1 ")
+@example(b"[[1]]]")
+@example(b'["\xc3\xa9",[1]')
+def test_a_cut_document_is_the_parsers_verdict(doc):
+    assert verdict(doc, lexical=True) == verdict(doc, lexical=False)
+
+
+@pytest.mark.parametrize("doc", [
+    b"[tru", b"[-", b"[-0", b"[01", b"[1.", b'["a', b'[{"a":1', b'[{"a":1,"a":2}', b"[1 ", b"[[1]]", b"{",
+    b"[,", b"[[1],[,",
+])
+def test_what_the_cut_reading_leaves_to_the_parser(doc):
+    assert projection._truncation(doc, projection._skeleton_of(doc)) is None
+
+
+@pytest.mark.parametrize("cut_at", [-1, -300, -511, -1022])
+def test_nested_511_deep_cut_short_is_rejected_without_parsing(monkeypatch, cut_at):
+    doc = b"[" + b",".join([nested(510)] * 40) + b"]"
+    short = doc[:cut_at]
+    expected = verdict(short, lexical=False)
+
+    def no_parse(*args, **kwargs):
+        raise AssertionError("parsed")
+
+    monkeypatch.setattr(projection.json, "loads", no_parse)
+    with pytest.raises(codec.CompactError) as caught:
+        codec.decode_json(short)
+    assert (caught.value.code, caught.value.message, caught.value.offset) == expected
+    assert expected[0] == "compact.json" and expected[2] == len(short)

@@ -124,3 +124,81 @@ def test_a_document_over_the_limit_is_left_to_the_walker(monkeypatch):
     assert read_arrays(b"\x99" + items.to_bytes(2, "big") + b"\x01" * items) is None
     items = 500  # 1,001 bytes: exactly at the limit
     assert len(read_arrays(b"\x99" + items.to_bytes(2, "big") + b"\x01" * items)) == 1001
+
+
+# --- a body cut short: the walker's error without the walk (issue 23) ---------------------------
+
+
+def verdict(read: bytes | CompactError | None) -> object:
+    return (read.code, read.message, read.offset) if isinstance(read, CompactError) else read
+
+
+@st.composite
+def cut(draw) -> bytes:
+    """A body of arrays (or a mutated one), cut anywhere."""
+    body = draw(mutated())
+    return body[: draw(st.integers(0, len(body)))]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cut())
+@example(b"\x81")
+@example(b"\x81\x81")
+@example(b"\x82\x01")
+@example(b"\x83\x81\x81")
+@example(b"\x98\x18\x01")  # declares 24 items, two bytes left
+@example(b"\x99\x00")  # a wide head cut short: the walker's
+@example(b"\x82\x81\x01\x81")
+@example(b"\x85\x01\x01")  # ends inside a run of one-byte items
+@example(b"\x81\x01\x01")  # bytes after the item: not a cut
+def test_a_cut_body_is_the_walkers_verdict(body):
+    read = binary_v1.read_arrays_or_fault(body)
+    if isinstance(read, CompactError):
+        assert verdict(read) == verdict(slow(body))
+        assert read.code == "compact.envelope"
+    elif read is not None:
+        assert slow(body) == read
+
+
+def test_a_cut_body_over_the_limit_as_declared_is_left_to_the_walker(monkeypatch):
+    monkeypatch.setattr(codec.limits, "MAX_SELECTED_BYTES", 1001)
+    items = 600  # 600 items of [1,1] declared, 234 there (enough bytes for the head), cut inside the last
+    body = b"\x99" + items.to_bytes(2, "big") + b"\x82\x01\x01" * 233 + b"\x82\x01"
+    assert binary_v1.read_arrays_or_fault(body) is None
+    assert verdict(slow(body))[0] == "compact.limit"
+
+
+@pytest.mark.parametrize("cut_at", [-1, -2, -511, -600])
+def test_nested_511_cut_short_is_placed_without_cbor2_or_the_walker(monkeypatch, cut_at):
+    doc = b"[" + b",".join([b"[" * 510 + b"1" + b"]" * 510] * 60) + b"]"
+    wire = codec.encode_binary(codec.CompactProjection("graph", "r", "v", doc))[:cut_at]
+    monkeypatch.setattr(binary_v1, "_MIN_BYTES_PER_TOKEN", 8)  # the gate as shipped
+    with pytest.raises(CompactError) as slow_caught:
+        check = codec.decode_wire  # the verdict as the walker gives it, the fast reading off
+        monkeypatch.setattr(binary_v1, "read_arrays_or_fault", lambda body: None)
+        check(wire)
+    monkeypatch.undo()
+    monkeypatch.setattr(binary_v1, "_MIN_BYTES_PER_TOKEN", 8)
+
+    def no_walk(*args, **kwargs):
+        raise AssertionError("walked")
+
+    monkeypatch.setattr(binary_v1, "check_cbor", no_walk)
+    monkeypatch.setattr(cbor2, "loads", no_walk)
+    with pytest.raises(CompactError) as caught:
+        codec.decode_wire(wire)
+    expected = slow_caught.value
+    assert (caught.value.code, caught.value.message, caught.value.offset) == (expected.code, expected.message, expected.offset)
+    assert caught.value.offset == len(wire) and caught.value.code == "compact.envelope"
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cut(), st.sampled_from([40, 120]))
+def test_a_cut_body_near_the_size_limit_is_the_walkers_verdict(body, limit):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(codec.limits, "MAX_SELECTED_BYTES", limit)  # the walker's size error may come first
+        read = binary_v1.read_arrays_or_fault(body)
+        if isinstance(read, CompactError):
+            assert verdict(read) == verdict(slow(body))
+        elif read is not None:
+            assert slow(body) == read
