@@ -146,7 +146,7 @@ def count_all(loaded: Loaded, cancelled: Callable[[], bool] = lambda: False, *,
         return
     from views import tokens
 
-    from .ledger import entry_queries, savings_from_places
+    from .ledger import entry_queries, is_utf8, savings_from_places
     from .token_spans import count_and_place
 
     wires, sizes, note = _forms(loaded)
@@ -157,7 +157,7 @@ def count_all(loaded: Loaded, cancelled: Callable[[], bool] = lambda: False, *,
     with _LOCK:
         saved = _SAVED.get(key) if loaded.entries and "json" in wires else None
     placing = saved is None and loaded.entries and "json" in wires and wires.get("model-text") is loaded.wire \
-        and _utf8(loaded.wire)
+        and is_utf8(loaded.wire)
     queries = dict(zip(("model-text", "json"), entry_queries(loaded))) if placing else {}
     found: dict[str, list[int]] = {}
     # the larger vocabulary (o200k) first: the smaller one then fits in the memory the first let go
@@ -197,14 +197,6 @@ def _remember(data: bytes, name: str, n: int) -> None:
     key = hashlib.sha256(data).digest()
     with _LOCK:
         _CACHE.setdefault(key, {})[name] = n
-
-
-def _utf8(data: bytes) -> bool:
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
 
 
 def _count_in_child(loaded: Loaded, cancelled: Callable[[], bool]) -> Iterator[Counts]:

@@ -166,7 +166,7 @@ def entry_savings(loaded: Loaded, full_json: bytes, names: tuple[str, ...],
     tokenized a piece at a time (``token_spans.count_and_place``), so only a
     piece's tokens are held. None when cancelled or
     when the wire is not UTF-8 (its tokens cannot be placed on its bytes)."""
-    if not loaded.entries or not _utf8(loaded.wire):
+    if not loaded.entries or not is_utf8(loaded.wire):
         return None
     wire_queries, doc_queries = entry_queries(loaded)
     out: dict[str, list[int]] = {}
@@ -239,7 +239,9 @@ def attribute(loaded: Loaded, wire_runs: dict[str, StartMarks], json_runs: dict[
     return Ledger(loaded, tuple(rows), totals, json_total)
 
 
-def _utf8(data: bytes) -> bool:
+def is_utf8(data: bytes) -> bool:
+    """Whether the wire is UTF-8 text: only then are its entries' lines and
+    uses placed in it (a binary wire has no text to attribute)."""
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
@@ -258,7 +260,7 @@ def build(loaded: Loaded, full_json: bytes | None, names: tuple[str, ...],
           progress: Callable[[LedgerProgress], bool] = lambda p: False) -> Ledger | None:
     """Tokenize the wire and full JSON whole, for each encoding, then attribute.
     ``progress`` hears each step and returns True to stop (None is returned)."""
-    if not _utf8(loaded.wire):
+    if not is_utf8(loaded.wire):
         return Ledger(loaded, (), {}, {}, "the wire is not valid UTF-8: its tokens are those of the text with "
                       "U+FFFD for each invalid sequence, which cannot be attributed to the wire's bytes")
     texts = [("wire", loaded.wire)] + ([("full JSON", full_json)] if full_json is not None else [])
