@@ -185,3 +185,24 @@ def bounded(call, wire: bytes, code: str | set | None = LIMIT, *, extra: int = 8
         tracemalloc.stop()
     assert peak < extra + 2 * len(wire), f"allocated {peak:,} bytes for a {len(wire):,}-byte wire"
     return exc
+
+
+def binary_slow_verdict(body: bytes) -> bytes | CompactError:
+    """The v1 binary slow path's verdict on ``body`` (the profile walker, then
+    cbor2, then the canonical checks): its document, or its diagnostic. The
+    fast paths (``read_fast``, ``read_arrays``) are held to it."""
+    import cbor2
+
+    from codec.binary_v1 import check_cbor
+    from codec.limits import MAX_DEPTH
+    from codec.projection import canonical_json, with_stack
+
+    try:
+        check_cbor(body)
+        value = with_stack(cbor2.loads, body, max_depth=MAX_DEPTH + 1)
+        document = canonical_json(value)
+        if with_stack(cbor2.dumps, value) != body:
+            return CompactError("compact.noncanonical", "re-encoding differs", 0)
+        return document
+    except CompactError as exc:
+        return exc

@@ -11,25 +11,13 @@ import cbor2
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from wirekit import binary_slow_verdict
 
 import codec
 from codec import CompactError, binary_v1
-from codec.binary_v1 import check_cbor, read_arrays
-from codec.limits import MAX_DEPTH
-from codec.projection import canonical_json, with_stack
+from codec.binary_v1 import read_arrays
 
-
-def slow(body: bytes) -> bytes | CompactError:
-    """The slow path's verdict on ``body`` (as in test_binary_fast.py)."""
-    try:
-        check_cbor(body)
-        value = with_stack(cbor2.loads, body, max_depth=MAX_DEPTH + 1)
-        document = canonical_json(value)
-        if with_stack(cbor2.dumps, value) != body:
-            return CompactError("compact.noncanonical", "re-encoding differs", 0)
-        return document
-    except CompactError as exc:
-        return exc
+slow = binary_slow_verdict  # the slow path's verdict: its document, or its diagnostic
 
 
 @pytest.fixture(autouse=True)

@@ -13,24 +13,14 @@ import cbor2
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from wirekit import binary_slow_verdict
 
 import codec
 from codec import CompactError, limits
-from codec.binary_v1 import check_cbor, most_json_bytes, read_fast
-from codec.projection import canonical_json, with_stack
+from codec.binary_v1 import most_json_bytes, read_fast
+from codec.projection import canonical_json
 
-
-def slow(body: bytes) -> bytes | CompactError:
-    """The slow path's verdict on ``body``: its document, or its diagnostic."""
-    try:
-        check_cbor(body)
-        value = with_stack(cbor2.loads, body, max_depth=limits.MAX_DEPTH + 1)
-        document = canonical_json(value)
-        if with_stack(cbor2.dumps, value) != body:
-            return CompactError("compact.noncanonical", "re-encoding differs", 0)
-        return document
-    except CompactError as exc:
-        return exc
+slow = binary_slow_verdict  # the slow path's verdict: its document, or its diagnostic
 
 
 def agree(body: bytes) -> None:
