@@ -332,14 +332,28 @@ class Analyst:
             told = Told(parsed=parsed)
             self._keep(n, _Kept(analyser, asker, told, True))
             return told
+        return self._tell(n, analyser, asker, analyser.prepare, parsed)
+
+    def _retell(self, n: int, analyser: _Analyser, asker: _Asker) -> Told:
+        """Prepare file ``n`` again from its declarations (no parse, no
+        declaring again): only what asks the other modules is redone."""
+        analyser.external_classes = functools.partial(asker.ask, CLASS)
+        analyser.external_values = functools.partial(asker.ask, VALUE)
+        return self._tell(n, analyser, asker, analyser.retell)
+
+    def _tell(self, n: int, analyser: _Analyser, asker: _Asker, stage: Callable[[], Any], parsed: int = 0) -> Told:
+        """Run ``stage`` (prepare, or retell) and keep what file ``n`` tells:
+        its classes, value types and aliases, or, where the stage fails, only
+        the questions it asked (the file then gets a diagnostic)."""
+        job = self.jobs[n]
         got: dict[str, Any] = {}
         analyser.on_prepared = lambda c, v: got.update(classes=c, values=v)
         try:
             with collector_paused():
-                _staged(analyser.prepare)
+                _staged(stage)
         except RecursionError:
             analyser.failure = _too_deep(job, len(analyser.text_lines))  # type: ignore[attr-defined]
-        except Exception as exc:  # noqa: BLE001 - the same
+        except Exception as exc:  # noqa: BLE001 - a bug of the analyser: the file gets a diagnostic
             analyser.failure = _failed(job, len(analyser.text_lines), _why(exc))  # type: ignore[attr-defined]
         if getattr(analyser, "failure", None) is not None:
             told = Told(events=tuple(asker.events), parsed=parsed)
@@ -347,30 +361,6 @@ class Analyst:
             values = got.get("values", {})
             told = Told(got.get("classes", {}), values, module_aliases(job.module, analyser.imports, values),
                         tuple(asker.events), parsed)
-        self._keep(n, _Kept(analyser, asker, told, True))
-        return told
-
-    def _retell(self, n: int, analyser: _Analyser, asker: _Asker) -> Told:
-        """Prepare file ``n`` again from its declarations (no parse, no
-        declaring again): only what asks the other modules is redone."""
-        job = self.jobs[n]
-        analyser.external_classes = functools.partial(asker.ask, CLASS)
-        analyser.external_values = functools.partial(asker.ask, VALUE)
-        got: dict[str, Any] = {}
-        analyser.on_prepared = lambda c, v: got.update(classes=c, values=v)
-        try:
-            with collector_paused():
-                _staged(analyser.retell)
-        except RecursionError:
-            analyser.failure = _too_deep(job, len(analyser.text_lines))  # type: ignore[attr-defined]
-        except Exception as exc:  # noqa: BLE001 - a bug of the analyser: the file gets a diagnostic
-            analyser.failure = _failed(job, len(analyser.text_lines), _why(exc))  # type: ignore[attr-defined]
-        if getattr(analyser, "failure", None) is not None:
-            told = Told(events=tuple(asker.events))
-        else:
-            values = got.get("values", {})
-            told = Told(got.get("classes", {}), values, module_aliases(job.module, analyser.imports, values),
-                        tuple(asker.events))
         self._keep(n, _Kept(analyser, asker, told, True))
         return told
 
