@@ -664,6 +664,8 @@ def _first_difference_by_tokens(selected: bytes) -> CompactError | bool | None:
         kind, end = token
         spelled = selected[pos:end]
         canonical = _respell(kind, spelled)
+        if canonical is None:
+            return None
         if canonical != spelled:
             break
         pos = scan.canonical_run_end(selected, end)
@@ -683,7 +685,10 @@ def _first_difference_by_tokens(selected: bytes) -> CompactError | bool | None:
             return None
         respelled += 1
         kind, end = token
-        after += _respell(kind, selected[pos:end])
+        canonical = _respell(kind, selected[pos:end])
+        if canonical is None:
+            return None
+        after += canonical
         pos = end
     return CompactError(
         E.NONCANONICAL,
@@ -693,15 +698,20 @@ def _first_difference_by_tokens(selected: bytes) -> CompactError | bool | None:
     )
 
 
-def _respell(kind: str, spelled: bytes) -> bytes:
+def _respell(kind: str, spelled: bytes) -> bytes | None:
     """One token as the canonical encoding spells its value: whitespace as
     nothing, structure and literals as they are, a string or number as
-    ``_encode`` writes what ``json.loads`` reads (docs/wire-format.md §1)."""
+    ``_encode`` writes what ``json.loads`` reads (docs/wire-format.md §1);
+    None when the encoding cannot write it (a float out of range, a lone
+    surrogate: ``_token_fault`` finds those first)."""
     if kind == "space":
         return b""
     if kind in ("mark", "word"):
         return spelled
-    return _encode(json.loads(spelled))
+    try:
+        return _encode(json.loads(spelled))
+    except (ValueError, UnicodeEncodeError):  # pragma: no cover - placed by _token_fault before
+        return None
 
 
 _KEY_CHUNK = 1 << 16
@@ -942,8 +952,9 @@ def first_difference(a: bytes, b: bytes) -> int:
 #: A run of tokens that can hold none of the faults placed here: whitespace and
 #: structure, literals, strings with only valid escapes and whole surrogate pairs,
 #: integers within the digit limit, and numbers that cannot overflow a float (at
-#: most 300 integer digits and a positive exponent of at most two digits, or a
-#: negative exponent). Atomic alternatives and possessive repetition: no
+#: most 300 integer digits and no exponent or a negative one, or at most 200
+#: and a positive exponent of at most two digits: 10^299 x 10^99 overflows).
+#: Atomic alternatives and possessive repetition: no
 #: backtracking stack, so one pass in C over 16 MiB.
 _PAIR_ESCAPE = rb"\\u[dD][89abAB]" + scan.HEX + rb"{2}\\u[dD][c-fC-F]" + scan.HEX + rb"{2}"
 _INNOCENT = re.compile(
@@ -952,7 +963,8 @@ _INNOCENT = re.compile(
     + b'|"' + scan.STRICT_BYTE + b"*+(?:(?:" + _PAIR_ESCAPE + b"|" + scan.NON_SURROGATE_ESCAPE + b")"
     + scan.STRICT_BYTE + b'*+)*+"'
     + b"|" + scan.LIMITED_INTEGER + scan.NUMBER_END
-    + rb"|-?(?:0|[1-9][0-9]{0,299})(?:\.[0-9]++)?(?:[eE](?:-[0-9]++|\+?[0-9]{1,2}))?" + scan.NUMBER_END
+    + rb"|-?(?:0|[1-9][0-9]{0,299})(?:\.[0-9]++)?(?:[eE]-[0-9]++)?" + scan.NUMBER_END
+    + rb"|-?(?:0|[1-9][0-9]{0,199})(?:\.[0-9]++)?[eE]\+?[0-9]{1,2}" + scan.NUMBER_END
     + b")*+"
 ).match
 
