@@ -147,9 +147,9 @@ RFC_FLAT_OBJECT = rb"\{" + SPACING + rb"(?:" + _RFC_PAIR + rb"(?:," + SPACING + 
 #: arrays, flat objects and scalars, each followed only by what may follow it);
 #: a match that stops short stops at or before the parser's first syntax error.
 RFC_ARRAY_TOKENS = (
-    rb"(?:" + SPACING + rb"(?:\[(?:" + SPACING + rb"\[)*+(?=" + SPACING + rb"[\]" + _ARRAY_VALUE_START[1:] + rb")"
+    rb"(?:" + SPACING + rb"(?:\[++(?:" + JSON_SPACE + rb"\[++)*+(?=" + SPACING + rb"[\]" + _ARRAY_VALUE_START[1:] + rb")"
     + rb"|,(?=" + SPACING + _ARRAY_VALUE_START + rb")"
-    + rb"|\](?:" + SPACING + rb"\])*+(?=" + SPACING + rb"(?:,|\Z))"
+    + rb"|\]++(?:" + JSON_SPACE + rb"\]++)*+(?=" + SPACING + rb"(?:,|\Z))"
     + rb"|(?>" + RFC_SCALAR + rb"|" + RFC_FLAT_OBJECT + rb")(?=" + SPACING + rb"[,\]])"
     + rb"))*+" + SPACING
 )
