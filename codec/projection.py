@@ -384,8 +384,10 @@ def _spelling_departure(selected: bytes, skeleton: bytes) -> CompactError | None
     that of the respelled document, which encodes to that document itself, and
     no key repeats. The parsing reading then reports
     exactly this: compact.noncanonical at the first byte where ``selected`` and
-    its encoding differ, with the excerpts of both there. A document the proof
-    cannot take, or whose stripped form repeats a key, goes back to the parser.
+    its encoding differ, with the excerpts of both there. When the stripped
+    form repeats a key, the parsing reading reports the first repeated key
+    (``_repeated_key``), wherever the whitespace stands. A document the proof
+    cannot take goes back to the caller.
 
     Arrays nested 511 deep with one trailing space were parsed in full: 8 M
     lists, 3.7 s and 841 MiB at 16 MiB, 15x the valid twin (issue 23)."""
@@ -415,7 +417,10 @@ def _spelling_departure(selected: bytes, skeleton: bytes) -> CompactError | None
         if not _canonical_without_value(canonical, bare):
             return None
     except CompactError:
-        return None  # a repeated key as well: the parser's walk decides which comes first
+        # a repeated key as well: the parser reads the document (canonical
+        # tokens and whitespace hold no token fault), so the first repeated
+        # key in document order is its verdict, wherever the whitespace stands
+        return _repeated_key(selected, len(selected))
     at = first_difference(selected, canonical)
     return CompactError(
         E.NONCANONICAL,
@@ -516,7 +521,8 @@ def _departure(selected: bytes, skeleton: bytes) -> CompactError | bool | None:
     if end == len(selected) and closes == brackets - 1:
         return _parsed_verdict(selected, skeleton)
     at = end
-    if closes < brackets - 1:  # the first ``[`` closes early: the parser stops there
+    if closes < brackets - 1 and closes < _brackets_before(selected, end):
+        # the first ``[`` closes early, before the tokens stop: the parser stops there
         close_at = _bracket_offset(selected, closes)
         if close_at is None:
             return None
@@ -548,6 +554,13 @@ def _top_close(bare: bytes) -> int:
         return 0
     before = abs(runs[0]) + sum(map(abs, map(int.__sub__, runs[1:k], runs[: k - 1])))
     return before + runs[k - 1] - 1  # the closing run of run k brings it from runs[k - 1] to 0
+
+
+def _brackets_before(document: bytes, end: int) -> int:
+    """How many brackets outside strings ``document`` has before ``end``
+    (which is not inside a string)."""
+    prefix = document[:end]
+    return len((_skeleton_of(prefix) if b'"' in prefix else prefix).translate(None, _NOT_BRACKETS))
 
 
 def _bracket_offset(document: bytes, nth: int) -> int | None:
