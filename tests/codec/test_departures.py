@@ -66,7 +66,7 @@ def departing(draw) -> bytes:
     return bytes(doc)
 
 
-@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(departing())
 @example(b"[[1.50]]")
 @example(b"[[1E2],[1]]")
@@ -185,3 +185,24 @@ def test_the_stand_in_is_not_taken_where_the_window_ends_inside_a_token(monkeypa
     assert verdict(long_string, True) == verdict(long_string, False)
     doc = b'[[1],["' + b"c" * 300 + b'"],' + nested(3, b"1" * 100) + b",}]"
     assert verdict(doc, True) == verdict(doc, False) == ("compact.json", "invalid JSON: Expecting value", len(doc) - 2)
+
+
+@pytest.mark.parametrize("form", ["json", "text", "model-text"])
+def test_the_bench_families_get_the_parsing_verdict_in_every_text_form(monkeypatch, form):
+    # the families of `semaprax bench hostile` (branch deep3) at 24 KiB: the
+    # verdict, with the offset mapped into the wire, is the one decoding gives
+    # when the departure reading steps aside
+    from semaprax.bench import hostile
+
+    monkeypatch.setattr(projection, "_MIN_BYTES_PER_OBJECT", 256)  # the gates as shipped
+    monkeypatch.setattr(projection, "_MOST_ITEMS_PER_CONTAINER", 4)
+    departure = projection._departure
+    for name, build in hostile._DEEP3.items():
+        wire = build(form, 24 << 10)
+        verdicts = []
+        for reading in (departure, lambda selected, skeleton: None):
+            monkeypatch.setattr(projection, "_departure", reading)
+            with pytest.raises(codec.CompactError) as caught:
+                codec.decode_wire(wire)
+            verdicts.append((caught.value.code, caught.value.message, caught.value.offset))
+        assert verdicts[0] == verdicts[1], name
