@@ -206,3 +206,13 @@ def test_the_bench_families_get_the_parsing_verdict_in_every_text_form(monkeypat
                 codec.decode_wire(wire)
             verdicts.append((caught.value.code, caught.value.message, caught.value.offset))
         assert verdicts[0] == verdicts[1], name
+
+
+@pytest.mark.parametrize("digits", [211, 250, 300])
+def test_a_float_of_many_digits_out_of_range_is_placed(digits):
+    # 10^250 x 10^99 overflows: the fault walk took any float of at most 300
+    # integer digits and a two-digit exponent as innocent, and the verdict had no offset
+    number = b"1" + b"0" * (digits - 1) + b"e99"
+    doc = b"[1.5e99," + number + b"]"
+    message = f"number {number[:40].decode()} is out of the range of a float"
+    assert verdict(doc, lexical=True) == verdict(doc, lexical=False) == ("compact.json", message, 8)
