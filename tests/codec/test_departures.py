@@ -104,7 +104,7 @@ def test_a_canonical_float_is_accepted_without_parsing(monkeypatch):
         assert len(text) < 16, "parsed"
         return loads(text, *args, **kwargs)
 
-    monkeypatch.setattr(projection.json, "loads", tokens_only)
+    monkeypatch.setattr("codec.projection.json.loads", tokens_only)
     assert codec.decode_json(doc) == doc
 
 
@@ -168,7 +168,7 @@ def test_nested_511_deep_with_a_departure_is_rejected_without_parsing(monkeypatc
         assert len(text) < len(doc) // 4, "parsed in full"
         return loads(text, *args, **kwargs)
 
-    monkeypatch.setattr(projection.json, "loads", window_only)
+    monkeypatch.setattr("codec.projection.json.loads", window_only)
     with pytest.raises(codec.CompactError) as caught:
         codec.decode_json(doc)
     assert (caught.value.code, caught.value.message, caught.value.offset) == expected
