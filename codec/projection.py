@@ -524,8 +524,7 @@ def _departure(selected: bytes, skeleton: bytes) -> CompactError | bool | None:
     if closes < brackets - 1 and closes < _brackets_before(selected, end):
         # the first ``[`` closes early, before the tokens stop: the parser stops there
         close_at = _bracket_offset(selected, closes)
-        if close_at is None:
-            return None
+        assert close_at is not None  # ``closes`` counts brackets that are there
         at = min(at, close_at)
     elif end == len(selected):  # it never closes: the parser reads up to the end
         at = len(selected.rstrip(_JSON_SPACE)) - 1
@@ -550,10 +549,9 @@ def _top_close(bare: bytes) -> int:
     k = next((k for k, depth in enumerate(runs) if depth <= 0), None)
     if k is None:
         return len(bare.translate(None, _NOT_BRACKETS))
-    if k == 0:
-        return 0
-    before = abs(runs[0]) + sum(map(abs, map(int.__sub__, runs[1:k], runs[: k - 1])))
-    return before + runs[k - 1] - 1  # the closing run of run k brings it from runs[k - 1] to 0
+    # (run 0 opens: the document starts with ``[``, so k is at least 1)
+    before = sum(map(abs, map(int.__sub__, runs[:k], [0, *runs[: k - 1]])))  # the brackets of runs 0 to k - 1
+    return before + runs[k - 1] - 1  # the closing run k brings the depth from runs[k - 1] to 0
 
 
 def _brackets_before(document: bytes, end: int) -> int:
