@@ -585,10 +585,10 @@ def _syntax_error(selected: bytes, at: int) -> CompactError | None:
     the document as it stands)."""
     prefix = selected[:at]
     skeleton = _skeleton_of(prefix) if b'"' in prefix else prefix
-    del prefix
     depth = skeleton.count(b"[") + skeleton.count(b"{") - skeleton.count(b"]") - skeleton.count(b"}")
-    last = skeleton.rstrip(_JSON_SPACE)[-1:]
     del skeleton
+    last = prefix.rstrip(_JSON_SPACE)[-1:]  # the last byte of the last token (a string's is its quote)
+    del prefix
     if depth < 1 and last:
         return None  # past the end of the first value: not read here
     stand_in = "[" * depth + ("" if last in (b"[", b"") else "0," if last == b"," else "0")

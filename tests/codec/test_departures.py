@@ -69,6 +69,8 @@ def departing(draw) -> bytes:
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(departing())
 @example(b"[[1.50]]")
+@example(b'[[1,""]]0')
+@example(b'[[1,"a"] x]')
 @example(b"[[1E2],[1]]")
 @example(b"[[1],[1e400]]")
 @example(b'[[1],["\\u0041"]]')
