@@ -66,8 +66,31 @@ def departing(draw) -> bytes:
     return bytes(doc)
 
 
+values = st.recursive(
+    st.one_of(st.integers(-(10**20), 10**20), st.floats(allow_nan=False), st.booleans(), st.none(), st.text(max_size=4)),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=2), inner, max_size=3),
+    max_leaves=12,
+)
+
+
+@st.composite
+def respelled(draw) -> bytes:
+    """A value with floats (infinities too) spelled by ``json.dumps`` with
+    escapes or spaces, nested in a few arrays, maybe cut or with a stray byte."""
+    text = json.dumps(
+        [draw(values)], ensure_ascii=draw(st.booleans()), separators=draw(st.sampled_from([(",", ":"), (", ", ": ")]))
+    )
+    doc = bytearray(b"[" * draw(st.integers(0, 10)) + text.encode() + b"]" * draw(st.integers(0, 11)))
+    if draw(st.booleans()):
+        at = draw(st.integers(0, len(doc)))
+        doc[at:at] = draw(st.sampled_from([b"x", b"}", b"]", b",", b'"', b"\\", b"1"]))
+    if draw(st.booleans()):
+        doc = doc[: draw(st.integers(1, len(doc)))]
+    return bytes(doc)
+
+
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(departing())
+@given(departing() | respelled())
 @example(b"[[1.50]]")
 @example(b'[[1,""]]0')
 @example(b'[[1,"a"] x]')
