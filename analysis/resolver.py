@@ -673,6 +673,8 @@ class _Analyser:
             for t in targets:
                 for n in _target_names(t):
                     counts[n.id] = counts.get(n.id, 0) + 1
+            for bound in _other_bindings(stmt):  # ``class C`` then ``C = Dummy`` in an ``if``: two bindings
+                counts[bound] = counts.get(bound, 0) + 1
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
                     and isinstance(stmt.value, (ast.Name, ast.Attribute)):
                 pairs.append((stmt.targets[0].id, stmt.value))
@@ -1681,6 +1683,23 @@ def _count_bindings(stmt: ast.stmt, bound: set[str], rebound: set[str]) -> None:
             if n.id in bound:
                 rebound.add(n.id)
             bound.add(n.id)
+
+
+def _other_bindings(stmt: ast.stmt) -> Iterable[str]:
+    """The names a statement binds other than by assignment: a ``def``, a
+    ``class``, an import, a ``for`` or ``with`` target."""
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        yield stmt.name
+    elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        for alias in stmt.names:
+            if alias.name != "*":
+                yield alias.asname or alias.name.partition(".")[0]
+    elif isinstance(stmt, (ast.For, ast.AsyncFor)):
+        yield from (n.id for n in _target_names(stmt.target))
+    elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+        for item in stmt.items:
+            if item.optional_vars is not None:
+                yield from (n.id for n in _target_names(item.optional_vars))
 
 
 def _target_names(target: ast.expr) -> Iterable[ast.Name]:
