@@ -361,6 +361,15 @@ class _Analyser:
                 item = _local_type(scope, "[]" + node.value.id)
                 if item:
                     self.attribute_types.setdefault(f"{cls}.{attr}[]", item)
+            elif isinstance(node, ast.Assign):  # self.x = env.make(): what typed locals give, now they are typed
+                if f"{cls}.{attr}" not in self.attribute_types:
+                    typed = self._constructed_class(node.value, scope)
+                    if typed:
+                        self.attribute_types[f"{cls}.{attr}"] = typed
+                if f"{cls}.{attr}[]" not in self.attribute_types:
+                    item = self._item_type(node.value, scope)  # self.x = [make(e) for e in es]
+                    if item:
+                        self.attribute_types[f"{cls}.{attr}[]"] = item
         if self.on_prepared is not None:  # what other modules may ask about is known from here on
             self.on_prepared(dict(self.local_classes), dict(self.attribute_types))
 
@@ -800,6 +809,8 @@ class _Analyser:
             return kinds.pop() if len(kinds) == 1 else None
         if isinstance(node, ast.Name):
             return _local_type(scope, "[]" + node.id)
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):  # [make(e) for e in es]
+            return self._value_type(node.elt, self._comprehension_scope(node, scope))
         if isinstance(node, (ast.Attribute, ast.Call)):
             func = node.func if isinstance(node, ast.Call) else node
             if isinstance(func, (ast.Name, ast.Attribute)):
@@ -878,6 +889,29 @@ class _Analyser:
                         cls = self._entered_class(item_node.context_expr, scope)
                         if cls:
                             scope.types.setdefault(item_node.optional_vars.id, cls)
+
+    def _comprehension_scope(self, node: ast.Lambda | ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp,
+                             scope: _Scope) -> _Scope:
+        """The scope of a comprehension or lambda, its targets typed as a
+        ``for`` statement's are: ``x`` in ``[x.f() for x in xs]`` is an item of xs."""
+        inner = _child_scope_for(scope, node)
+        for k, gen in enumerate(getattr(node, "generators", ())):
+            where = scope if k == 0 else inner  # the first iterable is evaluated outside
+            if isinstance(gen.target, ast.Name):
+                pairs: list[tuple[str, ast.expr]] = [(gen.target.id, gen.iter)]
+            elif isinstance(gen.target, ast.Tuple):
+                pairs = self._unpacked(gen.target, gen.iter, where)
+                for n in _target_names(gen.target):  # each bound here: no type from outside
+                    inner.types.pop(n.id, None)
+            else:
+                continue
+            for name, iterable in pairs:
+                item = self._item_type(iterable, where)
+                if item:
+                    inner.types[name] = item
+                else:
+                    inner.types.pop(name, None)
+        return inner
 
     def _unpacked(self, target: ast.Tuple, iterable: ast.expr, scope: _Scope) -> list[tuple[str, ast.expr]]:
         """``for i, x in enumerate(xs)``: x is an item of xs; ``for a, b in
@@ -1218,7 +1252,7 @@ class _Analyser:
                     frame.stack.append(base)
                 continue
             if isinstance(node, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
-                inner = _child_scope_for(scope, node)
+                inner = self._comprehension_scope(node, scope)
                 generators = getattr(node, "generators", [])
                 first = generators[0] if generators else None
                 calls: list[_Frame] = []
@@ -1808,7 +1842,7 @@ def _local_type(scope: _Scope, name: str) -> str | None:
     while s is not None:
         if name in s.types:
             return s.types[name]
-        if s.kind != "function" or s.node is not None and s.is_local(real):
-            return None
+        if s.kind != "function" or s.is_local(real) and (s.node is not None or s.table is not None):
+            return None  # bound here (a comprehension's or lambda's own name too) and of no known class
         s = s.parent
     return None

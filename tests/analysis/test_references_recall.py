@@ -37,3 +37,62 @@ def test_a_class_bound_again_in_a_branch_is_not_another_name_of_the_other_class(
     ), "pkg/user.py": "from pkg.conn import Secure\n\n\nclass Sub(Secure):\n    pass\n"})
     assert _lines(index, "pkg.conn.Secure") == [("pkg.conn", 8), ("pkg.conn", 10), ("pkg.user", 1), ("pkg.user", 4)]
     assert ("pkg.conn", 10) not in _lines(index, "pkg.conn.Dummy")
+
+
+TOKENS = '''\
+class Token:
+    def test(self, expr: str) -> bool:
+        return True
+
+
+class Stream:
+    def __init__(self) -> None:
+        self.current = Token()
+
+    def skip(self) -> None:
+        pass
+
+
+class Env:
+    def tokenize(self) -> Stream:
+        return Stream()
+
+    def test(self, expr: str) -> bool:
+        return False
+
+
+def make(name: str) -> Token:
+    return Token()
+'''
+PARSER = '''\
+from pkg.tokens import Env, Token, make
+
+
+class Parser:
+    def __init__(self, env: "Env", names: list[str]) -> None:
+        self.stream = env.tokenize()
+        self.tokens = [make(n) for n in names]
+
+    def parse(self, strings: list[str], env: Env) -> list[bool]:
+        self.stream.skip()                                      # 10
+        self.tokens[0].test("x")                                # 11
+        [t.test("y") for t in self.tokens]                      # 12
+        return [env.test("z") for env in strings]               # 13
+'''
+
+
+def test_an_attribute_set_from_a_typed_parameter_call_and_a_comprehension(tmp_path: Path) -> None:
+    # ``self.stream = env.tokenize()``: its class is known once env's is (a
+    # parameter's annotation), and ``[make(n) for n in names]`` holds Tokens
+    index = _index(tmp_path, {"pkg/tokens.py": TOKENS, "pkg/parser.py": PARSER})
+    assert ("pkg.parser", 10) in _lines(index, "pkg.tokens.Stream.skip")
+    assert [line for m, line in _lines(index, "pkg.tokens.Token.test") if m == "pkg.parser"] == [11, 12]
+
+
+def test_a_comprehension_target_hides_the_enclosing_local(tmp_path: Path) -> None:
+    # ``env`` in the comprehension of line 13 is a str of ``strings``, not the
+    # parameter ``env: Env``
+    index = _index(tmp_path, {"pkg/tokens.py": TOKENS, "pkg/parser.py": PARSER})
+    calls = {u.target for u in index.by_module["pkg.parser"].uses if u.line == 13 and u.kind == "calls"}
+    assert "pkg.tokens.Env.test" not in calls
+    assert not any(t.startswith("pkg.") for t in calls)
