@@ -246,6 +246,7 @@ class _Analyser:
         self.has_main = False
         self.scopes: list[tuple[_Scope, list[ast.stmt]]] = []
         self.defined_here: set[str] = set()
+        self.functions_here: set[str] | None = None  # the functions and methods defined here, when asked
         self.attribute_types: dict[str, str] = {}  # qualname of an attribute -> its class
         self.mros: dict[str, tuple[str, ...]] = {}
         self.overload_stubs: dict[str, list[Definition]] = {}
@@ -1271,12 +1272,13 @@ class _Analyser:
     def _record_members(self, source: str, expr: ast.Attribute, scope: _Scope) -> None:
         """``self.content.decode()`` also refers to ``Response.content``: each
         attribute inside a chain that is a member of a class (of the workspace
-        or the standard library; not a module's, not a built-in's) is a reference."""
+        or the standard library; not a module's, not a built-in's), or a class
+        (``nodes.Const`` in ``nodes.Const.make()``), is a reference."""
         node = expr.value
         while isinstance(node, ast.Attribute):
             target = self._resolve_expr(node, scope)
             if target and not target.startswith((UNRESOLVED, "builtins.")) \
-                    and self._is_class(target.rpartition(".")[0]):
+                    and (self._is_class(target.rpartition(".")[0]) or self._class_info(target) is not None):
                 self.uses.append(Use(source, target, REFERENCES, node.end_lineno or node.lineno,
                                      (node.end_col_offset or 0) - len(node.attr)))
             node = node.value
@@ -1286,15 +1288,14 @@ class _Analyser:
             base = _chain_base(expr)
             if isinstance(base, ast.Name):
                 self.loaded_names.add((scope.qualname, base.id))
+                if base is not expr:  # ``Metadata.__dict__``, ``@prop.setter``: the name is still used
+                    self._record_base(source, base, scope)
             return
         base = _chain_base(expr)
         if isinstance(base, ast.Name):
             self._mark_loaded(base.id, scope)
             if base is not expr and kind != INHERITS:
-                # ``Align.left()`` also refers to the class Align
-                owner = self._resolve_name(base.id, scope)
-                if owner and not owner.startswith((UNRESOLVED, "builtins.")) and self._class_info(owner) is not None:
-                    self.uses.append(Use(source, owner, REFERENCES, base.lineno, base.col_offset))
+                self._record_base(source, base, scope)
         if target.startswith(UNRESOLVED) and isinstance(expr, ast.Name) and not self.star_import:
             self.problems.append(Problem(
                 "unresolved-name", expr.lineno, expr.col_offset + 1,
@@ -1305,6 +1306,17 @@ class _Analyser:
         else:
             line, column = expr.lineno, expr.col_offset
         self.uses.append(Use(source, target, kind, line, column or 0))
+
+    def _record_base(self, source: str, base: ast.Name, scope: _Scope) -> None:
+        """``Align.left()`` also refers to the class Align, ``f.cache_clear()``
+        and ``@prop.setter`` to the function f and the property prop of this module."""
+        owner = self._resolve_name(base.id, scope)
+        if not owner or owner.startswith((UNRESOLVED, "builtins.")):
+            return
+        if self.functions_here is None:
+            self.functions_here = {d.qualname for d in self.definitions if d.kind in ("function", "method")}
+        if owner in self.functions_here or self._class_info(owner) is not None:
+            self.uses.append(Use(source, owner, REFERENCES, base.lineno, base.col_offset))
 
     def _mark_loaded(self, name: str, scope: _Scope) -> None:
         s: _Scope | None = scope

@@ -96,3 +96,34 @@ def test_a_comprehension_target_hides_the_enclosing_local(tmp_path: Path) -> Non
     calls = {u.target for u in index.by_module["pkg.parser"].uses if u.line == 13 and u.kind == "calls"}
     assert "pkg.tokens.Env.test" not in calls
     assert not any(t.startswith("pkg.") for t in calls)
+
+
+def test_a_name_before_an_attribute_nothing_resolves_is_still_a_reference(tmp_path: Path) -> None:
+    # ``@size.setter`` refers to the property size; ``Meta.__dict__`` to Meta;
+    # ``nodes.Const.make()`` to Const (a class inside a chain), as jedi says
+    index = _index(tmp_path, {"pkg/nodes.py": (
+        "class Const:\n"
+        "    @classmethod\n"
+        "    def make(cls) -> 'Const':\n"
+        "        return cls()\n"
+    ), "pkg/meta.py": (
+        "from pkg import nodes\n"
+        "\n"
+        "\n"
+        "class Meta:\n"
+        "    @property\n"
+        "    def size(self) -> int:\n"
+        "        return 1\n"
+        "\n"
+        "    @size.setter\n"                          # 9
+        "    def size(self, value: int) -> None:\n"
+        "        pass\n"
+        "\n"
+        "\n"
+        "def fields(key: str) -> object:\n"
+        "    nodes.Const.make()\n"                     # 15
+        "    return Meta.__dict__[key]\n"              # 16
+    )})
+    assert ("pkg.meta", 9) in _lines(index, "pkg.meta.Meta.size")
+    assert ("pkg.meta", 16) in _lines(index, "pkg.meta.Meta")
+    assert ("pkg.meta", 15) in _lines(index, "pkg.nodes.Const")
