@@ -772,6 +772,8 @@ class _Analyser:
             return literal
         if isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes, int, float)):
             return f"builtins.{type(node.value).__name__}"
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Call) and self._is_type_of(node.func, scope):
+            return self._value_type(node.func.args[0], scope)  # type(self)(...) makes another of self's class
         if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
             target = self._resolve_expr(node.func, scope)
             if not target or target.startswith(UNRESOLVED):
@@ -783,6 +785,9 @@ class _Analyser:
                 return self._class_of_annotation(node.args[0], scope)
             return self._value_of(target + "()")
         if isinstance(node, ast.Name):
+            owner = _binding_scope(scope, node.id)
+            if owner is not None and owner.self_name == node.id and owner.cls:  # self
+                return owner.cls
             return _local_type(scope, node.id)
         if isinstance(node, ast.Attribute):
             target = self._resolve_expr(node, scope)
@@ -801,6 +806,23 @@ class _Analyser:
             body = self._value_type(node.body, scope)
             return body if body is not None and body == self._value_type(node.orelse, scope) else None
         return None
+
+    def _is_type_of(self, call: ast.Call, scope: _Scope) -> bool:
+        """Whether ``call`` is ``type(x)``, the class of one value."""
+        return isinstance(call.func, ast.Name) and len(call.args) == 1 and not call.keywords \
+            and not isinstance(call.args[0], ast.Starred) and self._resolve_name(call.func.id, scope) == "builtins.type"
+
+    def _iterated_type(self, node: ast.expr, scope: _Scope) -> str | None:
+        """The class of what ``for x in node`` binds: an item (``_item_type``),
+        or what ``__iter__`` of the value's class says it yields."""
+        found = self._item_type(node, scope)
+        if found is None and isinstance(node, (ast.Name, ast.Attribute, ast.Call)):
+            cls = self._value_type(node, scope)
+            if cls is not None and not cls.startswith("builtins.") and self._class_info(cls) is not None:
+                owner = self._member_owner(cls, "__iter__")
+                if owner is not None and not owner.startswith("builtins."):
+                    found = self._value_of(f"{owner}.__iter__()[]")
+        return found
 
     def _item_type(self, node: ast.expr, scope: _Scope) -> str | None:
         """The class of the items of a value annotated ``list[X]`` and the like,
@@ -876,12 +898,12 @@ class _Analyser:
                             if isinstance(t, ast.Name):
                                 scope.types.setdefault("[]" + t.id, item)
             elif isinstance(stmt, (ast.For, ast.AsyncFor)) and isinstance(stmt.target, ast.Name):
-                item = self._item_type(stmt.iter, scope)
+                item = self._iterated_type(stmt.iter, scope)
                 if item:
                     scope.types.setdefault(stmt.target.id, item)
             elif isinstance(stmt, (ast.For, ast.AsyncFor)) and isinstance(stmt.target, ast.Tuple):
                 for name, iterable in self._unpacked(stmt.target, stmt.iter, scope):
-                    item = self._item_type(iterable, scope)
+                    item = self._iterated_type(iterable, scope)
                     if item:
                         scope.types.setdefault(name, item)
             elif isinstance(stmt, ast.With):
@@ -907,7 +929,7 @@ class _Analyser:
             else:
                 continue
             for name, iterable in pairs:
-                item = self._item_type(iterable, where)
+                item = self._iterated_type(iterable, where)
                 if item:
                     inner.types[name] = item
                 else:

@@ -127,3 +127,45 @@ def test_a_name_before_an_attribute_nothing_resolves_is_still_a_reference(tmp_pa
     assert ("pkg.meta", 9) in _lines(index, "pkg.meta.Meta.size")
     assert ("pkg.meta", 16) in _lines(index, "pkg.meta.Meta")
     assert ("pkg.meta", 15) in _lines(index, "pkg.nodes.Const")
+
+
+SPECS = '''\
+from collections.abc import Iterator
+
+
+class Spec:
+    def check(self) -> bool:
+        return True
+
+
+class SpecSet:
+    def __init__(self) -> None:
+        self.specs: list[Spec] = []
+
+    def __iter__(self) -> Iterator[Spec]:
+        return iter(self.specs)
+
+    def __getitem__(self, key: str) -> int:
+        return 0
+
+    def merge(self, other: "SpecSet") -> None:
+        pass
+
+    def copy(self) -> "SpecSet":
+        clone = type(self)()
+        clone.merge(self)                                       # 24
+        return clone
+
+
+def all_good(specs: SpecSet) -> bool:
+    for spec in specs:
+        spec.check()                                            # 30
+    specs["x"].check()                                          # 31
+    return all(s.check() for s in specs)                        # 32
+'''
+
+
+def test_a_class_iterated_through_its_dunder_iter_and_type_of_self_called(tmp_path: Path) -> None:
+    index = _index(tmp_path, {"pkg/specs.py": SPECS})
+    assert _lines(index, "pkg.specs.Spec.check") == [("pkg.specs", 30), ("pkg.specs", 32)]  # not 31: an int
+    assert ("pkg.specs", 24) in _lines(index, "pkg.specs.SpecSet.merge")
