@@ -955,6 +955,12 @@ class _Analyser:
         """The class of ``v`` in ``with expr as v``: what ``__enter__`` returns."""
         cls = self._value_type(expr, scope)
         if cls is None or self._class_info(cls) is None:
+            # ``with collector.on_exit() as c``: a @contextmanager function's
+            # generator yields what ``as`` binds (a generator has no __enter__)
+            if isinstance(expr, ast.Call) and isinstance(expr.func, (ast.Name, ast.Attribute)):
+                target = self._resolve_expr(expr.func, scope)
+                if target and not target.startswith(UNRESOLVED):
+                    return self._value_of(target + "()[]")
             return None
         owner = self._member_owner(cls, "__enter__")
         if owner is None or owner.startswith("builtins."):
@@ -1009,6 +1015,8 @@ class _Analyser:
                     and item.elts[1].value is Ellipsis):
                 return None
             item = item.elts[0]
+        elif origin in ("Generator", "AsyncGenerator") and isinstance(item, ast.Tuple) and item.elts:
+            item = item.elts[0]  # Generator[Yield, Send, Return]
         elif origin not in _ITERABLES:
             return None
         return self._class_of_annotation(item, scope)
@@ -1530,7 +1538,8 @@ _TYPING_ALIASES = {
 #: Generic containers whose one type argument is the type of their items.
 _ITERABLES = frozenset({"list", "List", "set", "Set", "frozenset", "FrozenSet", "Sequence", "MutableSequence",
                         "Iterable", "Iterator", "Collection", "AbstractSet", "MutableSet", "Generator",
-                        "KeysView", "ValuesView", "deque", "Deque", "AsyncIterator", "AsyncIterable"})
+                        "KeysView", "ValuesView", "deque", "Deque", "AsyncIterator", "AsyncIterable",
+                        "AsyncGenerator"})
 
 _LITERAL_TYPES = {
     ast.List: "builtins.list", ast.ListComp: "builtins.list", ast.Dict: "builtins.dict",

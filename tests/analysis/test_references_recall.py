@@ -169,3 +169,25 @@ def test_a_class_iterated_through_its_dunder_iter_and_type_of_self_called(tmp_pa
     index = _index(tmp_path, {"pkg/specs.py": SPECS})
     assert _lines(index, "pkg.specs.Spec.check") == [("pkg.specs", 30), ("pkg.specs", 32)]  # not 31: an int
     assert ("pkg.specs", 24) in _lines(index, "pkg.specs.SpecSet.merge")
+
+
+def test_with_a_contextmanager_binds_what_its_generator_yields(tmp_path: Path) -> None:
+    index = _index(tmp_path, {"pkg/errors.py": (
+        "import contextlib\n"
+        "import typing\n"
+        "\n"
+        "\n"
+        "class Collector:\n"
+        "    def error(self, exc: Exception) -> None:\n"
+        "        pass\n"
+        "\n"
+        "    @contextlib.contextmanager\n"
+        "    def on_exit(self) -> typing.Generator['Collector', None, None]:\n"
+        "        yield self\n"
+        "\n"
+        "\n"
+        "def run() -> None:\n"
+        "    with Collector().on_exit() as collector:\n"
+        "        collector.error(ValueError())\n"          # 16
+    )})
+    assert _lines(index, "pkg.errors.Collector.error") == [("pkg.errors", 16)]
