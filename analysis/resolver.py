@@ -783,6 +783,8 @@ class _Analyser:
                 return cls
             if target in _CASTS and node.args:  # typing.cast(T, x) is a T
                 return self._class_of_annotation(node.args[0], scope)
+            if target in _COPIES and len(node.args) == 1 and not isinstance(node.args[0], ast.Starred):
+                return self._value_type(node.args[0], scope)  # copy.copy(x) is of x's class
             return self._value_of(target + "()")
         if isinstance(node, ast.Name):
             owner = _binding_scope(scope, node.id)
@@ -1528,6 +1530,8 @@ _KNOWN_RESULTS = {
 
 #: Functions whose result is their first argument read as an annotation.
 _CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
+#: Functions whose result is of their one argument's class (typeshed: ``(x: _T) -> _T``).
+_COPIES = frozenset({"copy.copy", "copy.deepcopy"})
 
 #: Annotations that name a built-in class by another name.
 _TYPING_ALIASES = {

@@ -191,3 +191,20 @@ def test_with_a_contextmanager_binds_what_its_generator_yields(tmp_path: Path) -
         "        collector.error(ValueError())\n"          # 16
     )})
     assert _lines(index, "pkg.errors.Collector.error") == [("pkg.errors", 16)]
+
+
+def test_a_copy_is_of_the_class_of_what_it_copies(tmp_path: Path) -> None:
+    index = _index(tmp_path, {"pkg/attrs.py": (
+        "import copy\n"
+        "\n"
+        "\n"
+        "class Attribute:\n"
+        "    def set(self, **kw: object) -> None:\n"
+        "        pass\n"
+        "\n"
+        "    def evolve(self) -> 'Attribute':\n"
+        "        new = copy.copy(self)\n"
+        "        new.set(a=1)\n"                        # 10
+        "        return new\n"
+    )})
+    assert _lines(index, "pkg.attrs.Attribute.set") == [("pkg.attrs", 10)]
