@@ -729,6 +729,9 @@ class _Analyser:
                     item = self._element_of_annotation(node.returns, scope.parent)
                     if item and not isinstance(node, ast.AsyncFunctionDef):
                         self.attribute_types[scope.qualname + "()[]"] = item
+                    made = self._instance_of_type(node.returns, scope.parent)
+                    if made and not isinstance(node, ast.AsyncFunctionDef):  # -> type[X]: calling what it returns
+                        self.attribute_types[scope.qualname + "()()"] = made
                     if not isinstance(node, ast.AsyncFunctionDef):  # tuple[A, B]: each place's class
                         for k, part in enumerate(self._tuple_parts(node.returns, scope.parent)):
                             if part:
@@ -774,6 +777,9 @@ class _Analyser:
             return f"builtins.{type(node.value).__name__}"
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Call) and self._is_type_of(node.func, scope):
             return self._value_type(node.func.args[0], scope)  # type(self)(...) makes another of self's class
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and (made := _local_type(scope, "^" + node.func.id)) is not None:
+            return made  # cls(...) in a classmethod, factory(...) of factory: type[X]
         if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
             target = self._resolve_expr(node.func, scope)
             if not target or target.startswith(UNRESOLVED):
@@ -864,6 +870,12 @@ class _Analyser:
                     item = self._element_of_annotation(arg.annotation, scope.parent)
                     if item:
                         scope.types["[]" + arg.arg] = item
+                    made = self._instance_of_type(arg.annotation, scope.parent)
+                    if made:  # ``cls: type[Range]``: the local is the class Range ("^" + name)
+                        scope.types["^" + arg.arg] = made
+            if scope.cls and scope.self_name and any(isinstance(d, ast.Name) and d.id == "classmethod"
+                                                     for d in node.decorator_list):
+                scope.types["^" + scope.self_name] = scope.cls  # a classmethod's cls
             scope.types.update(self.stub_params.get(scope.qualname, {}))  # a stub's annotations win
         bound: set[str] | None = None  # the locals bound so far, for scope.rebound
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -885,6 +897,12 @@ class _Analyser:
                     for t in stmt.targets:
                         if isinstance(t, ast.Name):
                             scope.types.setdefault(t.id, cls)
+                if isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, (ast.Name, ast.Attribute)) \
+                        and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+                    func = self._resolve_expr(stmt.value.func, scope)  # x = f(): f() -> type[X]
+                    made = self._value_of(func + "()()") if func and not func.startswith(UNRESOLVED) else None
+                    if made:
+                        scope.types.setdefault("^" + stmt.targets[0].id, made)
                 if len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Tuple) \
                         and isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, (ast.Name, ast.Attribute)):
                     func = self._resolve_expr(stmt.value.func, scope)  # a, b = f(): f() -> tuple[A, B]
@@ -988,26 +1006,38 @@ class _Analyser:
         return [self._class_of_annotation(e, scope) for e in elts]
 
     def _instance_of_type(self, ann: ast.expr, scope: _Scope | None) -> str | None:
-        """X of an annotation ``type[X]`` (``Type[X]``): what calling the value makes."""
+        """X of an annotation ``type[X]`` (``Type[X]``, ``type[X] | None``): what calling the value makes."""
         if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
             try:
                 ann = ast.parse(ann.value, mode="eval").body
             except SyntaxError:
                 return None
+        ann = self._without_none(ann, scope)
         if not (isinstance(ann, ast.Subscript) and isinstance(ann.value, (ast.Name, ast.Attribute))):
             return None
         if self._resolve_expr(ann.value, scope) not in ("builtins.type", "typing.Type", "typing_extensions.Type"):
             return None
         return self._class_of_annotation(ann.slice, scope)
 
+    def _without_none(self, ann: ast.expr, scope: _Scope | None) -> ast.expr:
+        """``X`` of ``X | None`` and ``Optional[X]``; else ``ann``."""
+        if isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):
+            sides = [s for s in (ann.left, ann.right) if not (isinstance(s, ast.Constant) and s.value is None)]
+            return sides[0] if len(sides) == 1 else ann
+        if isinstance(ann, ast.Subscript) and isinstance(ann.value, (ast.Name, ast.Attribute)) \
+                and self._resolve_expr(ann.value, scope) in ("typing.Optional", "typing_extensions.Optional"):
+            return ann.slice
+        return ann
+
     def _element_of_annotation(self, ann: ast.expr, scope: _Scope | None) -> str | None:
         """The item class of ``list[X]``, ``Sequence[X]``, ``Iterable[X]``,
-        ``tuple[X, ...]`` and the like, for ``for x in xs``."""
+        ``tuple[X, ...]`` and the like (or of one of them ``| None``), for ``for x in xs``."""
         if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
             try:
                 ann = ast.parse(ann.value, mode="eval").body
             except SyntaxError:
                 return None
+        ann = self._without_none(ann, scope)
         if not isinstance(ann, ast.Subscript):
             return None
         origin = ast.unparse(ann.value).rpartition(".")[2]
@@ -1391,6 +1421,8 @@ class _Analyser:
             if owner_scope is not None and owner_scope.self_name == base_name and owner_scope.cls:
                 base: str | None = owner_scope.cls
                 is_instance = True
+            elif (made := _local_type(scope, "^" + base_name)) is not None:
+                base, is_instance = made, False  # ``cls._build()`` with ``cls: type[Range]``
             elif _local_type(scope, base_name) is not None:
                 base = _local_type(scope, base_name)
                 is_instance = True
@@ -1882,9 +1914,10 @@ def _binding_scope(scope: _Scope, name: str) -> _Scope | None:
 
 
 def _local_type(scope: _Scope, name: str) -> str | None:
-    """The class of local ``name`` (``"[]name"``: of its items), looked up
-    through comprehensions and lambdas to the function that binds it."""
-    real = name.removeprefix("[]")
+    """The class of local ``name`` (``"[]name"``: of its items; ``"^name"``:
+    the class the local is, a ``type[X]``), looked up through comprehensions
+    and lambdas to the function that binds it."""
+    real = name.lstrip("[]^")
     s: _Scope | None = scope
     while s is not None:
         if name in s.types:

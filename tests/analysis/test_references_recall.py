@@ -208,3 +208,57 @@ def test_a_copy_is_of_the_class_of_what_it_copies(tmp_path: Path) -> None:
         "        return new\n"
     )})
     assert _lines(index, "pkg.attrs.Attribute.set") == [("pkg.attrs", 10)]
+
+
+FACTORY = '''\
+from collections.abc import Sequence
+from typing import Optional
+
+
+class Shell:
+    def complete(self) -> str:
+        return ""
+
+    def source(self) -> str:
+        return ""
+
+
+class Marker:
+    def evaluate(self) -> bool:
+        return True
+
+
+def get_class(name: str) -> "type[Shell] | None":
+    return Shell
+
+
+class Lock:
+    markers: Optional[Sequence[Marker]] = None
+
+    @classmethod
+    def load(cls, shell: type[Shell]) -> "Lock":
+        lock = cls()
+        for marker in lock.markers or []:
+            pass
+        for marker in lock.markers:
+            marker.evaluate()                                   # 31
+        shell.source()                                          # 32
+        return lock
+
+
+def main(name: str) -> None:
+    comp_cls = get_class(name)
+    if comp_cls is None:
+        return
+    comp = comp_cls()
+    comp.complete()                                             # 41
+'''
+
+
+def test_a_class_held_by_a_local_and_the_items_of_an_optional_sequence(tmp_path: Path) -> None:
+    # ``cls()`` in a classmethod, ``shell: type[Shell]``, ``comp_cls = get_class()``
+    # with ``-> type[Shell] | None``; ``markers: Optional[Sequence[Marker]]``
+    index = _index(tmp_path, {"pkg/lock.py": FACTORY})
+    assert _lines(index, "pkg.lock.Marker.evaluate") == [("pkg.lock", 31)]
+    assert _lines(index, "pkg.lock.Shell.source") == [("pkg.lock", 32)]
+    assert _lines(index, "pkg.lock.Shell.complete") == [("pkg.lock", 41)]
