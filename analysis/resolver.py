@@ -362,6 +362,9 @@ class _Analyser:
                 item = _local_type(scope, "[]" + node.value.id)
                 if item:
                     self.attribute_types.setdefault(f"{cls}.{attr}[]", item)
+                value = _local_type(scope, "{}" + node.value.id)
+                if value:
+                    self.attribute_types.setdefault(f"{cls}.{attr}{{}}", value)
             elif isinstance(node, ast.Assign):  # self.x = env.make(): what typed locals give, now they are typed
                 if f"{cls}.{attr}" not in self.attribute_types:
                     typed = self._constructed_class(node.value, scope)
@@ -651,6 +654,9 @@ class _Analyser:
                     item = self._element_of_annotation(node.annotation, scope)
                     if item:
                         self.attribute_types.setdefault(qual + "[]", item)
+                    value = self._mapped_of_annotation(node.annotation, scope)
+                    if value:
+                        self.attribute_types.setdefault(qual + "{}", value)
                 else:
                     kind = self._constructed_class(node.value, scope)
                 if kind:
@@ -729,6 +735,9 @@ class _Analyser:
                     item = self._element_of_annotation(node.returns, scope.parent)
                     if item and not isinstance(node, ast.AsyncFunctionDef):
                         self.attribute_types[scope.qualname + "()[]"] = item
+                    value = self._mapped_of_annotation(node.returns, scope.parent)
+                    if value and not isinstance(node, ast.AsyncFunctionDef):
+                        self.attribute_types[scope.qualname + "(){}"] = value
                     made = self._instance_of_type(node.returns, scope.parent)
                     if made and not isinstance(node, ast.AsyncFunctionDef):  # -> type[X]: calling what it returns
                         self.attribute_types[scope.qualname + "()()"] = made
@@ -759,6 +768,9 @@ class _Analyser:
                         item = self._element_of_annotation(stmt.annotation, scope)
                         if item:
                             self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}[]", item)
+                        value = self._mapped_of_annotation(stmt.annotation, scope)
+                        if value:
+                            self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}{{}}", value)
 
     def _value_of(self, qualname: str) -> str | None:
         """The class of an attribute's value, or of a call's result (``"f()"``)."""
@@ -780,6 +792,9 @@ class _Analyser:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
                 and (made := _local_type(scope, "^" + node.func.id)) is not None:
             return made  # cls(...) in a classmethod, factory(...) of factory: type[X]
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _VALUE_GETTERS \
+                and (value := self._mapped_type(node.func.value, scope)) is not None:
+            return value  # m.get(k) of m: dict[str, V]
         if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
             target = self._resolve_expr(node.func, scope)
             if not target or target.startswith(UNRESOLVED):
@@ -809,7 +824,7 @@ class _Analyser:
         if isinstance(node, ast.Subscript):
             if isinstance(node.slice, ast.Slice):  # a slice of a list is a list
                 return self._value_type(node.value, scope)
-            return self._item_type(node.value, scope)
+            return self._item_type(node.value, scope) or self._mapped_type(node.value, scope)
         if isinstance(node, ast.IfExp):  # both branches of one class
             body = self._value_type(node.body, scope)
             return body if body is not None and body == self._value_type(node.orelse, scope) else None
@@ -824,6 +839,9 @@ class _Analyser:
         """The class of what ``for x in node`` binds: an item (``_item_type``),
         or what ``__iter__`` of the value's class says it yields."""
         found = self._item_type(node, scope)
+        if found is None and isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr == "values" and not node.args:
+            found = self._mapped_type(node.func.value, scope)  # for v in m.values()
         if found is None and isinstance(node, (ast.Name, ast.Attribute, ast.Call)):
             cls = self._value_type(node, scope)
             if cls is not None and not cls.startswith("builtins.") and self._class_info(cls) is not None:
@@ -870,6 +888,9 @@ class _Analyser:
                     item = self._element_of_annotation(arg.annotation, scope.parent)
                     if item:
                         scope.types["[]" + arg.arg] = item
+                    value = self._mapped_of_annotation(arg.annotation, scope.parent)
+                    if value:
+                        scope.types["{}" + arg.arg] = value
                     made = self._instance_of_type(arg.annotation, scope.parent)
                     if made:  # ``cls: type[Range]``: the local is the class Range ("^" + name)
                         scope.types["^" + arg.arg] = made
@@ -891,6 +912,9 @@ class _Analyser:
                 item = self._element_of_annotation(stmt.annotation, scope)
                 if item:
                     scope.types["[]" + stmt.target.id] = item
+                value = self._mapped_of_annotation(stmt.annotation, scope)
+                if value:
+                    scope.types["{}" + stmt.target.id] = value
             elif isinstance(stmt, ast.Assign):
                 cls = self._constructed_class(stmt.value, scope)
                 if cls:
@@ -969,6 +993,11 @@ class _Analyser:
             return [(names[1], args[0])]
         if func == "builtins.zip" and len(args) == len(names) and not any(isinstance(a, ast.Starred) for a in args):
             return list(zip(names, args, strict=True))
+        if isinstance(iterable.func, ast.Attribute) and iterable.func.attr == "items" and not args and len(names) == 2:
+            # for k, v in m.items(): v is a value of m, as in ``for v in m.values()``
+            values = ast.Call(func=ast.Attribute(value=iterable.func.value, attr="values", ctx=ast.Load()),
+                              args=[], keywords=[])
+            return [(names[1], values)]
         return []
 
     def _entered_class(self, expr: ast.expr, scope: _Scope) -> str | None:
@@ -1028,6 +1057,34 @@ class _Analyser:
                 and self._resolve_expr(ann.value, scope) in ("typing.Optional", "typing_extensions.Optional"):
             return ann.slice
         return ann
+
+    def _mapped_of_annotation(self, ann: ast.expr, scope: _Scope | None) -> str | None:
+        """The value class of ``dict[K, V]``, ``Mapping[K, V]`` and the like
+        (or of one of them ``| None``): what ``m[k]``, ``m.get(k)`` and
+        ``m.values()`` give."""
+        if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+            try:
+                ann = ast.parse(ann.value, mode="eval").body
+            except SyntaxError:
+                return None
+        ann = self._without_none(ann, scope)
+        if not (isinstance(ann, ast.Subscript) and isinstance(ann.slice, ast.Tuple) and len(ann.slice.elts) == 2):
+            return None
+        if ast.unparse(ann.value).rpartition(".")[2] not in _MAPPINGS:
+            return None
+        return self._class_of_annotation(ann.slice.elts[1], scope)
+
+    def _mapped_type(self, node: ast.expr, scope: _Scope) -> str | None:
+        """The class of the values of a mapping annotated ``dict[K, V]`` and the like."""
+        if isinstance(node, ast.Name):
+            return _local_type(scope, "{}" + node.id)
+        if isinstance(node, (ast.Attribute, ast.Call)):
+            func = node.func if isinstance(node, ast.Call) else node
+            if isinstance(func, (ast.Name, ast.Attribute)):
+                target = self._resolve_expr(func, scope)
+                if target and not target.startswith(UNRESOLVED):
+                    return self._value_of(target + ("(){}" if isinstance(node, ast.Call) else "{}"))
+        return None
 
     def _element_of_annotation(self, ann: ast.expr, scope: _Scope | None) -> str | None:
         """The item class of ``list[X]``, ``Sequence[X]``, ``Iterable[X]``,
@@ -1571,6 +1628,11 @@ _TYPING_ALIASES = {
     for a, b in (("List", "list"), ("Dict", "dict"), ("Set", "set"), ("FrozenSet", "frozenset"),
                  ("Tuple", "tuple"), ("Text", "str"), ("AnyStr", "str"))
 }
+#: Generic mappings whose second type argument is the type of their values.
+_MAPPINGS = frozenset({"dict", "Dict", "Mapping", "MutableMapping", "defaultdict", "DefaultDict", "OrderedDict",
+                       "ChainMap"})
+#: Methods of a mapping that give one of its values.
+_VALUE_GETTERS = frozenset({"get", "pop", "setdefault", "__getitem__"})
 #: Generic containers whose one type argument is the type of their items.
 _ITERABLES = frozenset({"list", "List", "set", "Set", "frozenset", "FrozenSet", "Sequence", "MutableSequence",
                         "Iterable", "Iterator", "Collection", "AbstractSet", "MutableSet", "Generator",

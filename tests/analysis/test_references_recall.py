@@ -262,3 +262,35 @@ def test_a_class_held_by_a_local_and_the_items_of_an_optional_sequence(tmp_path:
     assert _lines(index, "pkg.lock.Marker.evaluate") == [("pkg.lock", 31)]
     assert _lines(index, "pkg.lock.Shell.source") == [("pkg.lock", 32)]
     assert _lines(index, "pkg.lock.Shell.complete") == [("pkg.lock", 41)]
+
+
+MAPPING = '''\
+import typing as t
+
+
+class Option:
+    def process(self) -> None:
+        pass
+
+
+class Parser:
+    def __init__(self, by_prefix: t.Mapping[str, Option]) -> None:
+        self._long: dict[str, Option] = {}
+        self.by_prefix = by_prefix
+
+    def run(self, name: str, extra: "dict[str, Option] | None") -> None:
+        self._long[name].process()                              # 15
+        for prefix, option in self.by_prefix.items():
+            option.process()                                    # 17
+        for option in (extra or {}).values():
+            option.process()                                    # 19
+        if extra is not None:
+            extra.get(name).process()                           # 21
+            [o.process() for o in extra.values()]               # 22
+'''
+
+
+def test_the_values_of_an_annotated_mapping(tmp_path: Path) -> None:
+    # ``m[k]``, ``m.get(k)``, ``m.values()`` and ``m.items()`` of ``dict[K, V]`` and ``Mapping[K, V]``
+    index = _index(tmp_path, {"pkg/parser.py": MAPPING})
+    assert [line for _, line in _lines(index, "pkg.parser.Option.process")] == [15, 17, 19, 21, 22]
