@@ -374,6 +374,10 @@ class _Analyser:
                     item = self._item_type(node.value, scope)  # self.x = [make(e) for e in es]
                     if item:
                         self.attribute_types[f"{cls}.{attr}[]"] = item
+                if f"{cls}.{attr}{{}}" not in self.attribute_types:
+                    value = self._mapped_type(node.value, scope)  # self.x = f(): f() -> dict[str, X]
+                    if value:
+                        self.attribute_types[f"{cls}.{attr}{{}}"] = value
         if self.on_prepared is not None:  # what other modules may ask about is known from here on
             self.on_prepared(dict(self.local_classes), dict(self.attribute_types))
 
@@ -806,6 +810,8 @@ class _Analyser:
                 return self._class_of_annotation(node.args[0], scope)
             if target in _COPIES and len(node.args) == 1 and not isinstance(node.args[0], ast.Starred):
                 return self._value_type(node.args[0], scope)  # copy.copy(x) is of x's class
+            if target == "builtins.next" and node.args and not isinstance(node.args[0], ast.Starred):
+                return self._next_type(node.args[0], scope)
             return self._value_of(target + "()")
         if isinstance(node, ast.Name):
             owner = _binding_scope(scope, node.id)
@@ -829,6 +835,16 @@ class _Analyser:
             body = self._value_type(node.body, scope)
             return body if body is not None and body == self._value_type(node.orelse, scope) else None
         return None
+
+    def _next_type(self, node: ast.expr, scope: _Scope) -> str | None:
+        """The class of ``next(node)``: what ``__next__`` of the value's class
+        returns, or an item of an ``Iterator[X]``."""
+        cls = self._value_type(node, scope)
+        if cls is not None and not cls.startswith("builtins.") and self._class_info(cls) is not None:
+            owner = self._member_owner(cls, "__next__")
+            if owner is not None and not owner.startswith("builtins."):
+                return self._value_of(f"{owner}.__next__()")
+        return self._item_type(node, scope)
 
     def _is_type_of(self, call: ast.Call, scope: _Scope) -> bool:
         """Whether ``call`` is ``type(x)``, the class of one value."""
@@ -860,6 +876,10 @@ class _Analyser:
             return _local_type(scope, "[]" + node.id)
         if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):  # [make(e) for e in es]
             return self._value_type(node.elt, self._comprehension_scope(node, scope))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1 \
+                and not node.keywords and not isinstance(node.args[0], ast.Starred) \
+                and self._resolve_name(node.func.id, scope) in _SAME_ITEMS:
+            return self._item_type(node.args[0], scope)  # reversed(xs), sorted(xs), list(xs): the items of xs
         if isinstance(node, (ast.Attribute, ast.Call)):
             func = node.func if isinstance(node, ast.Call) else node
             if isinstance(func, (ast.Name, ast.Attribute)):
@@ -935,12 +955,16 @@ class _Analyser:
                             part = self._value_of(f"{func}()({k})") if isinstance(elt, ast.Name) else None
                             if part and isinstance(elt, ast.Name):
                                 scope.types.setdefault(elt.id, part)
-                if isinstance(stmt.value, (ast.List, ast.Tuple, ast.Set)):
+                if isinstance(stmt.value, (ast.List, ast.Tuple, ast.Set, ast.ListComp, ast.SetComp, ast.GeneratorExp,
+                                           ast.Call, ast.Attribute)):  # xs = [...], = f(): f() -> list[X]
                     item = self._item_type(stmt.value, scope)
-                    if item:
-                        for t in stmt.targets:
-                            if isinstance(t, ast.Name):
-                                scope.types.setdefault("[]" + t.id, item)
+                    value = self._mapped_type(stmt.value, scope) if isinstance(stmt.value, (ast.Call, ast.Attribute)) \
+                        else None
+                    for t in stmt.targets:
+                        if isinstance(t, ast.Name) and item:
+                            scope.types.setdefault("[]" + t.id, item)
+                        if isinstance(t, ast.Name) and value:
+                            scope.types.setdefault("{}" + t.id, value)
             elif isinstance(stmt, (ast.For, ast.AsyncFor)) and isinstance(stmt.target, ast.Name):
                 item = self._iterated_type(stmt.iter, scope)
                 if item:
@@ -1619,6 +1643,8 @@ _KNOWN_RESULTS = {
 
 #: Functions whose result is their first argument read as an annotation.
 _CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
+#: Built-ins whose result holds the items of their one argument.
+_SAME_ITEMS = frozenset(f"builtins.{f}" for f in ("reversed", "sorted", "list", "tuple", "set", "frozenset", "iter"))
 #: Functions whose result is of their one argument's class (typeshed: ``(x: _T) -> _T``).
 _COPIES = frozenset({"copy.copy", "copy.deepcopy"})
 

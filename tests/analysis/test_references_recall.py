@@ -294,3 +294,46 @@ def test_the_values_of_an_annotated_mapping(tmp_path: Path) -> None:
     # ``m[k]``, ``m.get(k)``, ``m.values()`` and ``m.items()`` of ``dict[K, V]`` and ``Mapping[K, V]``
     index = _index(tmp_path, {"pkg/parser.py": MAPPING})
     assert [line for _, line in _lines(index, "pkg.parser.Option.process")] == [15, 17, 19, 21, 22]
+
+
+STREAM = '''\
+from collections.abc import Iterator
+
+
+class Token:
+    def test(self) -> bool:
+        return True
+
+
+class Stream:
+    def __next__(self) -> Token:
+        return Token()
+
+
+def load() -> dict[str, Token]:
+    return {}
+
+
+def tokens() -> list[Token]:
+    return []
+
+
+class Env:
+    def __init__(self) -> None:
+        self.by_name = load()
+
+    def run(self, stream: Stream, it: Iterator[Token]) -> None:
+        next(stream).test()                                     # 27
+        next(it).test()                                         # 28
+        for t in reversed(tokens()):
+            t.test()                                            # 30
+        found = tokens()
+        found[0].test()                                         # 32
+        for key, value in self.by_name.items():
+            value.test()                                        # 34
+'''
+
+
+def test_next_reversed_and_locals_bound_to_a_container_result(tmp_path: Path) -> None:
+    index = _index(tmp_path, {"pkg/stream.py": STREAM})
+    assert [line for _, line in _lines(index, "pkg.stream.Token.test")] == [27, 28, 30, 32, 34]
