@@ -874,6 +874,8 @@ class _Analyser:
             return kinds.pop() if len(kinds) == 1 else None
         if isinstance(node, ast.Name):
             return _local_type(scope, "[]" + node.id)
+        if (first := _or_empty(node)) is not None:  # xs or []
+            return self._item_type(first, scope)
         if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):  # [make(e) for e in es]
             return self._value_type(node.elt, self._comprehension_scope(node, scope))
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1 \
@@ -1002,6 +1004,15 @@ class _Analyser:
                     inner.types[name] = item
                 else:
                     inner.types.pop(name, None)
+            for cond in gen.ifs:  # ``[p for p in ps if isinstance(p, Argument)]``: p is an Argument
+                if isinstance(cond, ast.Call) and isinstance(cond.func, ast.Name) and len(cond.args) == 2 \
+                        and isinstance(cond.args[0], ast.Name) and not cond.keywords \
+                        and isinstance(cond.args[1], (ast.Name, ast.Attribute)) \
+                        and any(n.id == cond.args[0].id for n in _target_names(gen.target)) \
+                        and self._resolve_name(cond.func.id, inner) == "builtins.isinstance":
+                    narrowed = self._class_of_annotation(cond.args[1], inner)
+                    if narrowed:
+                        inner.types[cond.args[0].id] = narrowed
         return inner
 
     def _unpacked(self, target: ast.Tuple, iterable: ast.expr, scope: _Scope) -> list[tuple[str, ast.expr]]:
@@ -1102,6 +1113,8 @@ class _Analyser:
         """The class of the values of a mapping annotated ``dict[K, V]`` and the like."""
         if isinstance(node, ast.Name):
             return _local_type(scope, "{}" + node.id)
+        if (first := _or_empty(node)) is not None:
+            return self._mapped_type(first, scope)
         if isinstance(node, (ast.Attribute, ast.Call)):
             func = node.func if isinstance(node, ast.Call) else node
             if isinstance(func, (ast.Name, ast.Attribute)):
@@ -1257,6 +1270,8 @@ class _Analyser:
             elif isinstance(node, ast.Assign) and (rebound := self._rebinding(node, scope)) is not None:
                 stack.append(rebound)  # after the statement: its value is read with the types before it
                 stack.extend(reversed(_child_nodes(node)))
+            elif isinstance(node, (ast.For, ast.AsyncFor)) and (looped := self._loop_typing(node, scope)) is not None:
+                stack.extend(reversed([node.target, node.iter, looped, *node.body, *node.orelse]))
             else:
                 stack.extend(reversed(_child_nodes(node)))
 
@@ -1269,8 +1284,26 @@ class _Analyser:
         name = node.targets[0].id
         if name not in scope.rebound and name in scope.types:  # bound once and typed before the visit
             return None
-        cls = self._constructed_class(node.value, scope)
+        cls = self._constructed_class(node.value, scope) if not isinstance(node.value, ast.Name) \
+            else _local_type(scope, node.value.id)  # ``other = callback`` where callback is narrowed
         if cls is None or cls == scope.types.get(name) or not scope.is_local(name):
+            return None
+        return _Narrow(scope.types, name, cls)
+
+    def _loop_typing(self, node: ast.For | ast.AsyncFor, scope: _Scope) -> _Narrow | None:
+        """``for x in xs`` as the visit reaches it: from there on ``x`` is of
+        the class of the items ``xs`` has there (``xs`` narrowed or rebound
+        before the loop), or of none known when ``x`` is bound elsewhere too
+        (the types gathered before the visit keep its first binding's)."""
+        if not (scope.kind == "function" and scope.node is not None and isinstance(node.target, ast.Name)):
+            return None
+        name = node.target.id
+        if name not in scope.rebound and name in scope.types:  # bound once and typed before the visit
+            return None
+        if not scope.is_local(name):
+            return None
+        cls = self._iterated_type(node.iter, scope)
+        if cls == scope.types.get(name) or cls is None and name not in scope.rebound:
             return None
         return _Narrow(scope.types, name, cls)
 
@@ -1911,6 +1944,16 @@ def _target_names(target: ast.expr) -> Iterable[ast.Name]:
             yield from _target_names(elt)
     elif isinstance(target, ast.Starred):
         yield from _target_names(target.value)
+
+
+def _or_empty(node: ast.expr) -> ast.expr | None:
+    """``xs`` of ``xs or []`` (``or ()``, ``or {}``): the items are those of xs."""
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and len(node.values) == 2:
+        empty = node.values[1]
+        if isinstance(empty, (ast.List, ast.Tuple, ast.Set)) and not empty.elts or \
+                isinstance(empty, ast.Dict) and not empty.keys:
+            return node.values[0]
+    return None
 
 
 def _chain_base(expr: ast.expr) -> ast.expr:

@@ -283,7 +283,7 @@ class Parser:
         for prefix, option in self.by_prefix.items():
             option.process()                                    # 17
         for option in (extra or {}).values():
-            option.process()                                    # 19
+            option.process()                                    # 19: of (extra or {})
         if extra is not None:
             extra.get(name).process()                           # 21
             [o.process() for o in extra.values()]               # 22
@@ -337,3 +337,39 @@ class Env:
 def test_next_reversed_and_locals_bound_to_a_container_result(tmp_path: Path) -> None:
     index = _index(tmp_path, {"pkg/stream.py": STREAM})
     assert [line for _, line in _lines(index, "pkg.stream.Token.test")] == [27, 28, 30, 32, 34]
+
+
+NARROWED = '''\
+class Param:
+    def default(self) -> int:
+        return 0
+
+
+class Arg(Param):
+    def record(self) -> str:
+        return ""
+
+
+class Command:
+    params: list[Param]
+
+
+def invoke(callback: object, params: list[Param], names: list[str]) -> None:
+    if isinstance(callback, Command):
+        other = callback
+        for param in other.params:
+            param.default()                                     # 19
+    args = [p for p in params if isinstance(p, Arg)]
+    [a.record() for a in args]                                  # 21
+    for param in names:
+        param.default()                                         # 23: a str
+'''
+
+
+def test_types_known_only_during_the_visit_reach_copies_loops_and_filtered_comprehensions(tmp_path: Path) -> None:
+    # ``other = callback`` inside ``isinstance(callback, Command)`` is a Command,
+    # so the loop over ``other.params`` binds Params; the comprehension's filter
+    # makes ``p`` an Arg; the loop of line 22 binds strs, not Params
+    index = _index(tmp_path, {"pkg/cmd.py": NARROWED})
+    assert _lines(index, "pkg.cmd.Param.default") == [("pkg.cmd", 19)]
+    assert _lines(index, "pkg.cmd.Arg.record") == [("pkg.cmd", 21)]
