@@ -225,6 +225,26 @@ class _Narrow:
             self.types[self.name] = self.cls
 
 
+class _Merge:
+    """The end of a statement that runs its body zero or more times, or one
+    of several bodies (``if``, a loop, ``try``, ``match``): a local whose class
+    changed inside it is of no known class after it."""
+
+    __slots__ = ("before", "types")
+
+    def __init__(self, types: dict[str, str]) -> None:
+        self.types, self.before = types, dict(types)
+
+    def apply(self) -> None:
+        changed = [n for n, cls in self.types.items() if self.before.get(n) != cls]
+        changed += [n for n in self.before if n not in self.types]
+        for name in changed:
+            self.types.pop(name, None)
+
+
+_BRANCHING = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.TryStar, ast.Match)
+
+
 class _Analyser:
     def __init__(self, source: bytes, path: str, module: str, is_package: bool,
                  classes: ClassLookup | None, values: ValueLookup | None = None) -> None:
@@ -1256,10 +1276,13 @@ class _Analyser:
         patterns: ``case Point(x=Color.RED) if ok(p)`` uses Point, Color.RED and
         ok), in source order, with an explicit stack (no recursion per level of
         nesting: an ``elif`` chain nests as deep as it is long)."""
-        stack: list[ast.AST | _Narrow] = list(reversed(body))
+        stack: list[ast.AST | _Narrow | _Merge] = list(reversed(body))
+        typed = scope.kind == "function" and scope.node is not None
         while stack:
             node = stack.pop()
-            if isinstance(node, _Narrow):
+            if typed and isinstance(node, _BRANCHING):
+                stack.append(_Merge(scope.types))  # after it: a local it may or may not rebind is of no known class
+            if isinstance(node, (_Narrow, _Merge)):
                 node.apply()
             elif isinstance(node, ast.expr):
                 self._visit_expr(node, scope, scope.qualname)

@@ -373,3 +373,27 @@ def test_types_known_only_during_the_visit_reach_copies_loops_and_filtered_compr
     index = _index(tmp_path, {"pkg/cmd.py": NARROWED})
     assert _lines(index, "pkg.cmd.Param.default") == [("pkg.cmd", 19)]
     assert _lines(index, "pkg.cmd.Arg.record") == [("pkg.cmd", 21)]
+
+
+def test_a_local_rebound_in_one_branch_is_of_no_known_class_after_it(tmp_path: Path) -> None:
+    # after ``if headers is None: headers = {}`` headers is a dict or the
+    # Headers passed: neither is sure (it was ``builtins.dict.items``)
+    index = _index(tmp_path, {"pkg/conn.py": (
+        "class Headers:\n"
+        "    def items(self) -> list[str]:\n"
+        "        return []\n"
+        "\n"
+        "\n"
+        "def send(headers: Headers | None, count: int) -> None:\n"
+        "    if headers is None:\n"
+        "        headers = {}\n"
+        "        headers.items()\n"                      # 9: a dict here
+        "    headers.items()\n"                          # 10
+        "    for k in range(count):\n"
+        "        count = str(k)\n"
+        "    count.bit_length()\n"                       # 13: an int or a str
+    )})
+    calls = {(u.line, u.target) for u in index.by_module["pkg.conn"].uses if u.kind == "calls"}
+    assert (9, "builtins.dict.items") in calls
+    assert (10, "?headers.items") in calls
+    assert (13, "?count.bit_length") in calls
