@@ -896,6 +896,8 @@ class _Analyser:
             return _local_type(scope, "[]" + node.id)
         if (first := _or_empty(node)) is not None:  # xs or []
             return self._item_type(first, scope)
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):  # xs[1:]
+            return self._item_type(node.value, scope)
         if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):  # [make(e) for e in es]
             return self._value_type(node.elt, self._comprehension_scope(node, scope))
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1 \

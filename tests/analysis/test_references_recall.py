@@ -397,3 +397,15 @@ def test_a_local_rebound_in_one_branch_is_of_no_known_class_after_it(tmp_path: P
     assert (9, "builtins.dict.items") in calls
     assert (10, "?headers.items") in calls
     assert (13, "?count.bit_length") in calls
+
+
+def test_the_items_of_a_slice(tmp_path: Path) -> None:
+    index = _index(tmp_path, {"pkg/spec.py": (
+        "class Spec:\n"
+        "    version: str = ''\n"
+        "\n"
+        "\n"
+        "def agree(specs: list[Spec]) -> bool:\n"
+        "    return all(s.version for s in specs[1:])\n"     # 6
+    )})
+    assert _lines(index, "pkg.spec.Spec.version") == [("pkg.spec", 6)]
