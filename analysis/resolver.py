@@ -769,11 +769,16 @@ class _Analyser:
                         for k, part in enumerate(self._tuple_parts(node.returns, scope.parent)):
                             if part:
                                 self.attribute_types[f"{scope.qualname}()({k})"] = part
-                elif scope.cls and scope.self_name:
+                else:
                     returns = [r for r in _walk_body(body) if isinstance(r, ast.Return)]
-                    if returns and all(isinstance(r.value, ast.Name) and r.value.id == scope.self_name
-                                       for r in returns):
+                    if returns and scope.cls and scope.self_name and all(
+                            isinstance(r.value, ast.Name) and r.value.id == scope.self_name for r in returns):
                         cls = scope.cls
+                    elif returns and all(r.value is not None and not isinstance(r.value, ast.Name) for r in returns):
+                        # every return makes a value of one class (``return Token(...)``, ``return ""``)
+                        kinds = {self._value_type(r.value, scope) for r in returns if r.value is not None}
+                        if len(kinds) == 1 and None not in kinds and not _yields(body):
+                            cls = kinds.pop()
                 if cls and not isinstance(node, ast.AsyncFunctionDef):
                     self.attribute_types[scope.qualname + "()"] = cls
                     if scope.cls and any(_is_property(d) for d in node.decorator_list):
@@ -854,6 +859,9 @@ class _Analyser:
         if isinstance(node, ast.IfExp):  # both branches of one class
             body = self._value_type(node.body, scope)
             return body if body is not None and body == self._value_type(node.orelse, scope) else None
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):  # x or Default(): every side of one class
+            kinds = {self._value_type(v, scope) for v in node.values}
+            return kinds.pop() if len(kinds) == 1 else None
         return None
 
     def _next_type(self, node: ast.expr, scope: _Scope) -> str | None:
@@ -1969,6 +1977,11 @@ def _target_names(target: ast.expr) -> Iterable[ast.Name]:
             yield from _target_names(elt)
     elif isinstance(target, ast.Starred):
         yield from _target_names(target.value)
+
+
+def _yields(body: list[ast.stmt]) -> bool:
+    """Whether a function body holds a ``yield`` (then a call makes a generator)."""
+    return any(isinstance(n, (ast.Yield, ast.YieldFrom)) for stmt in body for n in ast.walk(stmt))
 
 
 def _or_empty(node: ast.expr) -> ast.expr | None:

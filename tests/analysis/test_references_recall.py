@@ -409,3 +409,53 @@ def test_the_items_of_a_slice(tmp_path: Path) -> None:
         "    return all(s.version for s in specs[1:])\n"     # 6
     )})
     assert _lines(index, "pkg.spec.Spec.version") == [("pkg.spec", 6)]
+
+
+INFERRED = '''\
+class Session:
+    def send(self) -> None:
+        pass
+
+
+def session():
+    return Session()
+
+
+def sessions():
+    yield Session()
+
+
+def either(flag):
+    if flag:
+        return Session()
+    return None
+
+
+def name(flag):
+    if flag:
+        return "a"
+    return "b"
+
+
+class Client:
+    def __init__(self, s: "Session | None" = None):
+        self.s = s or Session()
+
+    def run(self):
+        session().send()                                        # 31
+        self.s.send()                                           # 32
+        name(1).upper()                                         # 33
+        for s in sessions():
+            s.send()
+        either(1).send()                                        # 36
+'''
+
+
+def test_an_unannotated_function_whose_every_return_makes_one_class(tmp_path: Path) -> None:
+    # ``return Session()`` on every path: ``session()`` is a Session; not a
+    # generator's (``yield``), not when one return is None; ``s or Session()``
+    index = _index(tmp_path, {"pkg/client.py": INFERRED})
+    assert _lines(index, "pkg.client.Session.send") == [("pkg.client", 31), ("pkg.client", 32)]
+    calls = {(u.line, u.target) for u in index.by_module["pkg.client"].uses if u.kind == "calls"}
+    assert (33, "builtins.str.upper") in calls
+    assert (36, "?either(1).send") in calls
