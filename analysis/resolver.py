@@ -228,18 +228,25 @@ class _Narrow:
 class _Merge:
     """The end of a statement that runs its body zero or more times, or one
     of several bodies (``if``, a loop, ``try``, ``match``): a local whose class
-    changed inside it is of no known class after it."""
+    changed inside it is of the one of the two classes that the other derives
+    from after it (``jar: CookieJar``, then ``jar = RequestsCookieJar()`` in an
+    ``if``: a CookieJar), else of no known class."""
 
-    __slots__ = ("before", "types")
+    __slots__ = ("before", "mro", "types")
 
-    def __init__(self, types: dict[str, str]) -> None:
-        self.types, self.before = types, dict(types)
+    def __init__(self, types: dict[str, str], mro: Callable[[str], tuple[str, ...]]) -> None:
+        self.types, self.before, self.mro = types, dict(types), mro
 
     def apply(self) -> None:
         changed = [n for n, cls in self.types.items() if self.before.get(n) != cls]
         changed += [n for n in self.before if n not in self.types]
         for name in changed:
-            self.types.pop(name, None)
+            was, now = self.before.get(name), self.types.pop(name, None)
+            if was is not None and now is not None and not name.startswith(("[]", "{}", "^")):
+                if was in self.mro(now):
+                    self.types[name] = was
+                elif now in self.mro(was):
+                    self.types[name] = now
 
 
 _BRANCHING = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.TryStar, ast.Match)
@@ -1291,7 +1298,7 @@ class _Analyser:
         while stack:
             node = stack.pop()
             if typed and isinstance(node, _BRANCHING):
-                stack.append(_Merge(scope.types))  # after it: a local it may or may not rebind is of no known class
+                stack.append(_Merge(scope.types, self._mro))  # after it: a local it may or may not rebind is of no known class
             if isinstance(node, (_Narrow, _Merge)):
                 node.apply()
             elif isinstance(node, ast.expr):

@@ -459,3 +459,25 @@ def test_an_unannotated_function_whose_every_return_makes_one_class(tmp_path: Pa
     calls = {(u.line, u.target) for u in index.by_module["pkg.client"].uses if u.kind == "calls"}
     assert (33, "builtins.str.upper") in calls
     assert (36, "?either(1).send") in calls
+
+
+def test_a_local_rebound_in_a_branch_to_a_subclass_is_of_the_base_after_it(tmp_path: Path) -> None:
+    index = _index(tmp_path, {"pkg/jar.py": (
+        "class Jar:\n"
+        "    def put(self) -> None:\n"
+        "        pass\n"
+        "\n"
+        "\n"
+        "class SpecialJar(Jar):\n"
+        "    def put(self) -> None:\n"
+        "        pass\n"
+        "\n"
+        "\n"
+        "def fill(jar: Jar | None) -> None:\n"
+        "    if jar is None:\n"
+        "        jar = SpecialJar()\n"
+        "        jar.put()\n"                           # 14
+        "    jar.put()\n"                               # 15: a Jar, maybe a SpecialJar
+    )})
+    assert _lines(index, "pkg.jar.SpecialJar.put") == [("pkg.jar", 14)]
+    assert _lines(index, "pkg.jar.Jar.put") == [("pkg.jar", 15)]
