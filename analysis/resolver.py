@@ -225,28 +225,58 @@ class _Narrow:
             self.types[self.name] = self.cls
 
 
-class _Merge:
-    """The end of a statement that runs its body zero or more times, or one
-    of several bodies (``if``, a loop, ``try``, ``match``): a local whose class
-    changed inside it is of the one of the two classes that the other derives
-    from after it (``jar: CookieJar``, then ``jar = RequestsCookieJar()`` in an
-    ``if``: a CookieJar), else of no known class."""
+class _Branches:
+    """The branches of an ``if``, loop, ``try`` or ``match`` statement: each
+    starts from the types before it; after it, a local is of the class every
+    branch leaves it (or of the one of two classes the other derives from:
+    ``jar: CookieJar``, then ``jar = RequestsCookieJar()`` in an ``if``, is a
+    CookieJar after it), else of no known class."""
 
-    __slots__ = ("before", "mro", "types")
+    __slots__ = ("before", "ends", "mro", "types")
 
     def __init__(self, types: dict[str, str], mro: Callable[[str], tuple[str, ...]]) -> None:
         self.types, self.before, self.mro = types, dict(types), mro
+        self.ends: list[dict[str, str]] = []
+
+    def next(self) -> None:
+        """The end of a branch: the next starts from the types before."""
+        self.ends.append(dict(self.types))
+        self.types.clear()
+        self.types.update(self.before)
+
+    def join(self) -> None:
+        ends = [*self.ends, dict(self.types)]
+        joined: dict[str, str] = {}
+        for name in dict.fromkeys(n for end in ends for n in end):
+            cls: str | None = ends[0].get(name)
+            for end in ends[1:]:
+                cls = self._join(name, cls, end.get(name))
+            if cls is not None:
+                joined[name] = cls
+        self.types.clear()
+        self.types.update(joined)
+
+    def _join(self, name: str, a: str | None, b: str | None) -> str | None:
+        if a == b or a is None or b is None:
+            return a if a == b else None
+        if name.startswith(("[]", "{}", "^")):
+            return None
+        return a if a in self.mro(b) else b if b in self.mro(a) else None
+
+
+class _Step:
+    """A step of a branching statement's visit: a branch ends, or the join."""
+
+    __slots__ = ("branches", "last")
+
+    def __init__(self, branches: _Branches, last: bool) -> None:
+        self.branches, self.last = branches, last
 
     def apply(self) -> None:
-        changed = [n for n, cls in self.types.items() if self.before.get(n) != cls]
-        changed += [n for n in self.before if n not in self.types]
-        for name in changed:
-            was, now = self.before.get(name), self.types.pop(name, None)
-            if was is not None and now is not None and not name.startswith(("[]", "{}", "^")):
-                if was in self.mro(now):
-                    self.types[name] = was
-                elif now in self.mro(was):
-                    self.types[name] = now
+        if self.last:
+            self.branches.join()
+        else:
+            self.branches.next()
 
 
 _BRANCHING = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.TryStar, ast.Match)
@@ -1293,14 +1323,14 @@ class _Analyser:
         patterns: ``case Point(x=Color.RED) if ok(p)`` uses Point, Color.RED and
         ok), in source order, with an explicit stack (no recursion per level of
         nesting: an ``elif`` chain nests as deep as it is long)."""
-        stack: list[ast.AST | _Narrow | _Merge] = list(reversed(body))
+        stack: list[ast.AST | _Narrow | _Step] = list(reversed(body))
         typed = scope.kind == "function" and scope.node is not None
         while stack:
             node = stack.pop()
-            if typed and isinstance(node, _BRANCHING):
-                stack.append(_Merge(scope.types, self._mro))  # after it: a local it may or may not rebind is of no known class
-            if isinstance(node, (_Narrow, _Merge)):
+            if isinstance(node, (_Narrow, _Step)):
                 node.apply()
+            elif typed and isinstance(node, _BRANCHING):
+                stack.extend(reversed(self._branched(node, scope)))
             elif isinstance(node, ast.expr):
                 self._visit_expr(node, scope, scope.qualname)
             elif isinstance(node, ast.stmt) and self._visit_stmt(node, scope):
@@ -1310,14 +1340,42 @@ class _Analyser:
             elif isinstance(node, ast.Assign) and (rebound := self._rebinding(node, scope)) is not None:
                 stack.append(rebound)  # after the statement: its value is read with the types before it
                 stack.extend(reversed(_child_nodes(node)))
-            elif isinstance(node, (ast.For, ast.AsyncFor)) and (looped := self._loop_typing(node, scope)) is not None:
-                stack.extend(reversed([node.target, node.iter, looped, *node.body, *node.orelse]))
             else:
                 stack.extend(reversed(_child_nodes(node)))
 
+    def _branched(self, node: ast.stmt, scope: _Scope) -> list[ast.AST | _Narrow | _Step]:
+        """The parts of an ``if``, loop, ``try`` or ``match`` in visiting
+        order, each branch starting from the types before the statement and
+        the types after it their join (``_Branches``)."""
+        branches = _Branches(scope.types, self._mro)
+        step, join = _Step(branches, False), _Step(branches, True)
+        parts: list[ast.AST | _Narrow | _Step]
+        if isinstance(node, ast.If):
+            narrowed = self._narrowing(node, scope)
+            parts = [node.test, *(node.body if narrowed is None else narrowed), step, *node.orelse, join]
+        elif isinstance(node, (ast.For, ast.AsyncFor)):  # run zero or more times
+            looped = self._loop_typing(node, scope)
+            parts = [node.target, node.iter, *([looped] if looped else []), *node.body, step, *node.orelse, join]
+        elif isinstance(node, ast.While):
+            parts = [node.test, *node.body, step, *node.orelse, join]
+        elif isinstance(node, (ast.Try, ast.TryStar)):
+            parts = [*node.body, *node.orelse, step]
+            for handler in node.handlers:
+                parts += [handler, step]
+            parts += [join, *node.finalbody]
+        else:
+            assert isinstance(node, ast.Match)
+            parts = [node.subject]
+            for case in node.cases:
+                parts += [case, step]
+            parts.append(join)  # no case taken: the types before
+        return parts
+
     def _rebinding(self, node: ast.Assign, scope: _Scope) -> _Narrow | None:
         """``x = <value of a known class>`` in a function: from there on ``x``
-        is of that class (the types gathered before the visit keep the first)."""
+        is of that class (the types gathered before the visit keep the first);
+        ``x = <value of no known class>`` (not ``None``): from there on ``x``
+        is of no known class."""
         if not (scope.kind == "function" and scope.node is not None and len(node.targets) == 1
                 and isinstance(node.targets[0], ast.Name)):
             return None
@@ -1326,8 +1384,10 @@ class _Analyser:
             return None
         cls = self._constructed_class(node.value, scope) if not isinstance(node.value, ast.Name) \
             else _local_type(scope, node.value.id)  # ``other = callback`` where callback is narrowed
-        if cls is None or cls == scope.types.get(name) or not scope.is_local(name):
+        if cls == scope.types.get(name) or not scope.is_local(name):
             return None
+        if cls is None and isinstance(node.value, ast.Constant) and node.value.value is None:
+            return None  # ``x = None`` then ``x = Foo()``: a call on x is Foo's (or fails)
         return _Narrow(scope.types, name, cls)
 
     def _loop_typing(self, node: ast.For | ast.AsyncFor, scope: _Scope) -> _Narrow | None:

@@ -478,6 +478,16 @@ def test_a_local_rebound_in_a_branch_to_a_subclass_is_of_the_base_after_it(tmp_p
         "        jar = SpecialJar()\n"
         "        jar.put()\n"                           # 14
         "    jar.put()\n"                               # 15: a Jar, maybe a SpecialJar
+        "\n"
+        "\n"
+        "def pick(jar: Jar, flag: bool, other: object) -> None:\n"
+        "    if flag:\n"
+        "        jar = other.make()\n"                  # of no known class
+        "    else:\n"
+        "        jar = SpecialJar()\n"
+        "    jar.put()\n"                               # 23: either
     )})
     assert _lines(index, "pkg.jar.SpecialJar.put") == [("pkg.jar", 14)]
     assert _lines(index, "pkg.jar.Jar.put") == [("pkg.jar", 15)]
+    calls = {(u.line, u.target) for u in index.by_module["pkg.jar"].uses if u.kind == "calls"}
+    assert (23, "?jar.put") in calls
