@@ -814,7 +814,7 @@ class _Analyser:
                     elif returns and all(r.value is not None and not isinstance(r.value, ast.Name) for r in returns):
                         # every return makes a value of one class (``return Token(...)``, ``return ""``)
                         kinds = {self._value_type(r.value, scope) for r in returns if r.value is not None}
-                        if len(kinds) == 1 and None not in kinds and not _yields(body):
+                        if len(kinds) == 1 and None not in kinds and not self._yields(node):
                             cls = kinds.pop()
                 if cls and not isinstance(node, ast.AsyncFunctionDef):
                     self.attribute_types[scope.qualname + "()"] = cls
@@ -1010,30 +1010,34 @@ class _Analyser:
                     for t in stmt.targets:
                         if isinstance(t, ast.Name):
                             scope.types.setdefault(t.id, cls)
-                if isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, (ast.Name, ast.Attribute)) \
-                        and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
-                    func = self._resolve_expr(stmt.value.func, scope)  # x = f(): f() -> type[X]
-                    made = self._value_of(func + "()()") if func and not func.startswith(UNRESOLVED) else None
-                    if made:
-                        scope.types.setdefault("^" + stmt.targets[0].id, made)
-                if len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Tuple) \
-                        and isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, (ast.Name, ast.Attribute)):
-                    func = self._resolve_expr(stmt.value.func, scope)  # a, b = f(): f() -> tuple[A, B]
+                value_node = stmt.value
+                names = [t.id for t in stmt.targets if isinstance(t, ast.Name)]
+                if isinstance(value_node, ast.Call) and isinstance(value_node.func, (ast.Name, ast.Attribute)):
+                    func = self._resolve_expr(value_node.func, scope)  # resolved once for what follows
                     if func and not func.startswith(UNRESOLVED):
-                        for k, elt in enumerate(stmt.targets[0].elts):
-                            part = self._value_of(f"{func}()({k})") if isinstance(elt, ast.Name) else None
-                            if part and isinstance(elt, ast.Name):
-                                scope.types.setdefault(elt.id, part)
-                if isinstance(stmt.value, (ast.List, ast.Tuple, ast.Set, ast.ListComp, ast.SetComp, ast.GeneratorExp,
-                                           ast.Call, ast.Attribute)):  # xs = [...], = f(): f() -> list[X]
-                    item = self._item_type(stmt.value, scope)
-                    value = self._mapped_type(stmt.value, scope) if isinstance(stmt.value, (ast.Call, ast.Attribute)) \
-                        else None
-                    for t in stmt.targets:
-                        if isinstance(t, ast.Name) and item:
-                            scope.types.setdefault("[]" + t.id, item)
-                        if isinstance(t, ast.Name) and value:
-                            scope.types.setdefault("{}" + t.id, value)
+                        if len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Tuple):
+                            for k, elt in enumerate(stmt.targets[0].elts):  # a, b = f(): f() -> tuple[A, B]
+                                part = self._value_of(f"{func}()({k})") if isinstance(elt, ast.Name) else None
+                                if part and isinstance(elt, ast.Name):
+                                    scope.types.setdefault(elt.id, part)
+                        if names:
+                            made = self._value_of(func + "()()")  # x = f(): f() -> type[X]
+                            item = self._item_type(value_node, scope) if func in _SAME_ITEMS \
+                                else self._value_of(func + "()[]")  # f() -> list[X]
+                            mapped = self._value_of(func + "(){}")  # f() -> dict[str, X]
+                            for name in names:
+                                for prefix, found in (("^", made), ("[]", item), ("{}", mapped)):
+                                    if found:
+                                        scope.types.setdefault(prefix + name, found)
+                elif names and isinstance(value_node, (ast.List, ast.Tuple, ast.Set, ast.ListComp, ast.SetComp,
+                                                       ast.GeneratorExp, ast.Attribute, ast.Subscript)):
+                    item = self._item_type(value_node, scope)  # xs = [...], = self.xs, = xs[1:]
+                    mapped = self._mapped_type(value_node, scope) if isinstance(value_node, ast.Attribute) else None
+                    for name in names:
+                        if item:
+                            scope.types.setdefault("[]" + name, item)
+                        if mapped:
+                            scope.types.setdefault("{}" + name, mapped)
             elif isinstance(stmt, (ast.For, ast.AsyncFor)) and isinstance(stmt.target, ast.Name):
                 item = self._iterated_type(stmt.iter, scope)
                 if item:
@@ -1144,7 +1148,7 @@ class _Analyser:
             except SyntaxError:
                 return None
         ann = self._without_none(ann, scope)
-        if not (isinstance(ann, ast.Subscript) and isinstance(ann.value, (ast.Name, ast.Attribute))):
+        if not (isinstance(ann, ast.Subscript) and _last_name(ann.value) in ("type", "Type")):
             return None
         if self._resolve_expr(ann.value, scope) not in ("builtins.type", "typing.Type", "typing_extensions.Type"):
             return None
@@ -1155,10 +1159,18 @@ class _Analyser:
         if isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):
             sides = [s for s in (ann.left, ann.right) if not (isinstance(s, ast.Constant) and s.value is None)]
             return sides[0] if len(sides) == 1 else ann
-        if isinstance(ann, ast.Subscript) and isinstance(ann.value, (ast.Name, ast.Attribute)) \
+        if isinstance(ann, ast.Subscript) and _last_name(ann.value) == "Optional" \
                 and self._resolve_expr(ann.value, scope) in ("typing.Optional", "typing_extensions.Optional"):
             return ann.slice
         return ann
+
+    def _yields(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+        """Whether a function holds a ``yield`` (then a call makes a generator):
+        its text first, the tree only when the word is there."""
+        end = node.end_lineno or node.lineno
+        if not any("yield" in line for line in self.text_lines[node.lineno - 1:end]):
+            return False
+        return any(isinstance(n, (ast.Yield, ast.YieldFrom)) for stmt in node.body for n in ast.walk(stmt))
 
     def _mapped_of_annotation(self, ann: ast.expr, scope: _Scope | None) -> str | None:
         """The value class of ``dict[K, V]``, ``Mapping[K, V]`` and the like
@@ -1172,7 +1184,7 @@ class _Analyser:
         ann = self._without_none(ann, scope)
         if not (isinstance(ann, ast.Subscript) and isinstance(ann.slice, ast.Tuple) and len(ann.slice.elts) == 2):
             return None
-        if ast.unparse(ann.value).rpartition(".")[2] not in _MAPPINGS:
+        if _last_name(ann.value) not in _MAPPINGS:
             return None
         return self._class_of_annotation(ann.slice.elts[1], scope)
 
@@ -2046,9 +2058,9 @@ def _target_names(target: ast.expr) -> Iterable[ast.Name]:
         yield from _target_names(target.value)
 
 
-def _yields(body: list[ast.stmt]) -> bool:
-    """Whether a function body holds a ``yield`` (then a call makes a generator)."""
-    return any(isinstance(n, (ast.Yield, ast.YieldFrom)) for stmt in body for n in ast.walk(stmt))
+def _last_name(node: ast.expr) -> str | None:
+    """``Mapping`` of ``Mapping`` and of ``t.Mapping``: the name an annotation ends with."""
+    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
 
 
 def _or_empty(node: ast.expr) -> ast.expr | None:
