@@ -1385,9 +1385,8 @@ class _Analyser:
 
     def _rebinding(self, node: ast.Assign, scope: _Scope) -> _Narrow | None:
         """``x = <value of a known class>`` in a function: from there on ``x``
-        is of that class (the types gathered before the visit keep the first);
-        ``x = <value of no known class>`` (not ``None``): from there on ``x``
-        is of no known class."""
+        is of that class (the types gathered before the visit keep the first;
+        a value of no known class leaves them)."""
         if not (scope.kind == "function" and scope.node is not None and len(node.targets) == 1
                 and isinstance(node.targets[0], ast.Name)):
             return None
@@ -1396,10 +1395,8 @@ class _Analyser:
             return None
         cls = self._constructed_class(node.value, scope) if not isinstance(node.value, ast.Name) \
             else _local_type(scope, node.value.id)  # ``other = callback`` where callback is narrowed
-        if cls == scope.types.get(name) or not scope.is_local(name):
+        if cls is None or cls == scope.types.get(name) or not scope.is_local(name):
             return None
-        if cls is None and isinstance(node.value, ast.Constant) and node.value.value is None:
-            return None  # ``x = None`` then ``x = Foo()``: a call on x is Foo's (or fails)
         return _Narrow(scope.types, name, cls)
 
     def _loop_typing(self, node: ast.For | ast.AsyncFor, scope: _Scope) -> _Narrow | None:

@@ -468,6 +468,10 @@ def test_a_local_rebound_in_a_branch_to_a_subclass_is_of_the_base_after_it(tmp_p
         "        pass\n"
         "\n"
         "\n"
+        "class Other:\n"
+        "    pass\n"
+        "\n"
+        "\n"
         "class SpecialJar(Jar):\n"
         "    def put(self) -> None:\n"
         "        pass\n"
@@ -476,18 +480,18 @@ def test_a_local_rebound_in_a_branch_to_a_subclass_is_of_the_base_after_it(tmp_p
         "def fill(jar: Jar | None) -> None:\n"
         "    if jar is None:\n"
         "        jar = SpecialJar()\n"
-        "        jar.put()\n"                           # 14
-        "    jar.put()\n"                               # 15: a Jar, maybe a SpecialJar
+        "        jar.put()\n"                           # 18
+        "    jar.put()\n"                               # 19: a Jar, maybe a SpecialJar
         "\n"
         "\n"
         "def pick(jar: Jar, flag: bool, other: object) -> None:\n"
         "    if flag:\n"
-        "        jar = other.make()\n"                  # of no known class
+        "        jar = Other()\n"                       # not a Jar
         "    else:\n"
         "        jar = SpecialJar()\n"
-        "    jar.put()\n"                               # 23: either
+        "    jar.put()\n"                               # 27: an Other or a SpecialJar
     )})
-    assert _lines(index, "pkg.jar.SpecialJar.put") == [("pkg.jar", 14)]
-    assert _lines(index, "pkg.jar.Jar.put") == [("pkg.jar", 15)]
+    assert _lines(index, "pkg.jar.SpecialJar.put") == [("pkg.jar", 18)]
+    assert _lines(index, "pkg.jar.Jar.put") == [("pkg.jar", 19)]
     calls = {(u.line, u.target) for u in index.by_module["pkg.jar"].uses if u.kind == "calls"}
-    assert (23, "?jar.put") in calls
+    assert (27, "?jar.put") in calls
