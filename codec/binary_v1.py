@@ -384,11 +384,15 @@ _ITEMS_AT_A_TIME = 1 << 16
 #: bytes): denser bodies are left to cbor2, which reads them faster.
 _MIN_BYTES_PER_TOKEN = 8
 _TOKEN_SLACK = 1 << 12
-#: The walker's turns ``read_arrays_or_fault`` may spend on items it does not
-#: take: this many, and one more per this many bytes of the body (a turn is a
-#: head read in Python, about 100 times a byte's cost in the direct reading).
+#: The walker's turns ``read_arrays_or_fault`` may have spent on items it does
+#: not take when it reaches a byte: this many, and one more per this many bytes
+#: before it (a turn is a head read in Python, about 100 times a byte's cost in
+#: the direct reading), each item counting ``_ITEM_STEPS`` more for its
+#: spelling. A body of many such items (strings, maps) steps aside early, in
+#: the first tens of KiB, and is read by cbor2 as before.
 _WALK_STEPS = 1 << 12
 _BYTES_PER_WALK_STEP = 128
+_ITEM_STEPS = 4
 
 
 def read_arrays(body: bytes) -> bytes | None:
@@ -423,9 +427,10 @@ def read_arrays_or_fault(body: bytes) -> bytes | CompactError | None:
     byte(s)``, at the first of them (docs/wire-format.md §7). The walk is
     resumed only while the document as the walker counts it (every open
     array's brackets and commas counted at its head) is within the size limit,
-    so no size error of the walker can have come before, and for at most
-    ``_WALK_STEPS`` heads and one per ``_BYTES_PER_WALK_STEP`` bytes; past
-    either, and for a body that does not start with an array head, None."""
+    so no size error of the walker can have come before, and while the walker's
+    turns stay within ``_WALK_STEPS`` and one per ``_BYTES_PER_WALK_STEP`` bytes
+    read; past either, and for a body that does not start with an array head,
+    None."""
     if not body or body[0] >> 5 != 4:
         return None
     spell = _ONE_BYTE_JSON
@@ -459,9 +464,8 @@ def read_arrays_or_fault(body: bytes) -> bytes | CompactError | None:
         return size + sum(left + opened - 1 for left, opened in stack)
 
     length = len(body)
-    steps = _WALK_STEPS + length // _BYTES_PER_WALK_STEP
     view = memoryview(body)
-    pos = tokens = 0
+    pos = tokens = walked = 0
     while pos < length:
         if done:  # the walker's size checks all passed: the document is within the limit
             if size > limits.MAX_SELECTED_BYTES:
@@ -515,14 +519,16 @@ def read_arrays_or_fault(body: bytes) -> bytes | CompactError | None:
                 continue
         # the walker reads the item that starts here
         counted = declared()
-        if counted > limits.MAX_SELECTED_BYTES:
+        steps = _WALK_STEPS + pos // _BYTES_PER_WALK_STEP - walked
+        if counted > limits.MAX_SELECTED_BYTES or steps <= 0:
             return None
         try:
-            end, after, _, steps = _walk(body, pos, counted, depth, None, steps)
+            end, after, _, left = _walk(body, pos, counted, depth, None, steps)
         except CompactError as exc:
             return exc
         except _OverBudget:
             return None
+        walked += steps - left + _ITEM_STEPS
         spelled = _item_json(body[pos:end])
         if spelled is None or len(spelled) != after - counted:
             return None  # the walker's count and the spelling disagree: the old path decides
@@ -535,7 +541,7 @@ def read_arrays_or_fault(body: bytes) -> bytes | CompactError | None:
         if counted > limits.MAX_SELECTED_BYTES:
             return None
         try:
-            _walk(body, length, counted, depth, None, steps)
+            _walk(body, length, counted, depth, None, -1)  # it stops at once
         except CompactError as exc:
             return exc
         raise AssertionError("the walker read past the body's end")  # pragma: no cover

@@ -149,12 +149,18 @@ def test_each_departure_is_named_here(body: bytes, code: str | None) -> None:
 
 
 def test_past_its_step_budget_the_walk_steps_aside(monkeypatch: pytest.MonkeyPatch) -> None:
-    body = cbor2.dumps([[{"a": i}] for i in range(40)])
-    monkeypatch.setattr(binary_v1, "_WALK_STEPS", 30)  # 40 maps of 3 heads each: more than 30 turns
+    body = cbor2.dumps([[{"a": i}] for i in range(40)])  # 40 maps: 3 turns each, and 4 for the spelling
     monkeypatch.setattr(binary_v1, "_BYTES_PER_WALK_STEP", 1 << 30)
-    assert binary_v1.read_arrays_or_fault(body) is None
     monkeypatch.setattr(binary_v1, "_WALK_STEPS", 200)
+    assert binary_v1.read_arrays_or_fault(body) is None
+    monkeypatch.setattr(binary_v1, "_WALK_STEPS", 300)
     assert binary_v1.read_arrays_or_fault(body) == slow(body)
+    big = cbor2.dumps([{"a": [str(i) for i in range(30)]}])  # one item of 33 heads, more than the budget alone
+    monkeypatch.setattr(binary_v1, "_WALK_STEPS", 20)
+    assert binary_v1.read_arrays_or_fault(big) is None
+    monkeypatch.setattr(binary_v1, "_BYTES_PER_WALK_STEP", 1)  # the budget grows with the bytes read before
+    after_60 = b"\x98\x3d" + bytes(60) + big[1:]
+    assert binary_v1.read_arrays_or_fault(after_60) == slow(after_60)
 
 
 # --- arrays nested 511 deep with one change: no cbor2 on the body, no full walk -----------------
