@@ -3,8 +3,13 @@ deterministic profile (docs/wire-format.md §7).
 
 cbor2 writes the profile with its default options and builds values fast. Read
 with its strict options it stops at most departures from the profile, but not at
-all, and not with our codes and offsets; so a body is read one of two ways:
+all, and not with our codes and offsets; so a body is read one of three ways:
 
+- ``read_arrays_or_fault``, for a body that is an array: arrays and one-byte
+  items are read directly (a document of arrays nested 511 deep is written
+  without a value), and every other item, or departure, by the profile walker
+  resumed at it in the walker's own state (``_walk``), so its verdict is the
+  walker's; it steps aside (None) where it cannot be sure or would be slow.
 - ``read_fast``: when a bound computed in bulk (``most_json_bytes``) shows the
   document cannot pass the size limit, cbor2 reads it first, and the result is
   kept only if it re-encodes to the body and ``json.dumps`` writes it. cbor2
