@@ -389,15 +389,19 @@ _ITEMS_AT_A_TIME = 1 << 16
 #: bytes): denser bodies are left to cbor2, which reads them faster.
 _MIN_BYTES_PER_TOKEN = 8
 _TOKEN_SLACK = 1 << 12
-#: The walker's turns ``read_arrays_or_fault`` may have spent on items it does
+#: The walker's steps ``read_arrays_or_fault`` may have spent on items it does
 #: not take when it reaches a byte: this many, and one more per this many bytes
-#: before it (a turn is a head read in Python, about 100 times a byte's cost in
-#: the direct reading), each item counting ``_ITEM_STEPS`` more for its
-#: spelling. A body of many such items (strings, maps) steps aside early, in
-#: the first tens of KiB, and is read by cbor2 as before.
+#: it read directly before it (a step is about a head read in Python, some 100
+#: times a byte's cost in the direct reading). Each item costs its walker's
+#: turns, ``_ITEM_STEPS`` more for its spelling and one per
+#: ``_ITEM_BYTES_PER_STEP`` of its bytes; a bignum a step per 4 bytes of its
+#: magnitude besides (its decimal digits are costly, ``_walk``). A body of many
+#: such items (strings, maps, long integers) steps aside early, in its first
+#: tens of KiB, and is read by cbor2 as before.
 _WALK_STEPS = 1 << 12
 _BYTES_PER_WALK_STEP = 128
 _ITEM_STEPS = 4
+_ITEM_BYTES_PER_STEP = 256
 
 
 def read_arrays(body: bytes) -> bytes | None:
@@ -433,9 +437,9 @@ def read_arrays_or_fault(body: bytes) -> bytes | CompactError | None:
     resumed only while the document as the walker counts it (every open
     array's brackets and commas counted at its head) is within the size limit,
     so no size error of the walker can have come before, and while the walker's
-    turns stay within ``_WALK_STEPS`` and one per ``_BYTES_PER_WALK_STEP`` bytes
-    read; past either, and for a body that does not start with an array head,
-    None."""
+    work stays within ``_WALK_STEPS`` and a step per ``_BYTES_PER_WALK_STEP``
+    bytes read directly; past either, and for a body that does not start with
+    an array head, None."""
     if not body or body[0] >> 5 != 4:
         return None
     spell = _ONE_BYTE_JSON
@@ -470,7 +474,7 @@ def read_arrays_or_fault(body: bytes) -> bytes | CompactError | None:
 
     length = len(body)
     view = memoryview(body)
-    pos = tokens = walked = 0
+    pos = tokens = walked = walked_bytes = 0
     while pos < length:
         if done:  # the walker's size checks all passed: the document is within the limit
             if size > limits.MAX_SELECTED_BYTES:
@@ -524,7 +528,7 @@ def read_arrays_or_fault(body: bytes) -> bytes | CompactError | None:
                 continue
         # the walker reads the item that starts here
         counted = declared()
-        steps = _WALK_STEPS + pos // _BYTES_PER_WALK_STEP - walked
+        steps = _WALK_STEPS + (pos - walked_bytes) // _BYTES_PER_WALK_STEP - walked
         if counted > limits.MAX_SELECTED_BYTES or steps <= 0:
             return None
         try:
@@ -533,7 +537,8 @@ def read_arrays_or_fault(body: bytes) -> bytes | CompactError | None:
             return exc
         except _OverBudget:
             return None
-        walked += steps - left + _ITEM_STEPS
+        walked += steps - left + _ITEM_STEPS + (end - pos) // _ITEM_BYTES_PER_STEP
+        walked_bytes += end - pos
         spelled = _item_json(body[pos:end])
         if spelled is None or len(spelled) != after - counted:
             return None  # the walker's count and the spelling disagree: the old path decides
@@ -546,7 +551,7 @@ def read_arrays_or_fault(body: bytes) -> bytes | CompactError | None:
         if counted > limits.MAX_SELECTED_BYTES:
             return None
         try:
-            _walk(body, length, counted, depth, None, -1)  # it stops at once
+            _walk(body, length, counted, depth, None, _UNBOUNDED)  # it stops at once
         except CompactError as exc:
             return exc
         raise AssertionError("the walker read past the body's end")  # pragma: no cover
@@ -681,14 +686,17 @@ def check_cbor(body: bytes, items: CborItems | None = None) -> bool:
     n = len(body)
     if n == 0:
         raise CompactError(E.ENVELOPE, "wire ends before the CBOR body", 0)
-    pos, _, floats, _ = _walk(body, 0, 0, 0, items, -1)
+    pos, _, floats, _ = _walk(body, 0, 0, 0, items, _UNBOUNDED)
     if pos != n:
         raise CompactError(E.NONCANONICAL, f"{n - pos} trailing byte(s) after the CBOR item", pos)
     return floats
 
 
 class _OverBudget(Exception):
-    """``_walk`` read as many heads as it was allowed to."""
+    """``_walk`` did as much work as it was allowed to."""
+
+
+_UNBOUNDED = 1 << 62  # steps enough for any body
 
 
 def _walk(
@@ -705,8 +713,8 @@ def _walk(
     nothing else there: the arrays around are not maps, and what it checks at
     their end (the item count, trailing bytes) comes after the item. So what
     this raises is the walker's verdict, code, message and offset. ``steps``
-    bounds the loop's turns (a negative value: no bound); past it,
-    ``_OverBudget``."""
+    bounds its work: a step a turn of the loop, and a bignum's a step per 4
+    bytes of magnitude besides; past it, ``_OverBudget``."""
     n = len(body)
     room = limits.MAX_DEPTH - depth
     # frames: [items left, is_map, keys seen (for maps), position in pair, item index]
@@ -714,7 +722,7 @@ def _walk(
     floats = False
     while True:
         steps -= 1
-        if not steps:
+        if steps <= 0:
             raise _OverBudget
         if stack and not stack[-1][1] and stack[-1][0] > 1:
             # Inside an array: a run of one-byte items (small integers, true,
@@ -794,6 +802,7 @@ def _walk(
             elif major == 6:
                 pos, digits = _check_bignum(body, start, pos, arg)
                 size += digits
+                steps -= (pos - head_end) >> 2  # the decimal conversion: see _WALK_STEPS
             else:  # 4 array, 5 map
                 if len(stack) >= room:
                     raise CompactError(E.LIMIT, f"nesting deeper than {limits.MAX_DEPTH} levels", start)

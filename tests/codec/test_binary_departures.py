@@ -238,3 +238,14 @@ def test_nested_511_with_a_float_inside_decodes_without_cbor2_on_the_body(monkey
     monkeypatch.setattr(cbor2, "loads", small_loads)
     decoded = codec.decode_wire(wire)
     assert decoded.selected == expected
+
+
+def test_long_integers_cost_their_digits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bignum's decimal digits cost the walker far more than a head: it is
+    charged a step per 4 bytes of magnitude, so a body of long integers steps
+    aside to cbor2 (one conversion) instead of converting each twice."""
+    body = cbor2.dumps([[10**600 + i] for i in range(30)])  # 250 bytes of magnitude each
+    monkeypatch.setattr(binary_v1, "_WALK_STEPS", 30 * (62 + 2 + 4) + 10)
+    assert binary_v1.read_arrays_or_fault(body) == slow(body)
+    monkeypatch.setattr(binary_v1, "_WALK_STEPS", 30 * (2 + 4) + 10)  # enough without the digits' charge
+    assert binary_v1.read_arrays_or_fault(body) is None
