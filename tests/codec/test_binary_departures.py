@@ -11,6 +11,7 @@ with the slow paths patched to fail."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import cbor2
@@ -169,15 +170,19 @@ def test_past_its_step_budget_the_walk_steps_aside(monkeypatch: pytest.MonkeyPat
 
 ITEM = b"\x81" * 510 + b"\x01"  # [[...[1]...]], 511 levels with the outer array
 ITEMS = 60
-MIDDLE = 1 + 30 * len(ITEM)  # the 31st item, after the outer head 0x98 0x3c... (one byte: 0x98 is two)
+
+
+@functools.cache
+def _valid_nested_511() -> tuple[bytes, int, bytes]:
+    doc = b"[" + b",".join([b"[" * 510 + b"1" + b"]" * 510] * ITEMS) + b"]"
+    wire = codec.encode_binary(codec.CompactProjection("graph", "r", "v", doc))
+    return wire, binary_v1.read_binary_fields(wire)[-1].value.end, doc
 
 
 def nested_511(change: str) -> tuple[bytes, bytes]:
     """The binary wire of 60 items nested 511 deep with ``change``, and the
     document of the unchanged body."""
-    doc = b"[" + b",".join([b"[" * 510 + b"1" + b"]" * 510] * ITEMS) + b"]"
-    wire = codec.encode_binary(codec.CompactProjection("graph", "r", "v", doc))
-    start = binary_v1.read_binary_fields(wire)[-1].value.end
+    wire, start, doc = _valid_nested_511()
     body = wire[start:]
     middle = 2 + 30 * len(ITEM)  # the outer head is 0x98 0x3c
     assert body[:2] == b"\x98\x3c" and body[middle : middle + len(ITEM)] == ITEM
