@@ -381,8 +381,6 @@ _ARRAY_TOKEN = re.compile(
     rb"\x81++|[\x80\x82-\x97]|\x98[\x18-\xff]|\x99(?!\x00)[\x00-\xff]{2}|\x9a(?!\x00\x00)[\x00-\xff]{4}"
     rb"|[\x00-\x17\x20-\x37\xf4-\xf6]++"
 ).match
-#: The bytes of an array head with a one-, two- or four-byte length.
-_HEAD_BYTES = {0x98: 2, 0x99: 3, 0x9A: 5}
 #: One-byte items spelled by one ``join`` at a time.
 _ITEMS_AT_A_TIME = 1 << 16
 #: At most one token per this many bytes (after the first ``_TOKEN_SLACK``
