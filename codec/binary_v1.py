@@ -3,8 +3,13 @@ deterministic profile (docs/wire-format.md §7).
 
 cbor2 writes the profile with its default options and builds values fast. Read
 with its strict options it stops at most departures from the profile, but not at
-all, and not with our codes and offsets; so a body is read one of two ways:
+all, and not with our codes and offsets; so a body is read one of three ways:
 
+- ``read_arrays_or_fault``, for a body that is an array: arrays and one-byte
+  items are read directly (a document of arrays nested 511 deep is written
+  without a value), and every other item, or departure, by the profile walker
+  resumed at it in the walker's own state (``_walk``), so its verdict is the
+  walker's; it steps aside (None) where it cannot be sure or would be slow.
 - ``read_fast``: when a bound computed in bulk (``most_json_bytes``) shows the
   document cannot pass the size limit, cbor2 reads it first, and the result is
   kept only if it re-encodes to the body and ``json.dumps`` writes it. cbor2
@@ -370,53 +375,70 @@ for _b in range(24):
 _ONE_BYTE_JSON[0xF4], _ONE_BYTE_JSON[0xF5], _ONE_BYTE_JSON[0xF6] = b"false", b"true", b"null"
 #: The tokens of a body of arrays and one-byte items: a run of one-item array
 #: heads, any other array head in its shortest form (a length of 24 to 255 in one
-#: byte, 256 to 65,535 in two, more in four), a run of one-byte items; any other
-#: byte is a token of its own, which the reader declines.
-_ARRAY_TOKENS = re.compile(
+#: byte, 256 to 65,535 in two, more in four), a run of one-byte items. Where none
+#: matches, the profile walker reads the item (``_walk``).
+_ARRAY_TOKEN = re.compile(
     rb"\x81++|[\x80\x82-\x97]|\x98[\x18-\xff]|\x99(?!\x00)[\x00-\xff]{2}|\x9a(?!\x00\x00)[\x00-\xff]{4}"
-    rb"|[\x00-\x17\x20-\x37\xf4-\xf6]++|[\x00-\xff]"
-).findall
-#: The bytes of an array head with a one-, two- or four-byte length.
-_HEAD_BYTES = {0x98: 2, 0x99: 3, 0x9A: 5}
+    rb"|[\x00-\x17\x20-\x37\xf4-\xf6]++"
+).match
 #: One-byte items spelled by one ``join`` at a time.
 _ITEMS_AT_A_TIME = 1 << 16
-#: At most one token per this many bytes: denser bodies are left to cbor2.
+#: At most one token per this many bytes (after the first ``_TOKEN_SLACK``
+#: bytes): denser bodies are left to cbor2, which reads them faster.
 _MIN_BYTES_PER_TOKEN = 8
+_TOKEN_SLACK = 1 << 12
+#: The walker's steps ``read_arrays_or_fault`` may have spent on items it does
+#: not take when it reaches a byte: this many, and one more per this many bytes
+#: it read directly before it (a step is about a head read in Python, some 100
+#: times a byte's cost in the direct reading). Each item costs its walker's
+#: turns, ``_ITEM_STEPS`` more for its spelling and one per
+#: ``_ITEM_BYTES_PER_STEP`` of its bytes; a bignum a step per 4 bytes of its
+#: magnitude besides (its decimal digits are costly, ``_walk``). A body of many
+#: such items (strings, maps, long integers) steps aside early, in its first
+#: tens of KiB, and is read by cbor2 as before.
+_WALK_STEPS = 1 << 12
+_BYTES_PER_WALK_STEP = 128
+_ITEM_STEPS = 4
+_ITEM_BYTES_PER_STEP = 256
 
 
 def read_arrays(body: bytes) -> bytes | None:
-    """``read_arrays_or_fault`` less its verdict on a body cut short: the
-    document, or None."""
+    """``read_arrays_or_fault`` less its verdicts: the document, or None."""
     read = read_arrays_or_fault(body)
     return read if isinstance(read, bytes) else None
 
 
 def read_arrays_or_fault(body: bytes) -> bytes | CompactError | None:
-    """The canonical JSON of ``body`` when it is one array of arrays and one-byte
-    items (integers -24 to 23, booleans, null), every head in its shortest form,
-    nested at most 511 deep, the document within the size limit and nothing
-    after the item; None for any other body, which is then read as if this never
-    ran (the walker alone names what is wrong).
+    """The canonical JSON of ``body``, or the profile walker's verdict on it
+    (``check_cbor``: code, message and offset), when ``body`` is an array read
+    mostly as arrays and one-byte items (integers -24 to 23, booleans, null);
+    None when it is read as if this never ran (``read_fast``, then the walker).
 
-    Such a body is in the profile exactly when its heads are shortest and its
-    items complete at its last byte, so it needs no value and no second
-    encoding: a run of one-item array heads (``[[[[1]]]]``) is one step, a run of
-    one-byte items one ``join``. Valid arrays nested 511 deep (8 M one-item lists
-    for a 16 MiB document: cbor2 built 840 MiB of lists and re-encoded them, 20x
-    a valid decode) cost a few passes over the bytes (issue 23).
+    A body of arrays and one-byte items, every head in its shortest form, is in
+    the profile exactly when its items complete at its last byte, so it needs
+    no value and no second encoding: a run of one-item array heads
+    (``[[[[1]]]]``) is one step, a run of one-byte items one ``join``. Valid
+    arrays nested 511 deep (8 M one-item lists for a 16 MiB document: cbor2
+    built 840 MiB of lists and re-encoded them, 20x a valid decode) cost a few
+    passes over the bytes (issue 23).
 
-    One verdict is given here: a body of such tokens that ends inside an array
-    (cut short) gets the walker's error (``check_cbor``) without the walk: the
-    first head that declares more items than bytes are left after it, else
-    the end of the body, is ``wire ends inside a N-item container`` or ``wire
-    ends inside the CBOR body`` at the body's length, when every token before
-    it is one this reader takes and the document as declared so far (the
-    walker counts a container's brackets and commas at its head) stays within
-    the size limit. A wide head cut short is left to the walker."""
-    if not body or not 0x80 <= body[0] <= 0x9A:
-        return None
-    tokens = _ARRAY_TOKENS(body)
-    if len(tokens) * _MIN_BYTES_PER_TOKEN > len(body):
+    Anything else in it, an item of another kind (a string, a float, a map, a
+    wider integer, a tag) or a departure from the profile (a head wider than
+    its argument needs, an indefinite length, a half float, nesting past the
+    limit, a head cut short or declaring more items than bytes are left) is
+    read by the walker itself, resumed at that item in the state it would be
+    in there (``_walk``): the walker's error is the verdict, and an item it
+    accepts is spelled from its own value (cbor2 on the item's bytes) and the
+    reading goes on after it. The body's end inside an array is the walker's
+    ``wire ends inside the CBOR body``; bytes after the item its ``trailing
+    byte(s)``, at the first of them (docs/wire-format.md §7). The walk is
+    resumed only while the document as the walker counts it (every open
+    array's brackets and commas counted at its head) is within the size limit,
+    so no size error of the walker can have come before, and while the walker's
+    work stays within ``_WALK_STEPS`` and a step per ``_BYTES_PER_WALK_STEP``
+    bytes read directly; past either, and for a body that does not start with
+    an array head, None."""
+    if not body or body[0] >> 5 != 4:
         return None
     spell = _ONE_BYTE_JSON
     out: list[bytes] = []
@@ -441,71 +463,111 @@ def read_arrays_or_fault(body: bytes) -> bytes | CompactError | None:
             depth -= frame[1]
         done = True
 
-    end = 0  # where the token ends in the body
+    def declared() -> int:
+        """The document's length as the walker has counted it: what is spelled,
+        and the brackets and commas still to come of every open array (a head
+        token opening ``opened`` arrays with ``left`` items left in its
+        innermost has ``left`` to come there and a ``]`` in each outer one)."""
+        return size + sum(left + opened - 1 for left, opened in stack)
+
     length = len(body)
-
-    def cut_short(message: str) -> CompactError | None:
-        """The walker's error for a body cut short here, when the document as
-        the walker counts it (every open array's brackets and commas) stays
-        within the limit, so no size error can come first."""
-        declared = size + sum(items + opened for items, opened in stack)
-        if declared > limits.MAX_SELECTED_BYTES:
-            return None
-        return CompactError(E.ENVELOPE, message, length)
-
-    for token in tokens:
-        if done:
-            return None  # bytes after the item
-        end += len(token)
-        head = token[0]
-        if head < 0x80 or head > 0x9A:  # a run of one-byte items, or a byte this reader does not take
-            if spell[head] is None:
+    view = memoryview(body)
+    pos = tokens = walked = walked_bytes = 0
+    while pos < length:
+        if done:  # the walker's size checks all passed: the document is within the limit
+            if size > limits.MAX_SELECTED_BYTES:
                 return None
-            run = memoryview(token)
-            while run:
-                if done:
+            return CompactError(E.NONCANONICAL, f"{length - pos} trailing byte(s) after the CBOR item", pos)
+        tokens += 1
+        if tokens * _MIN_BYTES_PER_TOKEN > pos + _TOKEN_SLACK:
+            return None
+        match = _ARRAY_TOKEN(body, pos)
+        if match is not None:
+            end = match.end()
+            head = body[pos]
+            if head < 0x80 or head >= 0xF4:  # a run of one-byte items
+                run = view[pos:end]
+                while run:
+                    if done:
+                        break  # bytes after the item: the walker's verdict above
+                    frame = stack[-1]
+                    take = min(len(run), frame[0])
+                    for low in range(0, take, _ITEMS_AT_A_TIME):  # bytes.join holds a view per part: a slice at a time
+                        piece = b",".join(map(spell.__getitem__, run[low : min(take, low + _ITEMS_AT_A_TIME)]))  # type: ignore[arg-type]
+                        out.append(piece if low == 0 else b"," + piece)
+                        size += len(out[-1])
+                    run = run[take:]
+                    pos += take
+                    frame[0] -= take - 1  # the commas between them are in the piece; the last one completes
+                    complete()
+                continue
+            if head == 0x81:
+                count, n = end - pos, 1
+            elif head <= 0x97:
+                count, n = 1, head - 0x80
+            else:  # 0x98-0x9a, shortest by the pattern
+                count, n = 1, int.from_bytes(body[pos + 1 : end], "big")
+            # within 511 levels, and no more items declared than bytes are left
+            # (in a run of one-item heads only the last can be, as the last byte)
+            if depth + count <= limits.MAX_DEPTH - 1 and n <= length - end:
+                out.append(b"[" * count)
+                size += count
+                depth += count
+                pos = end
+                if n:
+                    stack.append([n, count])
+                else:  # an empty array, an item at once
+                    out.append(b"]")
+                    size += 1
+                    depth -= 1
+                    complete()
+                if size > limits.MAX_SELECTED_BYTES:
                     return None
-                frame = stack[-1]
-                take = min(len(run), frame[0])
-                for low in range(0, take, _ITEMS_AT_A_TIME):  # bytes.join holds a view per part: a slice at a time
-                    piece = b",".join(map(spell.__getitem__, run[low : min(take, low + _ITEMS_AT_A_TIME)]))  # type: ignore[arg-type]
-                    out.append(piece if low == 0 else b"," + piece)
-                    size += len(out[-1])
-                run = run[take:]
-                frame[0] -= take - 1  # the commas between them are in the piece; the last one completes
-                complete()
-            continue
-        if head == 0x81:
-            count, n = len(token), 1
-        elif head <= 0x97:
-            count, n = 1, head - 0x80
-        elif len(token) == _HEAD_BYTES[head]:  # 0x98-0x9a, shortest by the pattern
-            count, n = 1, int.from_bytes(token[1:], "big")
-        else:  # a wider head alone: not shortest, or the body ends inside it
+                continue
+        # the walker reads the item that starts here
+        counted = declared()
+        steps = _WALK_STEPS + (pos - walked_bytes) // _BYTES_PER_WALK_STEP - walked
+        if counted > limits.MAX_SELECTED_BYTES or steps <= 0:
             return None
-        if depth + count > limits.MAX_DEPTH - 1:
-            return None  # as deep as the limit or deeper: the walker decides
-        # more items declared than bytes left after the head: the body is cut short
-        # (in a run of one-item heads only the last can be, when it is the last byte)
-        if n > length - end:
-            return cut_short(f"wire ends inside a {n:,}-item container")
-        out.append(b"[" * count)
-        size += count
-        depth += count
-        if n:
-            stack.append([n, count])
-        else:  # an empty array, an item at once
-            out.append(b"]")
-            size += 1
-            depth -= 1
-            complete()
-        if size > limits.MAX_SELECTED_BYTES:
+        try:
+            end, after, _, left = _walk(body, pos, counted, depth, None, steps)
+        except CompactError as exc:
+            return exc
+        except _OverBudget:
             return None
+        walked += steps - left + _ITEM_STEPS + (end - pos) // _ITEM_BYTES_PER_STEP
+        walked_bytes += end - pos
+        spelled = _item_json(body[pos:end])
+        if spelled is None or len(spelled) != after - counted:
+            return None  # the walker's count and the spelling disagree: the old path decides
+        out.append(spelled)
+        size += len(spelled)
+        pos = end
+        complete()
+    if not done:  # the body ends inside an array: the walker's error there
+        counted = declared()
+        if counted > limits.MAX_SELECTED_BYTES:
+            return None
+        try:
+            _walk(body, length, counted, depth, None, _UNBOUNDED)  # it stops at once
+        except CompactError as exc:
+            return exc
+        raise AssertionError("the walker read past the body's end")  # pragma: no cover
     if size > limits.MAX_SELECTED_BYTES:
         return None
-    if not done:
-        return cut_short("wire ends inside the CBOR body")
     return join_parts(out)
+
+
+def _item_json(item: bytes) -> bytes | None:
+    """The canonical JSON of one item the walker accepted (its value built by
+    cbor2), or None when it cannot be had here (a value too deep for the
+    caller's stack: the old path then reads the body)."""
+    import cbor2
+
+    try:
+        return canonical_json(with_stack(cbor2.loads, item, max_depth=limits.MAX_DEPTH + 1), floats=True)
+    except Exception:  # noqa: BLE001 - the walker accepted it; anything else is a doubt
+        return None
 
 
 def encoding_fault(body: bytes) -> CompactError | None:
@@ -622,12 +684,44 @@ def check_cbor(body: bytes, items: CborItems | None = None) -> bool:
     n = len(body)
     if n == 0:
         raise CompactError(E.ENVELOPE, "wire ends before the CBOR body", 0)
+    pos, _, floats, _ = _walk(body, 0, 0, 0, items, _UNBOUNDED)
+    if pos != n:
+        raise CompactError(E.NONCANONICAL, f"{n - pos} trailing byte(s) after the CBOR item", pos)
+    return floats
+
+
+class _OverBudget(Exception):
+    """``_walk`` did as much work as it was allowed to."""
+
+
+_UNBOUNDED = 1 << 62  # steps enough for any body
+
+
+def _walk(
+    body: bytes, pos: int, size: int, depth: int, items: CborItems | None, steps: int
+) -> tuple[int, int, bool, int]:
+    """The profile walker's reading of the one item at ``pos``: where it ends,
+    the document size so far, whether it holds a float, and the steps left.
+
+    ``check_cbor`` reads the body's item from its start. ``read_arrays_or_fault``
+    resumes the walk at an item it does not take, in the state the walker would
+    be in there: ``size`` the canonical JSON length the walker has counted
+    before ``pos`` (each open array's brackets and commas counted at its head),
+    ``depth`` the arrays open around the item. The walker would check
+    nothing else there: the arrays around are not maps, and what it checks at
+    their end (the item count, trailing bytes) comes after the item. So what
+    this raises is the walker's verdict, code, message and offset. ``steps``
+    bounds its work: a step a turn of the loop, and a bignum's a step per 4
+    bytes of magnitude besides; past it, ``_OverBudget``."""
+    n = len(body)
+    room = limits.MAX_DEPTH - depth
     # frames: [items left, is_map, keys seen (for maps), position in pair, item index]
     stack: list[list[Any]] = []
-    pos = 0
     floats = False
-    size = 0  # the canonical JSON length of what was read, checked before cbor2 builds it
     while True:
+        steps -= 1
+        if steps <= 0:
+            raise _OverBudget
         if stack and not stack[-1][1] and stack[-1][0] > 1:
             # Inside an array: a run of one-byte items (small integers, true,
             # false, null) needs no check beyond its JSON width; skip all but the
@@ -706,8 +800,9 @@ def check_cbor(body: bytes, items: CborItems | None = None) -> bool:
             elif major == 6:
                 pos, digits = _check_bignum(body, start, pos, arg)
                 size += digits
+                steps -= (pos - head_end) >> 2  # the decimal conversion: see _WALK_STEPS
             else:  # 4 array, 5 map
-                if len(stack) >= limits.MAX_DEPTH:
+                if len(stack) >= room:
                     raise CompactError(E.LIMIT, f"nesting deeper than {limits.MAX_DEPTH} levels", start)
                 # brackets, commas between items, and a colon per member
                 size += 2 + max(arg - 1, 0) + (arg if major == 5 else 0)
@@ -738,10 +833,7 @@ def check_cbor(body: bytes, items: CborItems | None = None) -> bool:
             if items is not None:
                 items.end[frame[4]] = pos
         if not stack:
-            break
-    if pos != n:
-        raise CompactError(E.NONCANONICAL, f"{n - pos} trailing byte(s) after the CBOR item", pos)
-    return floats
+            return pos, size, floats, steps
 
 
 #: Items that are one byte each: unsigned 0-23, negative -1 to -24, false, true, null.

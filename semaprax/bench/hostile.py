@@ -469,6 +469,125 @@ def limit_cases() -> dict[str, tuple[str, bytes]]:
     return cases
 
 
+# --- issue 23, v1 binary: arrays nested 511 deep with one departure (branch bintrail) ------------
+# Each is the binary nested-511 body (an 8 MiB wire for a 16 MiB document) with one change, at the
+# innermost level of the item in the middle unless said otherwise; the rejected ones keep the valid
+# document's digest (the walk stops first). Their twin is the valid nested-511 wire of the same size.
+
+_NESTED_511_BINARY: dict[int, tuple[bytes, bytes, int]] = {}
+
+
+def _nested_511_binary(size: int) -> tuple[bytes, bytes, int]:
+    """The valid binary nested-511 wire of ``size`` (as ``fam_nested_511``), its
+    framing (magic and fields) and the offset of the middle item in its body."""
+    if size not in _NESTED_511_BINARY:
+        from codec import binary_v1
+
+        wire = fam_nested_511("binary", size)
+        start = binary_v1.read_binary_fields(wire)[-1].value.end
+        body = wire[start:]
+        head = len(body) - (len(body) - 1) // 511 * 511  # the outer array's head; 511 bytes an item
+        items = (len(body) - head) // 511
+        if len(_NESTED_511_BINARY) >= 4:  # a few sizes at a time (a family's and its twin's): 8 MiB each at 16
+            _NESTED_511_BINARY.pop(next(iter(_NESTED_511_BINARY)))
+        _NESTED_511_BINARY[size] = (wire[:start], body, head + items // 2 * 511)
+    return _NESTED_511_BINARY[size]
+
+
+def twin_nested_511_binary(form: str, size: int) -> bytes:
+    framing, body, _ = _nested_511_binary(size)
+    return framing + body
+
+
+def _at_the_middle(size: int, offset: int, cut: int, new: bytes) -> bytes:
+    """The nested-511 wire with ``cut`` bytes at ``offset`` into the middle item replaced by ``new``."""
+    framing, body, middle = _nested_511_binary(size)
+    at = middle + offset
+    return framing + body[:at] + new + body[at + cut:]
+
+
+def fam_nested_511_trailing_bytes(form: str, size: int) -> bytes:
+    return twin_nested_511_binary(form, size) + b"\x00"
+
+
+def fam_nested_511_cut_in_wide_head(form: str, size: int) -> bytes:
+    """The last item's innermost item replaced by ``0x98`` (a one-byte-length head) and nothing after it."""
+    return twin_nested_511_binary(form, size)[:-1] + b"\x98"
+
+
+def fam_nested_511_non_shortest_head(form: str, size: int) -> bytes:
+    return _at_the_middle(size, 255, 1, b"\x98\x01")  # a one-item array at depth 257, its length in a byte
+
+
+def fam_nested_511_indefinite(form: str, size: int) -> bytes:
+    rest = 511 - 255  # the middle item from depth 257 on: 254 one-item heads and its integer
+    return _at_the_middle(size, 255, rest, b"\x9f" + b"\x81" * (rest - 2) + b"\x01\xff")
+
+
+def fam_nested_511_half_float(form: str, size: int) -> bytes:
+    return _at_the_middle(size, 510, 1, b"\xf9\x3c\x00")  # 1.0 in half precision
+
+
+def fam_nested_511_tag(form: str, size: int) -> bytes:
+    return _at_the_middle(size, 510, 1, b"\xc1\x01")  # tag 1 (epoch time) around 1
+
+
+def fam_nested_511_too_deep(form: str, size: int) -> bytes:
+    return _at_the_middle(size, 0, 0, b"\x81\x81")  # the middle item 513 levels deep
+
+
+def fam_nested_511_duplicate_key(form: str, size: int) -> bytes:
+    return _at_the_middle(size, 510, 1, b"\xa2\x61a\x00\x61a\x01")  # {"a":0,"a":1}
+
+
+#: (body bytes, document bytes) of the items the valid mixed family puts in the
+#: middle items' innermost place: a float, a string, a wider integer, a map, a bignum.
+_OTHER_ITEMS = (
+    (b"\xfb\x3f\xf8\x00\x00\x00\x00\x00\x00", b"1.5"),
+    (b"\x63a@b", b'"a@b"'),
+    (b"\x1a\x00\x01\x86\xa0", b"100000"),
+    (b"\xa1\x61a\x61b", b'{"a":"b"}'),
+    (b"\xc2\x49\x01" + b"\x00" * 8, b"18446744073709551616"),
+)
+
+
+def fam_nested_511_other_items(form: str, size: int) -> bytes:
+    """Valid: the middle item and the four after it hold a float, a string, a
+    wider integer, a map and a bignum at their innermost place."""
+    from codec.projection import source_digest
+
+    binary = _framing()[2]
+    _, body, middle = _nested_511_binary(size)
+    head = len(body) - (len(body) - 1) // 511 * 511
+    cbor, at = [body[:middle]], middle
+    for item, _ in _OTHER_ITEMS:
+        cbor += [body[at:at + 510], item]
+        at += 511
+    cbor.append(body[at:])
+    inner = b"[" * 510 + b"1" + b"]" * 510
+    items = [inner] * ((len(body) - head) // 511)
+    k = (middle - head) // 511
+    for j, (_, spelled) in enumerate(_OTHER_ITEMS):
+        items[k + j] = b"[" * 510 + spelled + b"]" * 510
+    return binary(b"".join(cbor), source_digest(b"[" + b",".join(items) + b"]").encode())
+
+
+#: The families above, binary only.
+BINARY_NESTED_511 = {
+    "nested-511-trailing-bytes": fam_nested_511_trailing_bytes,
+    "nested-511-cut-in-wide-head": fam_nested_511_cut_in_wide_head,
+    "nested-511-non-shortest-head": fam_nested_511_non_shortest_head,
+    "nested-511-indefinite": fam_nested_511_indefinite,
+    "nested-511-half-float": fam_nested_511_half_float,
+    "nested-511-tag": fam_nested_511_tag,
+    "nested-511-too-deep": fam_nested_511_too_deep,
+    "nested-511-duplicate-key": fam_nested_511_duplicate_key,
+    "nested-511-other-items (valid)": fam_nested_511_other_items,
+}
+TWINS.update({name: twin_nested_511_binary for name in BINARY_NESTED_511})
+FAMILIES.update({name: (("binary",), build) for name, build in BINARY_NESTED_511.items()})
+
+
 # --- the run ----------------------------------------------------------------------------------------
 
 
