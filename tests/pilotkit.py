@@ -35,10 +35,23 @@ def queued(app: App[Any]) -> int:
 
 async def step(pilot: Pilot[Any]) -> None:
     """Let the app handle the messages queued so far, and those that handling
-    them posts, until none is left (at most ``ROUNDS`` rounds)."""
-    for _ in range(ROUNDS):
-        await pilot.pause(0)
-        if not queued(pilot.app):
+    them posts, until none is left (at most ``ROUNDS`` rounds).
+
+    Each round is ``pilot.pause(0)`` (every widget of the screen has processed
+    what it had, a turn of the event loop, then the screen's update: layout
+    and paint of what changed), except that the update waits until no message
+    is left: a paint made while messages are still queued would be painted
+    again in the next round, and painting is most of a Pilot test's time.
+    What a test sees when ``step`` returns is the same: an app with nothing
+    queued, laid out and painted after its last message."""
+    app = pilot.app
+    for round_ in range(ROUNDS):
+        await pilot._wait_for_screen()
+        await asyncio.sleep(0)
+        if queued(app) and round_ < ROUNDS - 1:
+            continue
+        app.screen._on_timer_update()
+        if not queued(app):
             return
 
 
