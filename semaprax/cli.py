@@ -227,6 +227,16 @@ def cmd_tokens(args: argparse.Namespace) -> int:
     return 0
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0 < value < 86_400:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, not {text!r}")
+    return value
+
+
 def _positive(text: str) -> int:
     try:
         value = int(text)
@@ -290,7 +300,9 @@ def cmd_mcp(args: argparse.Namespace) -> int:
         return 0
     from servers.mcp import run
 
-    return run(workspace, max_message_bytes=args.max_message_bytes)
+    if args.roots_timeout is None:
+        return run(workspace, max_message_bytes=args.max_message_bytes)
+    return run(workspace, max_message_bytes=args.max_message_bytes, roots_timeout=args.roots_timeout)
 
 
 def cmd_tap(args: argparse.Namespace) -> int:
@@ -428,7 +440,9 @@ def build_parser() -> argparse.ArgumentParser:
         "with neither, calls fail naming --workspace.",
     )
     m.add_argument("--workspace", metavar="DIR", help="workspace folder (default: the client's first root, "
-                   "asked with a 3 s timeout; with neither, calls fail naming --workspace)")
+                   "asked with a --roots-timeout; with neither, calls fail naming --workspace)")
+    m.add_argument("--roots-timeout", type=_seconds, metavar="S",
+                   help="how long to wait for the client's answer to roots/list (default: 3 s)")
     m.add_argument("--print-config", nargs="?", const="json", choices=CONFIG_CLIENTS, metavar="CLIENT",
                    help="print how CLIENT registers this install, for --workspace, and exit: json (the "
                    "mcpServers entry, the default), claude-code (the claude mcp add command), codex (the "

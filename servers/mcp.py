@@ -440,7 +440,8 @@ async def serve_stdio(server: MCPServer, stdin: BinaryIO, max_message_bytes: int
 
 
 def run(workspace: str | os.PathLike[str] | None = None, *,
-        max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES) -> int:
+        max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES, roots_timeout: float = ROOTS_TIMEOUT) -> int:
     preload_tokenizer()
-    anyio.run(serve_stdio, build_server(workspace), sys.stdin.buffer, max_message_bytes)
+    anyio.run(serve_stdio, build_server(workspace, roots_timeout=roots_timeout), sys.stdin.buffer,
+              max_message_bytes)
     return 0

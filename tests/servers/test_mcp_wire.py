@@ -155,8 +155,8 @@ def test_progress_is_reported_when_the_client_asks_for_it(mcp):
     assert any(m and "view" in m for _, _, m in seen)
 
 
-def _roots_failure(session_kwargs: dict[str, Any], says: str) -> None:
-    session = McpSession(cwd=DEMO, **session_kwargs)  # started inside a workspace: never indexed silently
+def _roots_failure(session_kwargs: dict[str, Any], says: str, *args: str) -> None:
+    session = McpSession(*args, cwd=DEMO, **session_kwargs)  # started inside a workspace: never indexed silently
     try:
         r = session.call("compact_projection", {"profile": "graph", "root": "app.py"})
         assert r.is_error and r.meta["semaprax/error"]["code"] == "semaprax.workspace"
@@ -185,7 +185,14 @@ def test_a_roots_list_that_never_answers_times_out():
     async def hang(context: Any) -> Any:
         await asyncio.sleep(3600)
 
-    _roots_failure({"list_roots": hang}, "did not answer roots/list within")
+    # --roots-timeout shortens the wait (default 3 s): the message names the time the server waited
+    _roots_failure({"list_roots": hang}, "did not answer roots/list within 0.5 s", "--roots-timeout", "0.5")
+
+
+def test_the_roots_timeout_must_be_seconds_above_zero():
+    for bad in ("0", "-1", "soon"):
+        done = run_cli("mcp", "--roots-timeout", bad, "--workspace", str(DEMO))
+        assert done.returncode == 2 and b"expected a number of seconds above 0" in done.stderr
 
 
 def test_print_config_for_each_client():
