@@ -90,6 +90,8 @@ class WorkspaceIndex:
         self.rounds = outcome.rounds
         #: CPU seconds of each worker process (empty without a pool)
         self.worker_cpu = outcome.worker_cpu
+        #: with a pool, per stage run: CPU seconds this process and each worker spent on it
+        self.phases = outcome.phases
         #: How many analyses were made: one per file not replayed.
         self.analyses = outcome.finishes
         tables = outcome.tables if outcome.tables is not None else Tables((), _namespace_aliases(modules))

@@ -249,26 +249,31 @@ for jobs in (1, 2):
     files = list(manifest_root(ws, sys.argv[2]).sources)
     cpu = time.process_time()
     index = WorkspaceIndex(ws, files, None, processes=jobs)
-    out.append([jobs, time.process_time() - cpu, index.worker_cpu])
+    out.append([jobs, time.process_time() - cpu, index.worker_cpu, index.phases])
 print(json.dumps(out))
 """
 
 
 def pool_estimate(workspace: Path) -> None:
     """The cold build's critical path in CPU seconds, which the load does not
-    stretch: with two workers, the building process's own CPU plus the
-    slowest worker's is about its wall time on two idle cores (a little more:
-    the building process also works while the workers do)."""
+    stretch: with two processes (the building one and a worker), each stage
+    run takes the longer of the two's CPU for it, and the rest (reading,
+    hashing, merging the tables between rounds, renaming) is the building
+    process's alone; their sum is about the wall time on two idle cores."""
     manifest = "semaprax.toml" if (workspace / "semaprax.toml").exists() else "pyproject.toml"
     done = subprocess.run([sys.executable, "-c", _CRITICAL, str(workspace), manifest], check=True, cwd=ROOT,
                           capture_output=True, text=True)
-    (_, one, _), (_, own, workers) = json.loads(done.stdout)
+    (_, one, _, _), (_, own, workers, phases) = json.loads(done.stdout)
     if not workers:
         print(f"\nno pool started for {workspace.name} (fewer files than the pool's threshold)")
         return
-    print(f"\ncritical path, CPU s (load {os.getloadavg()[0]:.1f}): one process {one:.2f}; two workers "
-          f"{' and '.join(f'{w:.2f}' for w in workers)}, the building process {own:.2f}: about "
-          f"{own + max(workers):.2f} s of wall time on two idle cores ({one / (own + max(workers)):.2f}x faster)")
+    in_phases = sum(mine for mine, _ in phases)
+    path = own - in_phases + sum(max(mine, *theirs) for mine, theirs in phases)
+    print(f"\ncritical path, CPU s (load {os.getloadavg()[0]:.1f}): one process {one:.2f}; with a pool of two, "
+          f"the building process {own:.2f} (alone {own - in_phases:.2f}), the worker "
+          f"{' and '.join(f'{w:.2f}' for w in workers)}; per stage run (building / worker): "
+          f"{', '.join(f'{mine:.2f}/{max(theirs):.2f}' for mine, theirs in phases)}: about {path:.2f} s of "
+          f"wall time on two idle cores ({one / path:.2f}x faster)")
 
 
 def pool_threshold(repeats: int) -> None:
