@@ -253,6 +253,8 @@ class _Analyser:
         self.import_ends: dict[int, int] = {}  # first line of an import statement -> its last
         self.reexported: set[tuple[str, str]] = set()
         self.noqa_spans: dict[tuple[int, int | None], frozenset[str] | None] = {}
+        #: id of a body (a list the tree holds) -> its statements in ``_walk_body``'s order
+        self.flat: dict[int, list[ast.stmt]] = {}
         self.stub: bytes | None = None
         #: function -> {parameter (or "[]" + parameter): class}, from the stub
         self.stub_params: dict[str, dict[str, str]] = {}
@@ -463,14 +465,24 @@ class _Analyser:
 
     # --- pass 1: definitions and bindings ----------------------------------------
 
+    def _statements(self, body: list[ast.stmt]) -> list[ast.stmt]:
+        """``_walk_body(body)`` as a list, made once per body (by ``_declare``):
+        telling walks each body several times, and again each round."""
+        found = self.flat.get(id(body))
+        if found is None:
+            found = self.flat[id(body)] = list(_walk_body(body))
+        return found
+
     def _declare(self, body: list[ast.stmt], scope: _Scope) -> None:
         self.scopes.append((scope, body))
         seen: dict[str, int] = {}
         # An explicit stack, each statement before the ones it holds: a chain of
         # a thousand ``elif`` branches is a thousand nested statements.
         stack: list[tuple[ast.stmt, dict[str, int]]] = [(stmt, seen) for stmt in reversed(body)]
+        order = self.flat[id(body)] = []  # _walk_body's order, kept for the walks of tell (``_statements``)
         while stack:
             stmt, seen_here = stack.pop()
+            order.append(stmt)
             self._declare_stmt(stmt, scope, seen_here)
             nested = _nested_statements(stmt)
             if nested:
@@ -619,7 +631,7 @@ class _Analyser:
         assigned: list[tuple[str, str, ast.Assign | ast.AnnAssign, _Scope]] = []
         for scope, body in self.scopes:
             if scope.kind == "function" and scope.cls and scope.self_name:
-                for node in _walk_body(body):
+                for node in self._statements(body):
                     if isinstance(node, (ast.Assign, ast.AnnAssign)):
                         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                         for t in targets:
@@ -668,7 +680,7 @@ class _Analyser:
         counts: dict[str, int] = {}
         pairs: list[tuple[str, ast.expr]] = []
         assert self.tree is not None  # (after parse)
-        for stmt in _walk_body(self.tree.body):
+        for stmt in self._statements(self.tree.body):
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] \
                 if isinstance(stmt, (ast.AnnAssign, ast.AugAssign)) else []
             for t in targets:
@@ -723,7 +735,7 @@ class _Analyser:
                             if part:
                                 self.attribute_types[f"{scope.qualname}()({k})"] = part
                 elif scope.cls and scope.self_name:
-                    returns = [r for r in _walk_body(body) if isinstance(r, ast.Return)]
+                    returns = [r for r in self._statements(body) if isinstance(r, ast.Return)]
                     if returns and all(isinstance(r.value, ast.Name) and r.value.id == scope.self_name
                                        for r in returns):
                         cls = scope.cls
@@ -832,7 +844,7 @@ class _Analyser:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             args = node.args
             bound = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
-        for stmt in _walk_body(body):
+        for stmt in self._statements(body):
             if bound is not None and isinstance(stmt, _BINDING_STATEMENTS):
                 _count_bindings(stmt, bound, scope.rebound)
             if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
