@@ -81,6 +81,21 @@ def test_two_processes_and_any_order_give_the_index_one_process_gives(tmp_path, 
     assert two.processes == 2 and two.parses == len(FILES)
     assert _snapshot(two) == _snapshot(one)
     assert len(started) == 1  # one worker: the building process analyses a shard too
+    # both processes worked on each stage run, and the building process's share is the smaller
+    assert len(two.phases) == two.rounds + 1 and all(len(workers) == 1 for _, workers in two.phases)
+    assert sum(mine for mine, _ in two.phases) > 0 and sum(w for _, (w,) in two.phases) > 0
+
+
+def test_the_building_process_takes_a_smaller_shard_than_a_worker():
+    jobs = [pool_module.Job(n, f"m{n}.py", f"m{n}", False, b"x = 1\n" * (100 + n)) for n in range(40)]
+    p = pool_module._Pool(jobs, 3)
+    try:
+        sizes = [sum(len(j.data) for j in jobs if p.shard[j.n] == k) for k in range(3)]
+        assert len(p.procs) == 2 and set(p.local.jobs) == {n for n, k in p.shard.items() if k == 0}
+        assert 0 < sizes[0] < min(sizes[1:])
+        assert sizes[0] / max(sizes[1:]) > pool_module.LOCAL_SHARE - 0.1
+    finally:
+        p.close()
 
 
 def test_a_small_workspace_starts_no_pool(tmp_path, started):
