@@ -163,16 +163,18 @@ class WorkspaceIndex:
         out = []
         for u in a.uses:
             target = u.target
-            # a name the package's __init__ rebinds (``from .foo import foo``) is what it rebinds
-            # it to, not the submodule of the same name: Python's attribute after the import
-            if (target not in names or target in self._module_names and target in self.aliases
-                    or target in self.class_aliases) and target[:1] != UNRESOLVED:
-                canonical = final.get(target)
-                if canonical is None:
+            canonical = final.get(target)
+            if canonical is None:  # decided once per target (the standard library has 40 uses per target)
+                # a name the package's __init__ rebinds (``from .foo import foo``) is what it rebinds
+                # it to, not the submodule of the same name: Python's attribute after the import
+                if (target not in names or target in self._module_names and target in self.aliases
+                        or target in self.class_aliases) and target[:1] != UNRESOLVED:
                     canonical = final[target] = self._canonical(target, names)
-                if canonical != target:
-                    u = _with_target(u, canonical)
-                    changed = True
+                else:
+                    canonical = final[target] = target
+            if canonical != target:
+                u = _with_target(u, canonical)
+                changed = True
             out.append(u)
         return replace(a, uses=tuple(out)) if changed else a
 

@@ -32,6 +32,10 @@ _YIELD_AND_FOR = re.compile(rb"^[^\n#]*(?:\byield\b[^\n#]*\bfor\b|\bfor\b[^\n#]*
 MAX_DEPTH = 200
 
 
+#: Statements that bind no name (``:=`` files go to symtable) and hold no statements.
+_LEAVES = frozenset({ast.Expr, ast.Return, ast.Pass, ast.Raise, ast.Break, ast.Continue, ast.Assert})
+
+
 class Risky(Exception):
     """A construct only symtable judges (see the module docstring)."""
 
@@ -168,6 +172,13 @@ def _scan(scope: ScopeFacts, body: list[ast.stmt], private: str | None, depth: i
         stmt, level = stack.pop()
         if level > MAX_DEPTH:
             raise Risky
+        kind = type(stmt)
+        if kind in _LEAVES:  # the commonest statements first: they bind nothing and hold none
+            continue
+        if kind is ast.Assign:
+            for target in stmt.targets:  # type: ignore[attr-defined]
+                _targets(scope, target, private)
+            continue
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             _bind(scope, stmt.name, ASSIGNED, private)
             inner = ScopeFacts("function", scope)
