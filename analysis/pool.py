@@ -19,8 +19,9 @@ its bytes and the tables, and the build is a fixed point:
 
 Each round is a function of the previous round's tables only, so the result is
 the same in one process or many. The file-local work (parsing, preparing,
-finishing) runs in worker processes (``jobs``), each holding the files of its
-shard between rounds; merging and checking runs in the calling process. A
+finishing) runs in ``jobs`` processes, each holding the files of its shard
+between rounds: the calling process (a slightly smaller shard, ``LOCAL_SHARE``)
+and ``jobs - 1`` workers; merging and checking runs in the calling process. A
 file whose analysis raises gets a diagnostic (``analysis-failed``), and a
 worker that dies gives its files one; a worker never outlives the build.
 """

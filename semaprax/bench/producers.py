@@ -22,6 +22,13 @@ standard library:
 
     nice -n 10 semaprax bench producers --pool --repeats 3 --workspace /tmp/stdlib
     nice -n 10 semaprax bench producers --pool --threshold
+
+``--estimate`` prints instead the critical path in CPU seconds (per stage run,
+the longer of the building process's and the worker's CPU, plus what the
+building process does alone) and each process's peak memory; ``--against DIR``
+measures the checkout at DIR in turn with this one (a before and after):
+
+    nice -n 10 semaprax bench producers --pool --estimate --repeats 3 --against /work/main --workspace /tmp/stdlib
 """
 
 from __future__ import annotations
