@@ -77,7 +77,8 @@ class WorkspaceIndex:
             key = store.key(keyed, m.path, m.module, m.is_package, "final") if store is not None else ""
             self._keys[m.path] = key
             records.append(store.get(key) if store is not None else None)
-        outcome = solve(work, records, _namespace_aliases(modules), processes=processes, progress=report)
+        outcome = solve(work, records, _namespace_aliases(modules), processes=processes, progress=report,
+                        keep_events=store is not None)
         results = [r.result for r in outcome.records]
         if store is not None:
             for n, r in enumerate(outcome.records):

@@ -255,3 +255,16 @@ def test_stubs_class_aliases_and_standard_results_reach_every_process_and_order(
     for processes in (2, 3):
         assert _snapshot(_index(ws, processes, reverse=processes == 2)) == _snapshot(one)
     assert len(started) == 3  # workers: one beside the building process, then two
+
+
+def test_without_a_store_a_workers_records_come_without_their_questions(monkeypatch, started):
+    monkeypatch.setattr(pool_module, "POOL_MIN_FILES", 0)
+    jobs = [pool_module.Job(n, f"{name}", name.removesuffix(".py").replace("/__init__", "").replace("/", "."),
+                            name.endswith("__init__.py"), source.encode())
+            for n, (name, source) in enumerate(sorted(FILES.items()))]
+    kept = pool_module.solve(jobs, [None] * len(jobs), {}, processes=2)
+    bare = pool_module.solve(jobs, [None] * len(jobs), {}, processes=2, keep_events=False)
+    assert [r.result for r in bare.records] == [r.result for r in kept.records]
+    assert all(r.events for r in kept.records)
+    worker = [r for r in bare.records if r.events == ()]
+    assert worker and len(worker) < len(bare.records)  # the worker's shard; the building process's keep theirs
