@@ -62,7 +62,11 @@ def test_an_expression_deeper_than_the_limit_is_left_to_unparse(monkeypatch):
     assert isinstance(deep, ast.AnnAssign)
     calls = []
     real = ast.unparse
-    monkeypatch.setattr(ast, "unparse", lambda node: calls.append(node) or real(node))
+    def counting(node: ast.AST) -> str:
+        calls.append(node)
+        return real(node)
+
+    monkeypatch.setattr(ast, "unparse", counting)
     assert spell(deep.annotation) == real(deep.annotation)
     assert calls == [deep.annotation]
     calls.clear()
