@@ -226,6 +226,63 @@ class _Narrow:
             self.types[self.name] = self.cls
 
 
+class _Branches:
+    """The branches of an ``if``, loop, ``try`` or ``match`` statement: each
+    starts from the types before it; after it, a local is of the class every
+    branch leaves it (or of the one of two classes the other derives from:
+    ``jar: CookieJar``, then ``jar = RequestsCookieJar()`` in an ``if``, is a
+    CookieJar after it), else of no known class."""
+
+    __slots__ = ("before", "ends", "mro", "types")
+
+    def __init__(self, types: dict[str, str], mro: Callable[[str], tuple[str, ...]]) -> None:
+        self.types, self.before, self.mro = types, dict(types), mro
+        self.ends: list[dict[str, str]] = []
+
+    def next(self) -> None:
+        """The end of a branch: the next starts from the types before."""
+        self.ends.append(dict(self.types))
+        self.types.clear()
+        self.types.update(self.before)
+
+    def join(self) -> None:
+        ends = [*self.ends, dict(self.types)]
+        joined: dict[str, str] = {}
+        for name in dict.fromkeys(n for end in ends for n in end):
+            cls: str | None = ends[0].get(name)
+            for end in ends[1:]:
+                cls = self._join(name, cls, end.get(name))
+            if cls is not None:
+                joined[name] = cls
+        self.types.clear()
+        self.types.update(joined)
+
+    def _join(self, name: str, a: str | None, b: str | None) -> str | None:
+        if a == b or a is None or b is None:
+            return a if a == b else None
+        if name.startswith(("[]", "{}", "^")):
+            return None
+        return a if a in self.mro(b) else b if b in self.mro(a) else None
+
+
+class _Step:
+    """A step of a branching statement's visit: a branch ends, or the join."""
+
+    __slots__ = ("branches", "last")
+
+    def __init__(self, branches: _Branches, last: bool) -> None:
+        self.branches, self.last = branches, last
+
+    def apply(self) -> None:
+        if self.last:
+            self.branches.join()
+        else:
+            self.branches.next()
+
+
+_BRANCHING = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.TryStar, ast.Match)
+
+
 class _Analyser:
     def __init__(self, source: bytes, path: str, module: str, is_package: bool,
                  classes: ClassLookup | None, values: ValueLookup | None = None) -> None:
@@ -247,6 +304,7 @@ class _Analyser:
         self.has_main = False
         self.scopes: list[tuple[_Scope, list[ast.stmt]]] = []
         self.defined_here: set[str] = set()
+        self.functions_here: set[str] | None = None  # the functions and methods defined here, when asked
         self.attribute_types: dict[str, str] = {}  # qualname of an attribute -> its class
         self.mros: dict[str, tuple[str, ...]] = {}
         self.overload_stubs: dict[str, list[Definition]] = {}
@@ -364,6 +422,22 @@ class _Analyser:
                 item = _local_type(scope, "[]" + node.value.id)
                 if item:
                     self.attribute_types.setdefault(f"{cls}.{attr}[]", item)
+                value = _local_type(scope, "{}" + node.value.id)
+                if value:
+                    self.attribute_types.setdefault(f"{cls}.{attr}{{}}", value)
+            elif isinstance(node, ast.Assign):  # self.x = env.make(): what typed locals give, now they are typed
+                if f"{cls}.{attr}" not in self.attribute_types:
+                    typed = self._constructed_class(node.value, scope)
+                    if typed:
+                        self.attribute_types[f"{cls}.{attr}"] = typed
+                if f"{cls}.{attr}[]" not in self.attribute_types:
+                    item = self._item_type(node.value, scope)  # self.x = [make(e) for e in es]
+                    if item:
+                        self.attribute_types[f"{cls}.{attr}[]"] = item
+                if f"{cls}.{attr}{{}}" not in self.attribute_types:
+                    value = self._mapped_type(node.value, scope)  # self.x = f(): f() -> dict[str, X]
+                    if value:
+                        self.attribute_types[f"{cls}.{attr}{{}}"] = value
         if self.on_prepared is not None:  # what other modules may ask about is known from here on
             self.on_prepared(dict(self.local_classes), dict(self.attribute_types))
 
@@ -654,6 +728,9 @@ class _Analyser:
                     item = self._element_of_annotation(node.annotation, scope)
                     if item:
                         self.attribute_types.setdefault(qual + "[]", item)
+                    value = self._mapped_of_annotation(node.annotation, scope)
+                    if value:
+                        self.attribute_types.setdefault(qual + "{}", value)
                 else:
                     kind = self._constructed_class(node.value, scope)
                 if kind:
@@ -686,6 +763,8 @@ class _Analyser:
             for t in targets:
                 for n in _target_names(t):
                     counts[n.id] = counts.get(n.id, 0) + 1
+            for bound in _other_bindings(stmt):  # ``class C`` then ``C = Dummy`` in an ``if``: two bindings
+                counts[bound] = counts.get(bound, 0) + 1
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
                     and isinstance(stmt.value, (ast.Name, ast.Attribute)):
                 pairs.append((stmt.targets[0].id, stmt.value))
@@ -730,15 +809,26 @@ class _Analyser:
                     item = self._element_of_annotation(node.returns, scope.parent)
                     if item and not isinstance(node, ast.AsyncFunctionDef):
                         self.attribute_types[scope.qualname + "()[]"] = item
+                    value = self._mapped_of_annotation(node.returns, scope.parent)
+                    if value and not isinstance(node, ast.AsyncFunctionDef):
+                        self.attribute_types[scope.qualname + "(){}"] = value
+                    made = self._instance_of_type(node.returns, scope.parent)
+                    if made and not isinstance(node, ast.AsyncFunctionDef):  # -> type[X]: calling what it returns
+                        self.attribute_types[scope.qualname + "()()"] = made
                     if not isinstance(node, ast.AsyncFunctionDef):  # tuple[A, B]: each place's class
                         for k, part in enumerate(self._tuple_parts(node.returns, scope.parent)):
                             if part:
                                 self.attribute_types[f"{scope.qualname}()({k})"] = part
-                elif scope.cls and scope.self_name:
+                else:
                     returns = [r for r in self._statements(body) if isinstance(r, ast.Return)]
-                    if returns and all(isinstance(r.value, ast.Name) and r.value.id == scope.self_name
-                                       for r in returns):
+                    if returns and scope.cls and scope.self_name and all(
+                            isinstance(r.value, ast.Name) and r.value.id == scope.self_name for r in returns):
                         cls = scope.cls
+                    elif returns and all(r.value is not None and not isinstance(r.value, ast.Name) for r in returns):
+                        # every return makes a value of one class (``return Token(...)``, ``return ""``)
+                        kinds = {self._value_type(r.value, scope) for r in returns if r.value is not None}
+                        if len(kinds) == 1 and None not in kinds and not self._yields(node):
+                            cls = kinds.pop()
                 if cls and not isinstance(node, ast.AsyncFunctionDef):
                     self.attribute_types[scope.qualname + "()"] = cls
                     if scope.cls and any(_is_property(d) for d in node.decorator_list):
@@ -757,6 +847,9 @@ class _Analyser:
                         item = self._element_of_annotation(stmt.annotation, scope)
                         if item:
                             self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}[]", item)
+                        value = self._mapped_of_annotation(stmt.annotation, scope)
+                        if value:
+                            self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}{{}}", value)
 
     def _value_of(self, qualname: str) -> str | None:
         """The class of an attribute's value, or of a call's result (``"f()"``)."""
@@ -773,6 +866,14 @@ class _Analyser:
             return literal
         if isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes, int, float)):
             return f"builtins.{type(node.value).__name__}"
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Call) and self._is_type_of(node.func, scope):
+            return self._value_type(node.func.args[0], scope)  # type(self)(...) makes another of self's class
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and (made := _local_type(scope, "^" + node.func.id)) is not None:
+            return made  # cls(...) in a classmethod, factory(...) of factory: type[X]
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _VALUE_GETTERS \
+                and (value := self._mapped_type(node.func.value, scope)) is not None:
+            return value  # m.get(k) of m: dict[str, V]
         if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
             target = self._resolve_expr(node.func, scope)
             if not target or target.startswith(UNRESOLVED):
@@ -782,8 +883,15 @@ class _Analyser:
                 return cls
             if target in _CASTS and node.args:  # typing.cast(T, x) is a T
                 return self._class_of_annotation(node.args[0], scope)
+            if target in _COPIES and len(node.args) == 1 and not isinstance(node.args[0], ast.Starred):
+                return self._value_type(node.args[0], scope)  # copy.copy(x) is of x's class
+            if target == "builtins.next" and node.args and not isinstance(node.args[0], ast.Starred):
+                return self._next_type(node.args[0], scope)
             return self._value_of(target + "()")
         if isinstance(node, ast.Name):
+            owner = _binding_scope(scope, node.id)
+            if owner is not None and owner.self_name == node.id and owner.cls:  # self
+                return owner.cls
             return _local_type(scope, node.id)
         if isinstance(node, ast.Attribute):
             target = self._resolve_expr(node, scope)
@@ -797,11 +905,44 @@ class _Analyser:
         if isinstance(node, ast.Subscript):
             if isinstance(node.slice, ast.Slice):  # a slice of a list is a list
                 return self._value_type(node.value, scope)
-            return self._item_type(node.value, scope)
+            return self._item_type(node.value, scope) or self._mapped_type(node.value, scope)
         if isinstance(node, ast.IfExp):  # both branches of one class
             body = self._value_type(node.body, scope)
             return body if body is not None and body == self._value_type(node.orelse, scope) else None
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):  # x or Default(): every side of one class
+            kinds = {self._value_type(v, scope) for v in node.values}
+            return kinds.pop() if len(kinds) == 1 else None
         return None
+
+    def _next_type(self, node: ast.expr, scope: _Scope) -> str | None:
+        """The class of ``next(node)``: what ``__next__`` of the value's class
+        returns, or an item of an ``Iterator[X]``."""
+        cls = self._value_type(node, scope)
+        if cls is not None and not cls.startswith("builtins.") and self._class_info(cls) is not None:
+            owner = self._member_owner(cls, "__next__")
+            if owner is not None and not owner.startswith("builtins."):
+                return self._value_of(f"{owner}.__next__()")
+        return self._item_type(node, scope)
+
+    def _is_type_of(self, call: ast.Call, scope: _Scope) -> bool:
+        """Whether ``call`` is ``type(x)``, the class of one value."""
+        return isinstance(call.func, ast.Name) and len(call.args) == 1 and not call.keywords \
+            and not isinstance(call.args[0], ast.Starred) and self._resolve_name(call.func.id, scope) == "builtins.type"
+
+    def _iterated_type(self, node: ast.expr, scope: _Scope) -> str | None:
+        """The class of what ``for x in node`` binds: an item (``_item_type``),
+        or what ``__iter__`` of the value's class says it yields."""
+        found = self._item_type(node, scope)
+        if found is None and isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr == "values" and not node.args:
+            found = self._mapped_type(node.func.value, scope)  # for v in m.values()
+        if found is None and isinstance(node, (ast.Name, ast.Attribute, ast.Call)):
+            cls = self._value_type(node, scope)
+            if cls is not None and not cls.startswith("builtins.") and self._class_info(cls) is not None:
+                owner = self._member_owner(cls, "__iter__")
+                if owner is not None and not owner.startswith("builtins."):
+                    found = self._value_of(f"{owner}.__iter__()[]")
+        return found
 
     def _item_type(self, node: ast.expr, scope: _Scope) -> str | None:
         """The class of the items of a value annotated ``list[X]`` and the like,
@@ -811,6 +952,16 @@ class _Analyser:
             return kinds.pop() if len(kinds) == 1 else None
         if isinstance(node, ast.Name):
             return _local_type(scope, "[]" + node.id)
+        if (first := _or_empty(node)) is not None:  # xs or []
+            return self._item_type(first, scope)
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):  # xs[1:]
+            return self._item_type(node.value, scope)
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):  # [make(e) for e in es]
+            return self._value_type(node.elt, self._comprehension_scope(node, scope))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1 \
+                and not node.keywords and not isinstance(node.args[0], ast.Starred) \
+                and self._resolve_name(node.func.id, scope) in _SAME_ITEMS:
+            return self._item_type(node.args[0], scope)  # reversed(xs), sorted(xs), list(xs): the items of xs
         if isinstance(node, (ast.Attribute, ast.Call)):
             func = node.func if isinstance(node, ast.Call) else node
             if isinstance(func, (ast.Name, ast.Attribute)):
@@ -839,6 +990,15 @@ class _Analyser:
                     item = self._element_of_annotation(arg.annotation, scope.parent)
                     if item:
                         scope.types["[]" + arg.arg] = item
+                    value = self._mapped_of_annotation(arg.annotation, scope.parent)
+                    if value:
+                        scope.types["{}" + arg.arg] = value
+                    made = self._instance_of_type(arg.annotation, scope.parent)
+                    if made:  # ``cls: type[Range]``: the local is the class Range ("^" + name)
+                        scope.types["^" + arg.arg] = made
+            if scope.cls and scope.self_name and any(isinstance(d, ast.Name) and d.id == "classmethod"
+                                                     for d in node.decorator_list):
+                scope.types["^" + scope.self_name] = scope.cls  # a classmethod's cls
             scope.types.update(self.stub_params.get(scope.qualname, {}))  # a stub's annotations win
         bound: set[str] | None = None  # the locals bound so far, for scope.rebound
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -854,33 +1014,50 @@ class _Analyser:
                 item = self._element_of_annotation(stmt.annotation, scope)
                 if item:
                     scope.types["[]" + stmt.target.id] = item
+                value = self._mapped_of_annotation(stmt.annotation, scope)
+                if value:
+                    scope.types["{}" + stmt.target.id] = value
             elif isinstance(stmt, ast.Assign):
                 cls = self._constructed_class(stmt.value, scope)
                 if cls:
                     for t in stmt.targets:
                         if isinstance(t, ast.Name):
                             scope.types.setdefault(t.id, cls)
-                if len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Tuple) \
-                        and isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, (ast.Name, ast.Attribute)):
-                    func = self._resolve_expr(stmt.value.func, scope)  # a, b = f(): f() -> tuple[A, B]
+                value_node = stmt.value
+                names = [t.id for t in stmt.targets if isinstance(t, ast.Name)]
+                if isinstance(value_node, ast.Call) and isinstance(value_node.func, (ast.Name, ast.Attribute)):
+                    func = self._resolve_expr(value_node.func, scope)  # resolved once for what follows
                     if func and not func.startswith(UNRESOLVED):
-                        for k, elt in enumerate(stmt.targets[0].elts):
-                            part = self._value_of(f"{func}()({k})") if isinstance(elt, ast.Name) else None
-                            if part and isinstance(elt, ast.Name):
-                                scope.types.setdefault(elt.id, part)
-                if isinstance(stmt.value, (ast.List, ast.Tuple, ast.Set)):
-                    item = self._item_type(stmt.value, scope)
-                    if item:
-                        for t in stmt.targets:
-                            if isinstance(t, ast.Name):
-                                scope.types.setdefault("[]" + t.id, item)
+                        if len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Tuple):
+                            for k, elt in enumerate(stmt.targets[0].elts):  # a, b = f(): f() -> tuple[A, B]
+                                part = self._value_of(f"{func}()({k})") if isinstance(elt, ast.Name) else None
+                                if part and isinstance(elt, ast.Name):
+                                    scope.types.setdefault(elt.id, part)
+                        if names:
+                            made = self._value_of(func + "()()")  # x = f(): f() -> type[X]
+                            item = self._item_type(value_node, scope) if func in _SAME_ITEMS \
+                                else self._value_of(func + "()[]")  # f() -> list[X]
+                            mapped = self._value_of(func + "(){}")  # f() -> dict[str, X]
+                            for name in names:
+                                for prefix, found in (("^", made), ("[]", item), ("{}", mapped)):
+                                    if found:
+                                        scope.types.setdefault(prefix + name, found)
+                elif names and isinstance(value_node, (ast.List, ast.Tuple, ast.Set, ast.ListComp, ast.SetComp,
+                                                       ast.GeneratorExp, ast.Attribute, ast.Subscript)):
+                    item = self._item_type(value_node, scope)  # xs = [...], = self.xs, = xs[1:]
+                    mapped = self._mapped_type(value_node, scope) if isinstance(value_node, ast.Attribute) else None
+                    for name in names:
+                        if item:
+                            scope.types.setdefault("[]" + name, item)
+                        if mapped:
+                            scope.types.setdefault("{}" + name, mapped)
             elif isinstance(stmt, (ast.For, ast.AsyncFor)) and isinstance(stmt.target, ast.Name):
-                item = self._item_type(stmt.iter, scope)
+                item = self._iterated_type(stmt.iter, scope)
                 if item:
                     scope.types.setdefault(stmt.target.id, item)
             elif isinstance(stmt, (ast.For, ast.AsyncFor)) and isinstance(stmt.target, ast.Tuple):
                 for name, iterable in self._unpacked(stmt.target, stmt.iter, scope):
-                    item = self._item_type(iterable, scope)
+                    item = self._iterated_type(iterable, scope)
                     if item:
                         scope.types.setdefault(name, item)
             elif isinstance(stmt, ast.With):
@@ -889,6 +1066,38 @@ class _Analyser:
                         cls = self._entered_class(item_node.context_expr, scope)
                         if cls:
                             scope.types.setdefault(item_node.optional_vars.id, cls)
+
+    def _comprehension_scope(self, node: ast.Lambda | ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp,
+                             scope: _Scope) -> _Scope:
+        """The scope of a comprehension or lambda, its targets typed as a
+        ``for`` statement's are: ``x`` in ``[x.f() for x in xs]`` is an item of xs."""
+        inner = _child_scope_for(scope, node)
+        for k, gen in enumerate(getattr(node, "generators", ())):
+            where = scope if k == 0 else inner  # the first iterable is evaluated outside
+            if isinstance(gen.target, ast.Name):
+                pairs: list[tuple[str, ast.expr]] = [(gen.target.id, gen.iter)]
+            elif isinstance(gen.target, ast.Tuple):
+                pairs = self._unpacked(gen.target, gen.iter, where)
+                for n in _target_names(gen.target):  # each bound here: no type from outside
+                    inner.types.pop(n.id, None)
+            else:
+                continue
+            for name, iterable in pairs:
+                item = self._iterated_type(iterable, where)
+                if item:
+                    inner.types[name] = item
+                else:
+                    inner.types.pop(name, None)
+            for cond in gen.ifs:  # ``[p for p in ps if isinstance(p, Argument)]``: p is an Argument
+                if isinstance(cond, ast.Call) and isinstance(cond.func, ast.Name) and len(cond.args) == 2 \
+                        and isinstance(cond.args[0], ast.Name) and not cond.keywords \
+                        and isinstance(cond.args[1], (ast.Name, ast.Attribute)) \
+                        and any(n.id == cond.args[0].id for n in _target_names(gen.target)) \
+                        and self._resolve_name(cond.func.id, inner) == "builtins.isinstance":
+                    narrowed = self._class_of_annotation(cond.args[1], inner)
+                    if narrowed:
+                        inner.types[cond.args[0].id] = narrowed
+        return inner
 
     def _unpacked(self, target: ast.Tuple, iterable: ast.expr, scope: _Scope) -> list[tuple[str, ast.expr]]:
         """``for i, x in enumerate(xs)``: x is an item of xs; ``for a, b in
@@ -903,12 +1112,23 @@ class _Analyser:
             return [(names[1], args[0])]
         if func == "builtins.zip" and len(args) == len(names) and not any(isinstance(a, ast.Starred) for a in args):
             return list(zip(names, args, strict=True))
+        if isinstance(iterable.func, ast.Attribute) and iterable.func.attr == "items" and not args and len(names) == 2:
+            # for k, v in m.items(): v is a value of m, as in ``for v in m.values()``
+            values = ast.Call(func=ast.Attribute(value=iterable.func.value, attr="values", ctx=ast.Load()),
+                              args=[], keywords=[])
+            return [(names[1], values)]
         return []
 
     def _entered_class(self, expr: ast.expr, scope: _Scope) -> str | None:
         """The class of ``v`` in ``with expr as v``: what ``__enter__`` returns."""
         cls = self._value_type(expr, scope)
         if cls is None or self._class_info(cls) is None:
+            # ``with collector.on_exit() as c``: a @contextmanager function's
+            # generator yields what ``as`` binds (a generator has no __enter__)
+            if isinstance(expr, ast.Call) and isinstance(expr.func, (ast.Name, ast.Attribute)):
+                target = self._resolve_expr(expr.func, scope)
+                if target and not target.startswith(UNRESOLVED):
+                    return self._value_of(target + "()[]")
             return None
         owner = self._member_owner(cls, "__enter__")
         if owner is None or owner.startswith("builtins."):
@@ -934,26 +1154,76 @@ class _Analyser:
         return [self._class_of_annotation(e, scope) for e in elts]
 
     def _instance_of_type(self, ann: ast.expr, scope: _Scope | None) -> str | None:
-        """X of an annotation ``type[X]`` (``Type[X]``): what calling the value makes."""
+        """X of an annotation ``type[X]`` (``Type[X]``, ``type[X] | None``): what calling the value makes."""
         if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
             try:
                 ann = ast.parse(ann.value, mode="eval").body
             except SyntaxError:
                 return None
-        if not (isinstance(ann, ast.Subscript) and isinstance(ann.value, (ast.Name, ast.Attribute))):
+        ann = self._without_none(ann, scope)
+        if not (isinstance(ann, ast.Subscript) and _last_name(ann.value) in ("type", "Type")):
             return None
         if self._resolve_expr(ann.value, scope) not in ("builtins.type", "typing.Type", "typing_extensions.Type"):
             return None
         return self._class_of_annotation(ann.slice, scope)
 
-    def _element_of_annotation(self, ann: ast.expr, scope: _Scope | None) -> str | None:
-        """The item class of ``list[X]``, ``Sequence[X]``, ``Iterable[X]``,
-        ``tuple[X, ...]`` and the like, for ``for x in xs``."""
+    def _without_none(self, ann: ast.expr, scope: _Scope | None) -> ast.expr:
+        """``X`` of ``X | None`` and ``Optional[X]``; else ``ann``."""
+        if isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):
+            sides = [s for s in (ann.left, ann.right) if not (isinstance(s, ast.Constant) and s.value is None)]
+            return sides[0] if len(sides) == 1 else ann
+        if isinstance(ann, ast.Subscript) and _last_name(ann.value) == "Optional" \
+                and self._resolve_expr(ann.value, scope) in ("typing.Optional", "typing_extensions.Optional"):
+            return ann.slice
+        return ann
+
+    def _yields(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+        """Whether a function holds a ``yield`` (then a call makes a generator):
+        its text first, the tree only when the word is there."""
+        end = node.end_lineno or node.lineno
+        if not any("yield" in line for line in self.text_lines[node.lineno - 1:end]):
+            return False
+        return any(isinstance(n, (ast.Yield, ast.YieldFrom)) for stmt in node.body for n in ast.walk(stmt))
+
+    def _mapped_of_annotation(self, ann: ast.expr, scope: _Scope | None) -> str | None:
+        """The value class of ``dict[K, V]``, ``Mapping[K, V]`` and the like
+        (or of one of them ``| None``): what ``m[k]``, ``m.get(k)`` and
+        ``m.values()`` give."""
         if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
             try:
                 ann = ast.parse(ann.value, mode="eval").body
             except SyntaxError:
                 return None
+        ann = self._without_none(ann, scope)
+        if not (isinstance(ann, ast.Subscript) and isinstance(ann.slice, ast.Tuple) and len(ann.slice.elts) == 2):
+            return None
+        if _last_name(ann.value) not in _MAPPINGS:
+            return None
+        return self._class_of_annotation(ann.slice.elts[1], scope)
+
+    def _mapped_type(self, node: ast.expr, scope: _Scope) -> str | None:
+        """The class of the values of a mapping annotated ``dict[K, V]`` and the like."""
+        if isinstance(node, ast.Name):
+            return _local_type(scope, "{}" + node.id)
+        if (first := _or_empty(node)) is not None:
+            return self._mapped_type(first, scope)
+        if isinstance(node, (ast.Attribute, ast.Call)):
+            func = node.func if isinstance(node, ast.Call) else node
+            if isinstance(func, (ast.Name, ast.Attribute)):
+                target = self._resolve_expr(func, scope)
+                if target and not target.startswith(UNRESOLVED):
+                    return self._value_of(target + ("(){}" if isinstance(node, ast.Call) else "{}"))
+        return None
+
+    def _element_of_annotation(self, ann: ast.expr, scope: _Scope | None) -> str | None:
+        """The item class of ``list[X]``, ``Sequence[X]``, ``Iterable[X]``,
+        ``tuple[X, ...]`` and the like (or of one of them ``| None``), for ``for x in xs``."""
+        if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+            try:
+                ann = ast.parse(ann.value, mode="eval").body
+            except SyntaxError:
+                return None
+        ann = self._without_none(ann, scope)
         if not isinstance(ann, ast.Subscript):
             return None
         origin = ast.unparse(ann.value).rpartition(".")[2]
@@ -963,6 +1233,8 @@ class _Analyser:
                     and item.elts[1].value is Ellipsis):
                 return None
             item = item.elts[0]
+        elif origin in ("Generator", "AsyncGenerator") and isinstance(item, ast.Tuple) and item.elts:
+            item = item.elts[0]  # Generator[Yield, Send, Return]
         elif origin not in _ITERABLES:
             return None
         return self._class_of_annotation(item, scope)
@@ -1076,11 +1348,14 @@ class _Analyser:
         patterns: ``case Point(x=Color.RED) if ok(p)`` uses Point, Color.RED and
         ok), in source order, with an explicit stack (no recursion per level of
         nesting: an ``elif`` chain nests as deep as it is long)."""
-        stack: list[ast.AST | _Narrow] = list(reversed(body))
+        stack: list[ast.AST | _Narrow | _Step] = list(reversed(body))
+        typed = scope.kind == "function" and scope.node is not None
         while stack:
             node = stack.pop()
-            if isinstance(node, _Narrow):
+            if isinstance(node, (_Narrow, _Step)):
                 node.apply()
+            elif typed and isinstance(node, _BRANCHING):
+                stack.extend(reversed(self._branched(node, scope)))
             elif isinstance(node, ast.expr):
                 self._visit_expr(node, scope, scope.qualname)
             elif isinstance(node, ast.stmt) and self._visit_stmt(node, scope):
@@ -1093,17 +1368,64 @@ class _Analyser:
             else:
                 stack.extend(reversed(_child_nodes(node)))
 
+    def _branched(self, node: ast.stmt, scope: _Scope) -> list[ast.AST | _Narrow | _Step]:
+        """The parts of an ``if``, loop, ``try`` or ``match`` in visiting
+        order, each branch starting from the types before the statement and
+        the types after it their join (``_Branches``)."""
+        branches = _Branches(scope.types, self._mro)
+        step, join = _Step(branches, False), _Step(branches, True)
+        parts: list[ast.AST | _Narrow | _Step]
+        if isinstance(node, ast.If):
+            narrowed = self._narrowing(node, scope)
+            parts = [node.test, *(node.body if narrowed is None else narrowed), step, *node.orelse, join]
+        elif isinstance(node, (ast.For, ast.AsyncFor)):  # run zero or more times
+            looped = self._loop_typing(node, scope)
+            parts = [node.target, node.iter, *([looped] if looped else []), *node.body, step, *node.orelse, join]
+        elif isinstance(node, ast.While):
+            parts = [node.test, *node.body, step, *node.orelse, join]
+        elif isinstance(node, (ast.Try, ast.TryStar)):
+            parts = [*node.body, *node.orelse, step]
+            for handler in node.handlers:
+                parts += [handler, step]
+            parts += [join, *node.finalbody]
+        else:
+            assert isinstance(node, ast.Match)
+            parts = [node.subject]
+            for case in node.cases:
+                parts += [case, step]
+            parts.append(join)  # no case taken: the types before
+        return parts
+
     def _rebinding(self, node: ast.Assign, scope: _Scope) -> _Narrow | None:
         """``x = <value of a known class>`` in a function: from there on ``x``
-        is of that class (the types gathered before the visit keep the first)."""
+        is of that class (the types gathered before the visit keep the first;
+        a value of no known class leaves them)."""
         if not (scope.kind == "function" and scope.node is not None and len(node.targets) == 1
                 and isinstance(node.targets[0], ast.Name)):
             return None
         name = node.targets[0].id
         if name not in scope.rebound and name in scope.types:  # bound once and typed before the visit
             return None
-        cls = self._constructed_class(node.value, scope)
+        cls = self._constructed_class(node.value, scope) if not isinstance(node.value, ast.Name) \
+            else _local_type(scope, node.value.id)  # ``other = callback`` where callback is narrowed
         if cls is None or cls == scope.types.get(name) or not scope.is_local(name):
+            return None
+        return _Narrow(scope.types, name, cls)
+
+    def _loop_typing(self, node: ast.For | ast.AsyncFor, scope: _Scope) -> _Narrow | None:
+        """``for x in xs`` as the visit reaches it: from there on ``x`` is of
+        the class of the items ``xs`` has there (``xs`` narrowed or rebound
+        before the loop), or of none known when ``x`` is bound elsewhere too
+        (the types gathered before the visit keep its first binding's)."""
+        if not (scope.kind == "function" and scope.node is not None and isinstance(node.target, ast.Name)):
+            return None
+        name = node.target.id
+        if name not in scope.rebound and name in scope.types:  # bound once and typed before the visit
+            return None
+        if not scope.is_local(name):
+            return None
+        cls = self._iterated_type(node.iter, scope)
+        if cls == scope.types.get(name) or cls is None and name not in scope.rebound:
             return None
         return _Narrow(scope.types, name, cls)
 
@@ -1229,7 +1551,7 @@ class _Analyser:
                     frame.stack.append(base)
                 continue
             if isinstance(node, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
-                inner = _child_scope_for(scope, node)
+                inner = self._comprehension_scope(node, scope)
                 generators = getattr(node, "generators", [])
                 first = generators[0] if generators else None
                 calls: list[_Frame] = []
@@ -1248,12 +1570,13 @@ class _Analyser:
     def _record_members(self, source: str, expr: ast.Attribute, scope: _Scope) -> None:
         """``self.content.decode()`` also refers to ``Response.content``: each
         attribute inside a chain that is a member of a class (of the workspace
-        or the standard library; not a module's, not a built-in's) is a reference."""
+        or the standard library; not a module's, not a built-in's), or a class
+        (``nodes.Const`` in ``nodes.Const.make()``), is a reference."""
         node = expr.value
         while isinstance(node, ast.Attribute):
             target = self._resolve_expr(node, scope)
             if target and not target.startswith((UNRESOLVED, "builtins.")) \
-                    and self._is_class(target.rpartition(".")[0]):
+                    and (self._is_class(target.rpartition(".")[0]) or self._class_info(target) is not None):
                 self.uses.append(Use(source, target, REFERENCES, node.end_lineno or node.lineno,
                                      (node.end_col_offset or 0) - len(node.attr)))
             node = node.value
@@ -1263,15 +1586,14 @@ class _Analyser:
             base = _chain_base(expr)
             if isinstance(base, ast.Name):
                 self.loaded_names.add((scope.qualname, base.id))
+                if base is not expr:  # ``Metadata.__dict__``, ``@prop.setter``: the name is still used
+                    self._record_base(source, base, scope)
             return
         base = _chain_base(expr)
         if isinstance(base, ast.Name):
             self._mark_loaded(base.id, scope)
             if base is not expr and kind != INHERITS:
-                # ``Align.left()`` also refers to the class Align
-                owner = self._resolve_name(base.id, scope)
-                if owner and not owner.startswith((UNRESOLVED, "builtins.")) and self._class_info(owner) is not None:
-                    self.uses.append(Use(source, owner, REFERENCES, base.lineno, base.col_offset))
+                self._record_base(source, base, scope)
         if target.startswith(UNRESOLVED) and isinstance(expr, ast.Name) and not self.star_import:
             self.problems.append(Problem(
                 "unresolved-name", expr.lineno, expr.col_offset + 1,
@@ -1282,6 +1604,17 @@ class _Analyser:
         else:
             line, column = expr.lineno, expr.col_offset
         self.uses.append(Use(source, target, kind, line, column or 0))
+
+    def _record_base(self, source: str, base: ast.Name, scope: _Scope) -> None:
+        """``Align.left()`` also refers to the class Align, ``f.cache_clear()``
+        and ``@prop.setter`` to the function f and the property prop of this module."""
+        owner = self._resolve_name(base.id, scope)
+        if not owner or owner.startswith((UNRESOLVED, "builtins.")):
+            return
+        if self.functions_here is None:
+            self.functions_here = {d.qualname for d in self.definitions if d.kind in ("function", "method")}
+        if owner in self.functions_here or self._class_info(owner) is not None:
+            self.uses.append(Use(source, owner, REFERENCES, base.lineno, base.col_offset))
 
     def _mark_loaded(self, name: str, scope: _Scope) -> None:
         s: _Scope | None = scope
@@ -1324,6 +1657,8 @@ class _Analyser:
             if owner_scope is not None and owner_scope.self_name == base_name and owner_scope.cls:
                 base: str | None = owner_scope.cls
                 is_instance = True
+            elif (made := _local_type(scope, "^" + base_name)) is not None:
+                base, is_instance = made, False  # ``cls._build()`` with ``cls: type[Range]``
             elif _local_type(scope, base_name) is not None:
                 base = _local_type(scope, base_name)
                 is_instance = True
@@ -1463,6 +1798,10 @@ _KNOWN_RESULTS = {
 
 #: Functions whose result is their first argument read as an annotation.
 _CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
+#: Built-ins whose result holds the items of their one argument.
+_SAME_ITEMS = frozenset(f"builtins.{f}" for f in ("reversed", "sorted", "list", "tuple", "set", "frozenset", "iter"))
+#: Functions whose result is of their one argument's class (typeshed: ``(x: _T) -> _T``).
+_COPIES = frozenset({"copy.copy", "copy.deepcopy"})
 
 #: Annotations that name a built-in class by another name.
 _TYPING_ALIASES = {
@@ -1470,10 +1809,16 @@ _TYPING_ALIASES = {
     for a, b in (("List", "list"), ("Dict", "dict"), ("Set", "set"), ("FrozenSet", "frozenset"),
                  ("Tuple", "tuple"), ("Text", "str"), ("AnyStr", "str"))
 }
+#: Generic mappings whose second type argument is the type of their values.
+_MAPPINGS = frozenset({"dict", "Dict", "Mapping", "MutableMapping", "defaultdict", "DefaultDict", "OrderedDict",
+                       "ChainMap"})
+#: Methods of a mapping that give one of its values.
+_VALUE_GETTERS = frozenset({"get", "pop", "setdefault", "__getitem__"})
 #: Generic containers whose one type argument is the type of their items.
 _ITERABLES = frozenset({"list", "List", "set", "Set", "frozenset", "FrozenSet", "Sequence", "MutableSequence",
                         "Iterable", "Iterator", "Collection", "AbstractSet", "MutableSet", "Generator",
-                        "KeysView", "ValuesView", "deque", "Deque", "AsyncIterator", "AsyncIterable"})
+                        "KeysView", "ValuesView", "deque", "Deque", "AsyncIterator", "AsyncIterable",
+                        "AsyncGenerator"})
 
 _LITERAL_TYPES = {
     ast.List: "builtins.list", ast.ListComp: "builtins.list", ast.Dict: "builtins.dict",
@@ -1696,6 +2041,23 @@ def _count_bindings(stmt: ast.stmt, bound: set[str], rebound: set[str]) -> None:
             bound.add(n.id)
 
 
+def _other_bindings(stmt: ast.stmt) -> Iterable[str]:
+    """The names a statement binds other than by assignment: a ``def``, a
+    ``class``, an import, a ``for`` or ``with`` target."""
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        yield stmt.name
+    elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        for alias in stmt.names:
+            if alias.name != "*":
+                yield alias.asname or alias.name.partition(".")[0]
+    elif isinstance(stmt, (ast.For, ast.AsyncFor)):
+        yield from (n.id for n in _target_names(stmt.target))
+    elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+        for item in stmt.items:
+            if item.optional_vars is not None:
+                yield from (n.id for n in _target_names(item.optional_vars))
+
+
 def _target_names(target: ast.expr) -> Iterable[ast.Name]:
     if isinstance(target, ast.Name):
         yield target
@@ -1704,6 +2066,21 @@ def _target_names(target: ast.expr) -> Iterable[ast.Name]:
             yield from _target_names(elt)
     elif isinstance(target, ast.Starred):
         yield from _target_names(target.value)
+
+
+def _last_name(node: ast.expr) -> str | None:
+    """``Mapping`` of ``Mapping`` and of ``t.Mapping``: the name an annotation ends with."""
+    return node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+
+
+def _or_empty(node: ast.expr) -> ast.expr | None:
+    """``xs`` of ``xs or []`` (``or ()``, ``or {}``): the items are those of xs."""
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and len(node.values) == 2:
+        empty = node.values[1]
+        if isinstance(empty, (ast.List, ast.Tuple, ast.Set)) and not empty.elts or \
+                isinstance(empty, ast.Dict) and not empty.keys:
+            return node.values[0]
+    return None
 
 
 def _chain_base(expr: ast.expr) -> ast.expr:
@@ -1795,14 +2172,15 @@ def _binding_scope(scope: _Scope, name: str) -> _Scope | None:
 
 
 def _local_type(scope: _Scope, name: str) -> str | None:
-    """The class of local ``name`` (``"[]name"``: of its items), looked up
-    through comprehensions and lambdas to the function that binds it."""
-    real = name.removeprefix("[]")
+    """The class of local ``name`` (``"[]name"``: of its items; ``"^name"``:
+    the class the local is, a ``type[X]``), looked up through comprehensions
+    and lambdas to the function that binds it."""
+    real = name.lstrip("[]^")
     s: _Scope | None = scope
     while s is not None:
         if name in s.types:
             return s.types[name]
-        if s.kind != "function" or s.node is not None and s.is_local(real):
-            return None
+        if s.kind != "function" or s.is_local(real) and (s.node is not None or s.table is not None):
+            return None  # bound here (a comprehension's or lambda's own name too) and of no known class
         s = s.parent
     return None

@@ -384,8 +384,10 @@ def _spelling_departure(selected: bytes, skeleton: bytes) -> CompactError | None
     that of the respelled document, which encodes to that document itself, and
     no key repeats. The parsing reading then reports
     exactly this: compact.noncanonical at the first byte where ``selected`` and
-    its encoding differ, with the excerpts of both there. A document the proof
-    cannot take, or whose stripped form repeats a key, goes back to the parser.
+    its encoding differ, with the excerpts of both there. When the stripped
+    form repeats a key, the parsing reading reports the first repeated key
+    (``_repeated_key``), wherever the whitespace stands. A document the proof
+    cannot take goes back to the caller.
 
     Arrays nested 511 deep with one trailing space were parsed in full: 8 M
     lists, 3.7 s and 841 MiB at 16 MiB, 15x the valid twin (issue 23)."""
@@ -415,7 +417,10 @@ def _spelling_departure(selected: bytes, skeleton: bytes) -> CompactError | None
         if not _canonical_without_value(canonical, bare):
             return None
     except CompactError:
-        return None  # a repeated key as well: the parser's walk decides which comes first
+        # a repeated key as well: the parser reads the document (canonical
+        # tokens and whitespace hold no token fault), so the first repeated
+        # key in document order is its verdict, wherever the whitespace stands
+        return _repeated_key(selected, len(selected))
     at = first_difference(selected, canonical)
     return CompactError(
         E.NONCANONICAL,
@@ -465,7 +470,261 @@ def _truncation(selected: bytes, skeleton: bytes) -> CompactError | None:
     return CompactError(E.JSON, f"invalid JSON: {message}", len(selected))
 
 
-_KEY_CHUNK = 1 << 16
+#: The stand-in parse of ``_syntax_error`` reads this many bytes of the
+#: document first, and up to ``_MOST_WINDOW`` (four times more each try)
+#: before it leaves the document to the parser.
+_FIRST_WINDOW = 1 << 12
+_MOST_WINDOW = 1 << 18
+#: An error this close to the end of a window may come from the cut itself
+#: (``tru`` of ``true``, ``-Infinit`` of ``-Infinity``, half a ``\\u`` escape).
+_CUT_MARGIN = 16
+#: ``_first_difference_by_tokens`` respells at most this many tokens.
+_MOST_RESPELLED = 4096
+
+
+def _departure(selected: bytes, skeleton: bytes) -> CompactError | bool | None:
+    """The verdict the parsing reading gives ``selected``, an array of arrays,
+    flat objects and scalars spelled any way JSON allows, found without its
+    value: a CompactError (code, message and offset as the parser and
+    ``_json_fault`` give them), True when it is canonical after all, or None
+    when this reading cannot tell, and the caller reads the document as it
+    stands.
+
+    One pass in C (``scan.rfc_array_tokens_end``) reads the document as tokens
+    of RFC 8259 (any number, string escape or whitespace), each followed only by
+    what may follow it, and the bracket depths say where the first ``[`` closes.
+
+    - When the tokens stop short, or the first ``[`` closes before the end or
+      not at all, the parser's first syntax error is at or after that place:
+      ``_syntax_error`` parses a small document that stands for what comes
+      before it, followed by the bytes from there.
+    - When the whole document is such tokens and its first ``[`` is closed by
+      its last bracket, ``json.loads`` reads it. Its verdict is then the first
+      of a float out of range, a lone surrogate escape (``_token_fault``) and a
+      repeated key (``_repeated_key``) in document order, as ``_json_fault``
+      places them, and else compact.noncanonical at the first byte where the
+      document and its encoding differ (``_first_difference_by_tokens``,
+      docs/wire-format.md §1).
+
+    Arrays nested 511 deep with a float, an escape, a stray byte, a cut inside
+    a token or a repeated key were parsed in full: 8 M lists, about 3.7 s and
+    841 MiB at 16 MiB, 13x the time of the valid twin (issue 23)."""
+    lead = len(selected) - len(selected.lstrip(_JSON_SPACE))
+    if selected[lead : lead + 1] != b"[":
+        return None
+    bare = skeleton.translate(None, _JSON_SPACE)
+    if not _worth_proving(len(selected), bare):
+        return None
+    end = scan.rfc_array_tokens_end(selected)
+    brackets = len(bare.translate(None, _NOT_BRACKETS))
+    closes = _top_close(bare)
+    if end == len(selected) and closes == brackets - 1:
+        return _parsed_verdict(selected, skeleton)
+    at = end
+    if closes < brackets - 1 and closes < _brackets_before(selected, end):
+        # the first ``[`` closes early, before the tokens stop: the parser stops there
+        close_at = _bracket_offset(selected, closes)
+        assert close_at is not None  # ``closes`` counts brackets that are there
+        at = min(at, close_at)
+    elif end == len(selected):  # it never closes: the parser reads up to the end
+        at = len(selected.rstrip(_JSON_SPACE)) - 1
+    return _syntax_error(selected, at)
+
+
+def _top_close(bare: bytes) -> int:
+    """Which bracket of ``bare`` (a skeleton without whitespace, starting with
+    ``[``), counted from 0, brings the depth back to 0 first; the number of
+    brackets when none does. From the runs of brackets when they are long
+    (``_depth_after_runs``), else a chunk of brackets at a time."""
+    runs = _depth_after_runs(bare)
+    if runs is None:
+        deltas = array("b", bare.translate(_OPEN_CLOSE_DEPTH, _NOT_BRACKETS))
+        index, depth = 0, 0
+        while index < len(deltas):  # a chunk at a time, so no list of every bracket's depth is held
+            chunk = list(accumulate(deltas[index : index + _DEPTH_CHUNK], initial=depth))[1:]
+            if min(chunk) <= 0:
+                return index + next(k for k, d in enumerate(chunk) if d <= 0)
+            index, depth = index + len(chunk), chunk[-1]
+        return len(deltas)
+    k = next((k for k, depth in enumerate(runs) if depth <= 0), None)
+    if k is None:
+        return len(bare.translate(None, _NOT_BRACKETS))
+    # (run 0 opens: the document starts with ``[``, so k is at least 1)
+    before = sum(map(abs, map(int.__sub__, runs[:k], [0, *runs[: k - 1]])))  # the brackets of runs 0 to k - 1
+    return before + runs[k - 1] - 1  # the closing run k brings the depth from runs[k - 1] to 0
+
+
+def _brackets_before(document: bytes, end: int) -> int:
+    """How many brackets outside strings ``document`` has before ``end``
+    (which is not inside a string)."""
+    prefix = document[:end]
+    return len((_skeleton_of(prefix) if b'"' in prefix else prefix).translate(None, _NOT_BRACKETS))
+
+
+def _bracket_offset(document: bytes, nth: int) -> int | None:
+    """Where bracket number ``nth`` (from 0, outside strings) of ``document``
+    stands: one counted, possessive pass."""
+    before = re.compile(
+        b"(?:(?:" + scan.STRING + rb'|[^"\[\]{}]++)*+[\[\]{}]){%d}+(?:' % nth
+        + scan.STRING + rb'|[^"\[\]{}]++)*+'
+    ).match(document)
+    return None if before is None else before.end()
+
+
+def _syntax_error(selected: bytes, at: int) -> CompactError | None:
+    """The syntax error ``json.loads`` gives ``selected``, whose bytes before
+    ``at`` are whole ``scan.RFC_ARRAY_TOKENS`` inside its first ``[`` (read
+    without a fault): the parser's state there is arrays open ``depth`` deep,
+    just after a ``[``, a ``,`` or a value, so it reads the bytes from ``at``
+    exactly as it reads them after ``[`` x depth, ``[`` x depth then ``0,``, or
+    ``[`` x depth then ``0``. That small document followed by a window of the
+    bytes from ``at`` is parsed, and its error moved back by the difference.
+    An error that the window's end may cause (within ``_CUT_MARGIN`` bytes of
+    it, or a string not closed in it) is not taken: the window grows, up to
+    ``_MOST_WINDOW``. None when no error is found that way (the caller reads
+    the document as it stands)."""
+    prefix = selected[:at]
+    skeleton = _skeleton_of(prefix) if b'"' in prefix else prefix
+    depth = skeleton.count(b"[") + skeleton.count(b"{") - skeleton.count(b"]") - skeleton.count(b"}")
+    del skeleton
+    last = prefix.rstrip(_JSON_SPACE)[-1:]  # the last byte of the last token (a string's is its quote)
+    del prefix
+    if depth < 1 and last:
+        return None  # past the end of the first value: not read here
+    stand_in = "[" * depth + ("" if last in (b"[", b"") else "0," if last == b"," else "0")
+    window = _FIRST_WINDOW
+    while True:
+        end = min(at + window, len(selected))
+        text = selected[at:end].decode("utf-8", "ignore" if end < len(selected) else "strict")
+        try:
+            with_stack(json.loads, stand_in + text, parse_constant=_reject_constant)
+        except json.JSONDecodeError as exc:
+            if exc.pos < len(stand_in):
+                return None
+            offset = at + _byte_offset(text, exc.pos - len(stand_in))
+            if end == len(selected) or (
+                offset < end - _CUT_MARGIN and not exc.msg.startswith("Unterminated string")
+            ):
+                return CompactError(E.JSON, f"invalid JSON: {exc.msg}", offset)
+        except (ValueError, RecursionError):
+            return None  # NaN or Infinity, or too deep here: the parser decides
+        if end == len(selected) or window >= _MOST_WINDOW:
+            return None
+        window *= 4
+
+
+def _parsed_verdict(selected: bytes, skeleton: bytes) -> CompactError | bool | None:
+    """The verdict of the parsing reading on a document ``json.loads`` reads
+    (see ``_departure``): the first token fault or repeated key, in document
+    order, as ``_json_fault`` places them; else compact.noncanonical at the
+    first difference from the encoding; True when there is none."""
+    fault = _token_fault(selected, len(selected))
+    stop = len(selected) if fault is None or fault.offset is None else fault.offset
+    if b"{" in skeleton:
+        key = _repeated_key(selected, stop)
+        if key is not None:
+            return key
+    if fault is not None:
+        return fault
+    return _first_difference_by_tokens(selected)
+
+
+def _repeated_key(selected: bytes, stop: int) -> CompactError | None:
+    """The first key before ``stop`` that its object already has, in a document
+    of ``scan.RFC_ARRAY_TOKENS`` (whose objects are flat, so the first object
+    that repeats a key holds the first repeated key): each object's keys are
+    compared as a set, and the one that repeats a key is walked by
+    ``_duplicate_key_fault``, the key walk of the parsing reading."""
+    for start, end in scan.rfc_flat_objects(selected, stop):
+        obj = selected[start:end]
+        parts = scan.split_strings(obj)
+        # a key is a string a colon follows
+        keys = [
+            _key_identity(parts[i][1:-1])
+            for i in range(1, len(parts), 2)
+            if parts[i + 1].lstrip(_JSON_SPACE).startswith(b":")
+        ]
+        if len(set(keys)) == len(keys):
+            continue
+        found = _duplicate_key_fault(obj, len(obj))
+        if found is None or found.offset is None or start + found.offset >= stop:
+            return None
+        return found.shifted(start)
+    return None
+
+
+def _first_difference_by_tokens(selected: bytes) -> CompactError | bool | None:
+    """compact.noncanonical at the first byte where ``selected`` (which
+    ``json.loads`` reads, with no token fault and no repeated key) and its
+    canonical encoding differ, with the excerpts of both there, as the parsing
+    reading gives it; True when they do not differ; None when this is not found
+    within ``_MOST_RESPELLED`` tokens.
+
+    Runs of canonical tokens are skipped in C (``scan.canonical_run_end``: they
+    are spelled as the encoding spells them); every other token is respelled
+    alone, as the encoding spells its value (whitespace as nothing)."""
+    pos = scan.canonical_run_end(selected, 0)
+    respelled = 0
+    while True:  # up to the first token spelled otherwise than its encoding
+        if pos == len(selected):
+            return True
+        token = scan.rfc_token(selected, pos)
+        if token is None or respelled == _MOST_RESPELLED:
+            return None
+        respelled += 1
+        kind, end = token
+        spelled = selected[pos:end]
+        canonical = _respell(kind, spelled)
+        if canonical is None:
+            return None
+        if canonical != spelled:
+            break
+        pos = scan.canonical_run_end(selected, end)
+    differs = first_difference(spelled, canonical)
+    if differs == len(spelled):
+        return None  # the token spells a prefix of its encoding: what follows it decides
+    at, pos = pos + differs, end
+    after = canonical[differs:]  # the encoding from ``at``: 25 bytes of it, or all
+    while len(after) <= 24 and pos < len(selected):
+        run = scan.canonical_run_end(selected, pos)
+        if run > pos:
+            after += selected[pos : min(run, pos + 25)]
+            pos = run
+            continue
+        token = scan.rfc_token(selected, pos)
+        if token is None or respelled == _MOST_RESPELLED:
+            return None
+        respelled += 1
+        kind, end = token
+        canonical = _respell(kind, selected[pos:end])
+        if canonical is None:
+            return None
+        after += canonical
+        pos = end
+    return CompactError(
+        E.NONCANONICAL,
+        "JSON is not in the canonical projection encoding: "
+        f"found {excerpt(selected, at)}, canonical is {excerpt(after)}",
+        at,
+    )
+
+
+def _respell(kind: str, spelled: bytes) -> bytes | None:
+    """One token as the canonical encoding spells its value: whitespace as
+    nothing, structure and literals as they are, a string or number as
+    ``_encode`` writes what ``json.loads`` reads (docs/wire-format.md §1);
+    None when the encoding cannot write it (a float out of range, a lone
+    surrogate: ``_token_fault`` finds those first)."""
+    if kind == "space":
+        return b""
+    if kind in ("mark", "word"):
+        return spelled
+    try:
+        return _encode(json.loads(spelled))
+    except (ValueError, UnicodeEncodeError):  # pragma: no cover - placed by _token_fault before
+        return None
+
+
 _KEY_CHUNK = 1 << 16
 
 
@@ -552,6 +811,11 @@ def _normalize(selected: bytes, skeleton: bytes | None, *, lexical: bool = True)
         departure = _spelling_departure(selected, skeleton) or _truncation(selected, skeleton)
         if departure is not None:
             raise departure
+        verdict = _departure(selected, skeleton)
+        if verdict is True:
+            return
+        if isinstance(verdict, CompactError):
+            raise verdict
     if lexical and _canonical_with_stand_ins(selected, skeleton):
         return
     hook = long_run and sys.get_int_max_str_digits() != limits.MAX_INTEGER_DIGITS
@@ -699,8 +963,9 @@ def first_difference(a: bytes, b: bytes) -> int:
 #: A run of tokens that can hold none of the faults placed here: whitespace and
 #: structure, literals, strings with only valid escapes and whole surrogate pairs,
 #: integers within the digit limit, and numbers that cannot overflow a float (at
-#: most 300 integer digits and a positive exponent of at most two digits, or a
-#: negative exponent). Atomic alternatives and possessive repetition: no
+#: most 300 integer digits and no exponent or a negative one, or at most 200
+#: and a positive exponent of at most two digits: 10^299 x 10^99 overflows).
+#: Atomic alternatives and possessive repetition: no
 #: backtracking stack, so one pass in C over 16 MiB.
 _PAIR_ESCAPE = rb"\\u[dD][89abAB]" + scan.HEX + rb"{2}\\u[dD][c-fC-F]" + scan.HEX + rb"{2}"
 _INNOCENT = re.compile(
@@ -709,7 +974,8 @@ _INNOCENT = re.compile(
     + b'|"' + scan.STRICT_BYTE + b"*+(?:(?:" + _PAIR_ESCAPE + b"|" + scan.NON_SURROGATE_ESCAPE + b")"
     + scan.STRICT_BYTE + b'*+)*+"'
     + b"|" + scan.LIMITED_INTEGER + scan.NUMBER_END
-    + rb"|-?(?:0|[1-9][0-9]{0,299})(?:\.[0-9]++)?(?:[eE](?:-[0-9]++|\+?[0-9]{1,2}))?" + scan.NUMBER_END
+    + rb"|-?(?:0|[1-9][0-9]{0,299})(?:\.[0-9]++)?(?:[eE]-[0-9]++)?" + scan.NUMBER_END
+    + rb"|-?(?:0|[1-9][0-9]{0,199})(?:\.[0-9]++)?[eE]\+?[0-9]{1,2}" + scan.NUMBER_END
     + b")*+"
 ).match
 

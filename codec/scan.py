@@ -127,6 +127,33 @@ CANONICAL_ARRAY_TOKENS = (
 SPACE_BYTES = rb" \t\r\n"
 JSON_SPACE = rb"[" + SPACE_BYTES + rb"]++"
 
+# The same documents spelled any way JSON allows (issue 23): a departure from
+# the canonical spelling is read where it stands, and a document of these tokens
+# parses, so its verdict is found without its value (docs/wire-format.md §1).
+#: Whitespace, possibly none, between tokens.
+SPACING = rb"[" + SPACE_BYTES + rb"]*+"
+#: A number as RFC 8259 spells it: every spelling ``json.loads`` reads as one.
+RFC_NUMBER = JSON_INTEGER + rb"(?:" + JSON_FRACTION + rb")?+(?:" + JSON_EXPONENT + rb")?+"
+#: A string, number or literal as RFC 8259 spells it, taken whole.
+RFC_SCALAR = rb"(?>" + STRICT_STRING + rb"|" + RFC_NUMBER + rb"|" + JSON_LITERAL + rb")"
+_RFC_PAIR = STRICT_STRING + SPACING + rb":" + SPACING + RFC_SCALAR + SPACING
+#: An object whose values are all scalars, spelled any way RFC 8259 allows.
+RFC_FLAT_OBJECT = rb"\{" + SPACING + rb"(?:" + _RFC_PAIR + rb"(?:," + SPACING + _RFC_PAIR + rb")*+)?\}"
+#: ``CANONICAL_ARRAY_TOKENS`` with every RFC 8259 spelling of a token and
+#: whitespace between tokens. A scalar or an object is followed by ``,`` or
+#: ``]``, never by the end (the document is an array), and ``]`` by ``,``,
+#: ``]`` or the end. A full match whose first ``[`` is closed by its last
+#: bracket is a JSON array that ``json.loads`` reads (the tokens of an array of
+#: arrays, flat objects and scalars, each followed only by what may follow it);
+#: a match that stops short stops at or before the parser's first syntax error.
+RFC_ARRAY_TOKENS = (
+    rb"(?:" + SPACING + rb"(?:\[++(?:" + JSON_SPACE + rb"\[++)*+(?=" + SPACING + rb"[\]" + _ARRAY_VALUE_START[1:] + rb")"
+    + rb"|,(?=" + SPACING + _ARRAY_VALUE_START + rb")"
+    + rb"|\]++(?:" + JSON_SPACE + rb"\]++)*+(?=" + SPACING + rb"(?:,|\Z))"
+    + rb"|(?>" + RFC_SCALAR + rb"|" + RFC_FLAT_OBJECT + rb")(?=" + SPACING + rb"[,\]])"
+    + rb"))*+" + SPACING
+)
+
 _SPLIT_STRINGS = re.compile(b"(" + STRING + b")").split
 #: One pass over a body: each string token or reference is one token.
 _SPLIT_BODY = {
@@ -155,6 +182,16 @@ _FLAT_OBJECT_KEYS = re.compile(b"(" + CANONICAL_STRING + b"):" + CANONICAL_SCALA
 #: In a flat object, after its ``{``: a value (a string no colon follows, or any
 #: other scalar) or a comma, taken whole.
 _NOT_A_KEY = CANONICAL_STRING + rb"(?!:)|[^\"]++"
+_CANONICAL_RUN = re.compile(CANONICAL_ARRAY_TOKENS).match
+_RFC_ARRAY_TOKENS = re.compile(RFC_ARRAY_TOKENS).match
+#: In a document of ``RFC_ARRAY_TOKENS``: strings and other bytes skipped whole,
+#: up to the next flat object, which is the group.
+_NEXT_RFC_OBJECT = re.compile(b"(?:" + STRICT_STRING + rb'|[^"{]++)*+(' + RFC_FLAT_OBJECT + b")").match
+#: One token of JSON as RFC 8259 spells it, named by its group.
+_RFC_TOKEN = re.compile(
+    b"(?P<space>" + JSON_SPACE + b")|(?P<mark>" + JSON_STRUCTURE + b")|(?P<word>" + JSON_LITERAL
+    + b")|(?P<text>" + STRICT_STRING + b")|(?P<number>" + RFC_NUMBER + b")"
+).match
 _SKELETON_TOKEN = re.compile(b"|".join([JSON_STRUCTURE, JSON_NUMBER, JSON_LITERAL, JSON_SPACE])).match
 
 
@@ -385,6 +422,42 @@ def canonical_array_tokens(document: bytes) -> bool:
     in C, no backtracking); whether its brackets balance and its objects' keys
     are distinct is the caller's check."""
     return _CANONICAL_ARRAY_TOKENS(document) is not None
+
+
+def canonical_run_end(document: bytes, pos: int) -> int:
+    """Where the run of ``CANONICAL_ARRAY_TOKENS`` that starts at ``pos`` ends:
+    the first token from there that is not canonical or is followed by what may
+    not follow it (the run may be empty)."""
+    m = _CANONICAL_RUN(document, pos)
+    assert m is not None  # a `*+` pattern matches everywhere, if only empty
+    return m.end()
+
+
+def rfc_array_tokens_end(document: bytes) -> int:
+    """Where the run of ``RFC_ARRAY_TOKENS`` from the start of ``document`` ends
+    (its length when the whole document is one); one pass in C."""
+    m = _RFC_ARRAY_TOKENS(document)
+    assert m is not None  # a `*+` pattern matches everywhere, if only empty
+    return m.end()
+
+
+def rfc_flat_objects(document: bytes, stop: int) -> Iterator[tuple[int, int]]:
+    """``(start, end)`` of each ``RFC_FLAT_OBJECT`` of a document of
+    ``RFC_ARRAY_TOKENS`` that starts before ``stop``, in order; strings are
+    skipped whole, so no ``{`` inside one is taken for an object."""
+    pos = 0
+    while (m := _NEXT_RFC_OBJECT(document, pos)) is not None and m.start(1) < stop:
+        yield m.span(1)
+        pos = m.end()
+
+
+def rfc_token(document: bytes, pos: int) -> tuple[str, int] | None:
+    """The kind (``space``, ``mark``, ``word``, ``text`` or ``number``) and end
+    of the RFC 8259 token at ``pos``, or None when none starts there."""
+    m = _RFC_TOKEN(document, pos)
+    if m is None or m.lastgroup is None:
+        return None
+    return m.lastgroup, m.end()
 
 
 def canonical_flat_object(document: bytes) -> bool:

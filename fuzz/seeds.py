@@ -171,7 +171,36 @@ def seeds() -> list[bytes]:
         for path in sorted(folder.iterdir()):
             if path.is_file() and path.stat().st_size <= MAX_SEED:
                 out.append(path.read_bytes())
-    return out + hand_made() + grammar_seeds()
+    return out + hand_made() + grammar_seeds() + departure_seeds()
+
+
+def departure_seeds() -> list[bytes]:
+    """Array documents nested a few levels deep with one departure each, the
+    shapes of the nested-511-* bench families made small, for
+    ``projection._departure`` (issue 23): floats, escapes, stray bytes, cuts
+    inside a token or an object, a repeated key with whitespace, a top level
+    closed early or never, an error past the stand-in parse's first window."""
+
+    def item(leaf: bytes, depth: int = 20) -> bytes:
+        return b"[" * depth + leaf + b"]" * depth
+
+    def doc(*leaves: bytes, depth: int = 20) -> bytes:
+        return b"[" + b",".join(item(leaf, depth) for leaf in leaves) + b"]"
+
+    docs = [
+        doc(b"1", b"1.50", b"1"), doc(b"1", b"1", b"1E2"), doc(b"1", b"1e400", b"1"), doc(b"1", b'"\\u0041"', b"1"),
+        doc(b"1", b'"\\udc00"'), doc(b"1.5", b"-0.0", b"1e+16"), doc(b"1", b"1.50", depth=2),
+        doc(b"1", b"1")[:-1] + b",x]", doc(b"1", b"1")[:-1] + b",}]", doc(b"1", b"1")[:-1] + b"]" + item(b"1") + b"]",
+        doc(b"1", b"1.5")[: -21], doc(b"1", b'{"a":1}')[: -23], doc(b"1", b"1")[:-1],
+        doc(b"1", b'{"a":0,"a":1}', depth=60).replace(b",", b", ", 1), doc(b"1e400", b'{"a":0,"a":1}', depth=60),
+        doc(b'{"a":0,"a":1}', b"1e400", depth=60), doc(b'{"a":0,"b":1}', b"1.50", depth=60), doc(b"1", b"NaN"),
+        doc(b"1.50", b"1")[:-1], doc(b"1", b"1.50").replace(b",", b", "), doc(b"1.50 ", b"1"),
+        doc(b"1.50", b'"\\u0041"', depth=1),
+        doc(b"1", b'{"a":[1]}', b"1" * 20)[:-1] + b"," + doc(b"2") * 1 + b"," + b"[" * 5 + b"]" * 5 + b",x]",
+        doc(b"1", b'{"a":[1]}')[:-1] + b',"' + b"s" * 5000 + b'"x]',
+        doc(b"1", b'{"a":[1]}')[:-1] + b"," + b",".join([item(b"7")] * 120) + b",x]",
+    ]
+    return docs + [v2_wire(d, []) for d in docs[:4]] + [v1_wire(d, d) for d in docs[4:8]]
 
 
 def main() -> int:

@@ -365,6 +365,81 @@ FAMILIES: dict[str, tuple[tuple[str, ...], Callable[[str, int], bytes | None]]] 
 ONLY_WHEN_NAMED = {"graph (valid)"}
 
 
+# --- issue 23, branch deep3: arrays nested 511 deep with any other departure --------------------------
+# Each is the nested-511 document of the size with one change, framed as it is;
+# its valid twin is the valid nested-511 wire of the same size and form.
+
+
+def _nested_511_with(form: str, size: int, leaf: bytes, where: str = "middle") -> bytes:
+    """The nested-511 document with the leaf (``1``) of its middle or last item
+    spelled ``leaf``."""
+    doc = _nested_511_doc(form, size - 16)
+    start = doc.index(b"],[", len(doc) // 2) + 2 if where == "middle" else doc.rindex(b",[") + 1
+    at = start + 510  # the item's leaf, after its 510 ``[``
+    return doc[:at] + leaf + doc[at + 1 :]
+
+
+def _stray(form: str, size: int, byte: bytes) -> bytes:
+    doc = _nested_511_doc(form, size - 16)
+    at = doc.index(b"],[", len(doc) // 2) + 2  # after the comma between two items
+    return _framed_doc(form, doc[:at] + byte + doc[at:])
+
+
+def fam_nested_511_float_in_middle(form: str, size: int) -> bytes:
+    return _framed_doc(form, _nested_511_with(form, size, b"1.50"))
+
+
+def fam_nested_511_float_at_end(form: str, size: int) -> bytes:
+    return _framed_doc(form, _nested_511_with(form, size, b"1E2", "end"))
+
+
+def fam_nested_511_float_out_of_range(form: str, size: int) -> bytes:
+    return _framed_doc(form, _nested_511_with(form, size, b"1e400"))
+
+
+def fam_nested_511_escape(form: str, size: int) -> bytes:
+    return _framed_doc(form, _nested_511_with(form, size, b'"\\u0041"'))
+
+
+def fam_nested_511_stray_byte(form: str, size: int) -> bytes:
+    return _stray(form, size, b"x")
+
+
+def fam_nested_511_stray_brace(form: str, size: int) -> bytes:
+    return _stray(form, size, b"}")
+
+
+def fam_nested_511_cut_in_number(form: str, size: int) -> bytes:
+    doc = _nested_511_with(form, size, b"1.5", "end")
+    return _framed_doc(form, doc[: doc.rindex(b"1.5") + 2])  # ends ``[[…[1.``
+
+
+def fam_nested_511_cut_in_object(form: str, size: int) -> bytes:
+    doc = _nested_511_with(form, size, b'{"a":1}', "end")
+    return _framed_doc(form, doc[: doc.rindex(b'{"a":1}') + 5])  # ends ``[[…[{"a":``
+
+
+def fam_nested_511_repeated_key_and_space(form: str, size: int) -> bytes:
+    doc = _nested_511_with(form, size, b'{"a":0,"a":1}')
+    at = doc.index(b"],[", len(doc) // 4) + 2
+    return _framed_doc(form, doc[:at] + b" " + doc[at:])
+
+
+_DEEP3 = {
+    "nested-511-float-in-middle": fam_nested_511_float_in_middle,
+    "nested-511-float-at-end": fam_nested_511_float_at_end,
+    "nested-511-float-out-of-range": fam_nested_511_float_out_of_range,
+    "nested-511-escape": fam_nested_511_escape,
+    "nested-511-stray-byte": fam_nested_511_stray_byte,
+    "nested-511-stray-brace": fam_nested_511_stray_brace,
+    "nested-511-cut-in-number": fam_nested_511_cut_in_number,
+    "nested-511-cut-in-object": fam_nested_511_cut_in_object,
+    "nested-511-repeated-key-and-space": fam_nested_511_repeated_key_and_space,
+}
+FAMILIES.update({name: (("json", "text", "model-text"), build) for name, build in _DEEP3.items()})
+TWINS.update(dict.fromkeys(_DEEP3, fam_nested_511))
+
+
 def limit_cases() -> dict[str, tuple[str, bytes]]:
     """name -> (form, wire): the size-independent limit cases of issue 13."""
     import codec

@@ -14,7 +14,7 @@ PY = (
     "    def draw(self):\n"
     "        return 'drawn'\n\n\n"
     "def make(kind):\n"
-    "    return Widget()\n\n\n"
+    "    return globals()[kind]()\n\n\n"  # a class only a type checker reading the stub knows
     "def paint(w, times=1):\n"
     "    return w.draw() * times\n"
 )

@@ -261,13 +261,20 @@ def test_a_spelling_departure_is_the_parsers_verdict(doc):
 
 
 @pytest.mark.parametrize("doc", [
-    b"[1 0]", b"[- 1]", b"[tr ue]", b'["a" "b"]', b'{"a":1, "a":2}', b"[-01 ]", b"[-0.0]", b"[-0e1]", b"[1.0 ]",
+    b"[1 0]", b"[- 1]", b"[tr ue]", b'["a" "b"]', b"[-01 ]", b"[-0.0]", b"[-0e1]", b"[1.0 ]",
     b"[[1]] ]", b"[--0]", b'["-0"]',
     b"[1]", b'["\\u0041" ]',
 ])
 def test_what_the_whitespace_reading_leaves_to_the_parser(doc):
     doc.decode("utf-8")
     assert projection._spelling_departure(doc, projection._skeleton_of(doc)) is None
+
+
+@pytest.mark.parametrize("doc", [b'{"a":1, "a":2}', b'[{"a":1},{"b":1 ,"b":2}] ', b'[ {"a":1,"a":-0}]'])
+def test_whitespace_and_a_repeated_key_is_the_repeated_key(doc):
+    found = projection._spelling_departure(doc, projection._skeleton_of(doc))
+    assert found is not None and found.code == "compact.json"
+    assert (found.code, found.message, found.offset) == verdict(doc, lexical=False)
 
 
 @pytest.mark.parametrize("where", ["end", "start", "middle", "inside a string"])

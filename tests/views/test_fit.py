@@ -108,12 +108,14 @@ def test_shedding_goes_docs_then_signature_detail_then_definitions() -> None:
     whole = json.loads(make_projection("graph", "http_app_routing.py", EXAMPLES).selected)
     rows = unpack_graph(whole)["definitions"]["rows"]
     sizes = []
-    for limit in (10_000, 9_000, 3_000):
+    # The limits follow the example's graph (about 10,800 tokens whole): at 10,500 only the docs go, at
+    # 9,000 the signature detail too; a resolver that states more facts moves them (see the sizes below).
+    for limit in (10_500, 9_000, 3_000):
         value = unpack_graph(json.loads(make_projection("graph", "http_app_routing.py", EXAMPLES,
                                                         budget=Budget(limit)).selected))
         sizes.append((value[PARTIAL]["shed"], len(value["definitions"]["rows"])))
         assert "doc" not in value and all(len(r) < 8 for r in value["definitions"]["rows"])
-    assert sizes[0] == (["doc"], len(rows))
+    assert sizes[0] == (["doc"], len(rows)), sizes
     assert sizes[1][0] == ["doc", "signature detail"]
     assert sizes[2][1] < sizes[1][1]
     fitted = unpack_graph(json.loads(make_projection("graph", "http_app_routing.py", EXAMPLES,

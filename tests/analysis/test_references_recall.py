@@ -1,0 +1,497 @@
+"""References the resolver lists, one test per rule added for references
+recall against jedi (docs/performance.md, "References recall, a wider tune
+half"): each source is a small case of a miss found on the tune half's packages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from analysis.index import WorkspaceIndex
+from analysis.sources import Workspace
+from tests.workspacekit import write_files
+
+
+def _index(tmp_path: Path, files: dict[str, str]) -> WorkspaceIndex:
+    write_files(tmp_path, {"pkg/__init__.py": "", **files})
+    ws = Workspace(tmp_path)
+    return WorkspaceIndex(ws, ws.python_files())
+
+
+def _lines(index: WorkspaceIndex, qualname: str) -> list[tuple[str, int]]:
+    """Where ``qualname`` is used (calls, references, inheritance), as jedi's references list them."""
+    return sorted({(a.module, u.line) for a, u in index.uses_of(qualname)})
+
+
+def test_a_class_bound_again_in_a_branch_is_not_another_name_of_the_other_class(tmp_path: Path) -> None:
+    # ``HTTPSConnection = DummyConnection`` under ``if not ssl`` binds the name
+    # a second time: it is not another name of DummyConnection everywhere
+    index = _index(tmp_path, {"pkg/conn.py": (
+        "ssl = None\n"
+        "class Dummy:\n    pass\n"
+        "class Secure:\n    pass\n"
+        "if not ssl:\n"
+        "    Secure = Dummy\n"
+        "Verified = Secure\n"                       # 8
+        "def check(c: object) -> bool:\n"
+        "    return isinstance(c, Secure)\n"        # 10
+    ), "pkg/user.py": "from pkg.conn import Secure\n\n\nclass Sub(Secure):\n    pass\n"})
+    assert _lines(index, "pkg.conn.Secure") == [("pkg.conn", 8), ("pkg.conn", 10), ("pkg.user", 1), ("pkg.user", 4)]
+    assert ("pkg.conn", 10) not in _lines(index, "pkg.conn.Dummy")
+
+
+TOKENS = '''\
+class Token:
+    def test(self, expr: str) -> bool:
+        return True
+
+
+class Stream:
+    def __init__(self) -> None:
+        self.current = Token()
+
+    def skip(self) -> None:
+        pass
+
+
+class Env:
+    def tokenize(self) -> Stream:
+        return Stream()
+
+    def test(self, expr: str) -> bool:
+        return False
+
+
+def make(name: str) -> Token:
+    return Token()
+'''
+PARSER = '''\
+from pkg.tokens import Env, Token, make
+
+
+class Parser:
+    def __init__(self, env: "Env", names: list[str]) -> None:
+        self.stream = env.tokenize()
+        self.tokens = [make(n) for n in names]
+
+    def parse(self, strings: list[str], env: Env) -> list[bool]:
+        self.stream.skip()                                      # 10
+        self.tokens[0].test("x")                                # 11
+        [t.test("y") for t in self.tokens]                      # 12
+        return [env.test("z") for env in strings]               # 13
+'''
+
+
+def test_an_attribute_set_from_a_typed_parameter_call_and_a_comprehension(tmp_path: Path) -> None:
+    # ``self.stream = env.tokenize()``: its class is known once env's is (a
+    # parameter's annotation), and ``[make(n) for n in names]`` holds Tokens
+    index = _index(tmp_path, {"pkg/tokens.py": TOKENS, "pkg/parser.py": PARSER})
+    assert ("pkg.parser", 10) in _lines(index, "pkg.tokens.Stream.skip")
+    assert [line for m, line in _lines(index, "pkg.tokens.Token.test") if m == "pkg.parser"] == [11, 12]
+
+
+def test_a_comprehension_target_hides_the_enclosing_local(tmp_path: Path) -> None:
+    # ``env`` in the comprehension of line 13 is a str of ``strings``, not the
+    # parameter ``env: Env``
+    index = _index(tmp_path, {"pkg/tokens.py": TOKENS, "pkg/parser.py": PARSER})
+    calls = {u.target for u in index.by_module["pkg.parser"].uses if u.line == 13 and u.kind == "calls"}
+    assert "pkg.tokens.Env.test" not in calls
+    assert not any(t.startswith("pkg.") for t in calls)
+
+
+def test_a_name_before_an_attribute_nothing_resolves_is_still_a_reference(tmp_path: Path) -> None:
+    # ``@size.setter`` refers to the property size; ``Meta.__dict__`` to Meta;
+    # ``nodes.Const.make()`` to Const (a class inside a chain), as jedi says
+    index = _index(tmp_path, {"pkg/nodes.py": (
+        "class Const:\n"
+        "    @classmethod\n"
+        "    def make(cls) -> 'Const':\n"
+        "        return cls()\n"
+    ), "pkg/meta.py": (
+        "from pkg import nodes\n"
+        "\n"
+        "\n"
+        "class Meta:\n"
+        "    @property\n"
+        "    def size(self) -> int:\n"
+        "        return 1\n"
+        "\n"
+        "    @size.setter\n"                          # 9
+        "    def size(self, value: int) -> None:\n"
+        "        pass\n"
+        "\n"
+        "\n"
+        "def fields(key: str) -> object:\n"
+        "    nodes.Const.make()\n"                     # 15
+        "    return Meta.__dict__[key]\n"              # 16
+    )})
+    assert ("pkg.meta", 9) in _lines(index, "pkg.meta.Meta.size")
+    assert ("pkg.meta", 16) in _lines(index, "pkg.meta.Meta")
+    assert ("pkg.meta", 15) in _lines(index, "pkg.nodes.Const")
+
+
+SPECS = '''\
+from collections.abc import Iterator
+
+
+class Spec:
+    def check(self) -> bool:
+        return True
+
+
+class SpecSet:
+    def __init__(self) -> None:
+        self.specs: list[Spec] = []
+
+    def __iter__(self) -> Iterator[Spec]:
+        return iter(self.specs)
+
+    def __getitem__(self, key: str) -> int:
+        return 0
+
+    def merge(self, other: "SpecSet") -> None:
+        pass
+
+    def copy(self) -> "SpecSet":
+        clone = type(self)()
+        clone.merge(self)                                       # 24
+        return clone
+
+
+def all_good(specs: SpecSet) -> bool:
+    for spec in specs:
+        spec.check()                                            # 30
+    specs["x"].check()                                          # 31
+    return all(s.check() for s in specs)                        # 32
+'''
+
+
+def test_a_class_iterated_through_its_dunder_iter_and_type_of_self_called(tmp_path: Path) -> None:
+    index = _index(tmp_path, {"pkg/specs.py": SPECS})
+    assert _lines(index, "pkg.specs.Spec.check") == [("pkg.specs", 30), ("pkg.specs", 32)]  # not 31: an int
+    assert ("pkg.specs", 24) in _lines(index, "pkg.specs.SpecSet.merge")
+
+
+def test_with_a_contextmanager_binds_what_its_generator_yields(tmp_path: Path) -> None:
+    index = _index(tmp_path, {"pkg/errors.py": (
+        "import contextlib\n"
+        "import typing\n"
+        "\n"
+        "\n"
+        "class Collector:\n"
+        "    def error(self, exc: Exception) -> None:\n"
+        "        pass\n"
+        "\n"
+        "    @contextlib.contextmanager\n"
+        "    def on_exit(self) -> typing.Generator['Collector', None, None]:\n"
+        "        yield self\n"
+        "\n"
+        "\n"
+        "def run() -> None:\n"
+        "    with Collector().on_exit() as collector:\n"
+        "        collector.error(ValueError())\n"          # 16
+    )})
+    assert _lines(index, "pkg.errors.Collector.error") == [("pkg.errors", 16)]
+
+
+def test_a_copy_is_of_the_class_of_what_it_copies(tmp_path: Path) -> None:
+    index = _index(tmp_path, {"pkg/attrs.py": (
+        "import copy\n"
+        "\n"
+        "\n"
+        "class Attribute:\n"
+        "    def set(self, **kw: object) -> None:\n"
+        "        pass\n"
+        "\n"
+        "    def evolve(self) -> 'Attribute':\n"
+        "        new = copy.copy(self)\n"
+        "        new.set(a=1)\n"                        # 10
+        "        return new\n"
+    )})
+    assert _lines(index, "pkg.attrs.Attribute.set") == [("pkg.attrs", 10)]
+
+
+FACTORY = '''\
+from collections.abc import Sequence
+from typing import Optional
+
+
+class Shell:
+    def complete(self) -> str:
+        return ""
+
+    def source(self) -> str:
+        return ""
+
+
+class Marker:
+    def evaluate(self) -> bool:
+        return True
+
+
+def get_class(name: str) -> "type[Shell] | None":
+    return Shell
+
+
+class Lock:
+    markers: Optional[Sequence[Marker]] = None
+
+    @classmethod
+    def load(cls, shell: type[Shell]) -> "Lock":
+        lock = cls()
+        for marker in lock.markers or []:
+            pass
+        for marker in lock.markers:
+            marker.evaluate()                                   # 31
+        shell.source()                                          # 32
+        return lock
+
+
+def main(name: str) -> None:
+    comp_cls = get_class(name)
+    if comp_cls is None:
+        return
+    comp = comp_cls()
+    comp.complete()                                             # 41
+'''
+
+
+def test_a_class_held_by_a_local_and_the_items_of_an_optional_sequence(tmp_path: Path) -> None:
+    # ``cls()`` in a classmethod, ``shell: type[Shell]``, ``comp_cls = get_class()``
+    # with ``-> type[Shell] | None``; ``markers: Optional[Sequence[Marker]]``
+    index = _index(tmp_path, {"pkg/lock.py": FACTORY})
+    assert _lines(index, "pkg.lock.Marker.evaluate") == [("pkg.lock", 31)]
+    assert _lines(index, "pkg.lock.Shell.source") == [("pkg.lock", 32)]
+    assert _lines(index, "pkg.lock.Shell.complete") == [("pkg.lock", 41)]
+
+
+MAPPING = '''\
+import typing as t
+
+
+class Option:
+    def process(self) -> None:
+        pass
+
+
+class Parser:
+    def __init__(self, by_prefix: t.Mapping[str, Option]) -> None:
+        self._long: dict[str, Option] = {}
+        self.by_prefix = by_prefix
+
+    def run(self, name: str, extra: "dict[str, Option] | None") -> None:
+        self._long[name].process()                              # 15
+        for prefix, option in self.by_prefix.items():
+            option.process()                                    # 17
+        for option in (extra or {}).values():
+            option.process()                                    # 19: of (extra or {})
+        if extra is not None:
+            extra.get(name).process()                           # 21
+            [o.process() for o in extra.values()]               # 22
+'''
+
+
+def test_the_values_of_an_annotated_mapping(tmp_path: Path) -> None:
+    # ``m[k]``, ``m.get(k)``, ``m.values()`` and ``m.items()`` of ``dict[K, V]`` and ``Mapping[K, V]``
+    index = _index(tmp_path, {"pkg/parser.py": MAPPING})
+    assert [line for _, line in _lines(index, "pkg.parser.Option.process")] == [15, 17, 19, 21, 22]
+
+
+STREAM = '''\
+from collections.abc import Iterator
+
+
+class Token:
+    def test(self) -> bool:
+        return True
+
+
+class Stream:
+    def __next__(self) -> Token:
+        return Token()
+
+
+def load() -> dict[str, Token]:
+    return {}
+
+
+def tokens() -> list[Token]:
+    return []
+
+
+class Env:
+    def __init__(self) -> None:
+        self.by_name = load()
+
+    def run(self, stream: Stream, it: Iterator[Token]) -> None:
+        next(stream).test()                                     # 27
+        next(it).test()                                         # 28
+        for t in reversed(tokens()):
+            t.test()                                            # 30
+        found = tokens()
+        found[0].test()                                         # 32
+        for key, value in self.by_name.items():
+            value.test()                                        # 34
+'''
+
+
+def test_next_reversed_and_locals_bound_to_a_container_result(tmp_path: Path) -> None:
+    index = _index(tmp_path, {"pkg/stream.py": STREAM})
+    assert [line for _, line in _lines(index, "pkg.stream.Token.test")] == [27, 28, 30, 32, 34]
+
+
+NARROWED = '''\
+class Param:
+    def default(self) -> int:
+        return 0
+
+
+class Arg(Param):
+    def record(self) -> str:
+        return ""
+
+
+class Command:
+    params: list[Param]
+
+
+def invoke(callback: object, params: list[Param], names: list[str]) -> None:
+    if isinstance(callback, Command):
+        other = callback
+        for param in other.params:
+            param.default()                                     # 19
+    args = [p for p in params if isinstance(p, Arg)]
+    [a.record() for a in args]                                  # 21
+    for param in names:
+        param.default()                                         # 23: a str
+'''
+
+
+def test_types_known_only_during_the_visit_reach_copies_loops_and_filtered_comprehensions(tmp_path: Path) -> None:
+    # ``other = callback`` inside ``isinstance(callback, Command)`` is a Command,
+    # so the loop over ``other.params`` binds Params; the comprehension's filter
+    # makes ``p`` an Arg; the loop of line 22 binds strs, not Params
+    index = _index(tmp_path, {"pkg/cmd.py": NARROWED})
+    assert _lines(index, "pkg.cmd.Param.default") == [("pkg.cmd", 19)]
+    assert _lines(index, "pkg.cmd.Arg.record") == [("pkg.cmd", 21)]
+
+
+def test_a_local_rebound_in_one_branch_is_of_no_known_class_after_it(tmp_path: Path) -> None:
+    # after ``if headers is None: headers = {}`` headers is a dict or the
+    # Headers passed: neither is sure (it was ``builtins.dict.items``)
+    index = _index(tmp_path, {"pkg/conn.py": (
+        "class Headers:\n"
+        "    def items(self) -> list[str]:\n"
+        "        return []\n"
+        "\n"
+        "\n"
+        "def send(headers: Headers | None, count: int) -> None:\n"
+        "    if headers is None:\n"
+        "        headers = {}\n"
+        "        headers.items()\n"                      # 9: a dict here
+        "    headers.items()\n"                          # 10
+        "    for k in range(count):\n"
+        "        count = str(k)\n"
+        "    count.bit_length()\n"                       # 13: an int or a str
+    )})
+    calls = {(u.line, u.target) for u in index.by_module["pkg.conn"].uses if u.kind == "calls"}
+    assert (9, "builtins.dict.items") in calls
+    assert (10, "?headers.items") in calls
+    assert (13, "?count.bit_length") in calls
+
+
+def test_the_items_of_a_slice(tmp_path: Path) -> None:
+    index = _index(tmp_path, {"pkg/spec.py": (
+        "class Spec:\n"
+        "    version: str = ''\n"
+        "\n"
+        "\n"
+        "def agree(specs: list[Spec]) -> bool:\n"
+        "    return all(s.version for s in specs[1:])\n"     # 6
+    )})
+    assert _lines(index, "pkg.spec.Spec.version") == [("pkg.spec", 6)]
+
+
+INFERRED = '''\
+class Session:
+    def send(self) -> None:
+        pass
+
+
+def session():
+    return Session()
+
+
+def sessions():
+    yield Session()
+
+
+def either(flag):
+    if flag:
+        return Session()
+    return None
+
+
+def name(flag):
+    if flag:
+        return "a"
+    return "b"
+
+
+class Client:
+    def __init__(self, s: "Session | None" = None):
+        self.s = s or Session()
+
+    def run(self):
+        session().send()                                        # 31
+        self.s.send()                                           # 32
+        name(1).upper()                                         # 33
+        for s in sessions():
+            s.send()
+        either(1).send()                                        # 36
+'''
+
+
+def test_an_unannotated_function_whose_every_return_makes_one_class(tmp_path: Path) -> None:
+    # ``return Session()`` on every path: ``session()`` is a Session; not a
+    # generator's (``yield``), not when one return is None; ``s or Session()``
+    index = _index(tmp_path, {"pkg/client.py": INFERRED})
+    assert _lines(index, "pkg.client.Session.send") == [("pkg.client", 31), ("pkg.client", 32)]
+    calls = {(u.line, u.target) for u in index.by_module["pkg.client"].uses if u.kind == "calls"}
+    assert (33, "builtins.str.upper") in calls
+    assert (36, "?either(1).send") in calls
+
+
+def test_a_local_rebound_in_a_branch_to_a_subclass_is_of_the_base_after_it(tmp_path: Path) -> None:
+    index = _index(tmp_path, {"pkg/jar.py": (
+        "class Jar:\n"
+        "    def put(self) -> None:\n"
+        "        pass\n"
+        "\n"
+        "\n"
+        "class Other:\n"
+        "    pass\n"
+        "\n"
+        "\n"
+        "class SpecialJar(Jar):\n"
+        "    def put(self) -> None:\n"
+        "        pass\n"
+        "\n"
+        "\n"
+        "def fill(jar: Jar | None) -> None:\n"
+        "    if jar is None:\n"
+        "        jar = SpecialJar()\n"
+        "        jar.put()\n"                           # 18
+        "    jar.put()\n"                               # 19: a Jar, maybe a SpecialJar
+        "\n"
+        "\n"
+        "def pick(jar: Jar, flag: bool, other: object) -> None:\n"
+        "    if flag:\n"
+        "        jar = Other()\n"                       # not a Jar
+        "    else:\n"
+        "        jar = SpecialJar()\n"
+        "    jar.put()\n"                               # 27: an Other or a SpecialJar
+    )})
+    assert _lines(index, "pkg.jar.SpecialJar.put") == [("pkg.jar", 18)]
+    assert _lines(index, "pkg.jar.Jar.put") == [("pkg.jar", 19)]
+    calls = {(u.line, u.target) for u in index.by_module["pkg.jar"].uses if u.kind == "calls"}
+    assert (27, "?jar.put") in calls
