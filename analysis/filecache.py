@@ -63,7 +63,7 @@ def analyser_version() -> str:
     h = hashlib.sha256(f"semaprax-analysis/1 {sys.version_info[:2]}".encode())
     here = Path(__file__).resolve().parent
     for name in ("filecache.py", "index.py", "model.py", "pool.py", "resolver.py", "scopes.py", "sources.py",
-                 "stdlib_types.py", "_stdlib_classes.py"):
+                 "spelling.py", "stdlib_types.py", "_stdlib_classes.py"):
         h.update((here / name).read_bytes())
     return h.hexdigest()
 

@@ -77,7 +77,8 @@ class WorkspaceIndex:
             key = store.key(keyed, m.path, m.module, m.is_package, "final") if store is not None else ""
             self._keys[m.path] = key
             records.append(store.get(key) if store is not None else None)
-        outcome = solve(work, records, _namespace_aliases(modules), processes=processes, progress=report)
+        outcome = solve(work, records, _namespace_aliases(modules), processes=processes, progress=report,
+                        keep_events=store is not None)
         results = [r.result for r in outcome.records]
         if store is not None:
             for n, r in enumerate(outcome.records):
@@ -90,6 +91,8 @@ class WorkspaceIndex:
         self.rounds = outcome.rounds
         #: CPU seconds of each worker process (empty without a pool)
         self.worker_cpu = outcome.worker_cpu
+        #: with a pool, per stage run: CPU seconds this process and each worker spent on it
+        self.phases = outcome.phases
         #: How many analyses were made: one per file not replayed.
         self.analyses = outcome.finishes
         tables = outcome.tables if outcome.tables is not None else Tables((), _namespace_aliases(modules))
@@ -161,16 +164,18 @@ class WorkspaceIndex:
         out = []
         for u in a.uses:
             target = u.target
-            # a name the package's __init__ rebinds (``from .foo import foo``) is what it rebinds
-            # it to, not the submodule of the same name: Python's attribute after the import
-            if (target not in names or target in self._module_names and target in self.aliases
-                    or target in self.class_aliases) and target[:1] != UNRESOLVED:
-                canonical = final.get(target)
-                if canonical is None:
+            canonical = final.get(target)
+            if canonical is None:  # decided once per target (the standard library has 40 uses per target)
+                # a name the package's __init__ rebinds (``from .foo import foo``) is what it rebinds
+                # it to, not the submodule of the same name: Python's attribute after the import
+                if (target not in names or target in self._module_names and target in self.aliases
+                        or target in self.class_aliases) and target[:1] != UNRESOLVED:
                     canonical = final[target] = self._canonical(target, names)
-                if canonical != target:
-                    u = _with_target(u, canonical)
-                    changed = True
+                else:
+                    canonical = final[target] = target
+            if canonical != target:
+                u = _with_target(u, canonical)
+                changed = True
             out.append(u)
         return replace(a, uses=tuple(out)) if changed else a
 

@@ -19,8 +19,9 @@ its bytes and the tables, and the build is a fixed point:
 
 Each round is a function of the previous round's tables only, so the result is
 the same in one process or many. The file-local work (parsing, preparing,
-finishing) runs in worker processes (``jobs``), each holding the files of its
-shard between rounds; merging and checking runs in the calling process. A
+finishing) runs in ``jobs`` processes, each holding the files of its shard
+between rounds: the calling process (a slightly smaller shard, ``LOCAL_SHARE``)
+and ``jobs - 1`` workers; merging and checking runs in the calling process. A
 file whose analysis raises gets a diagnostic (``analysis-failed``), and a
 worker that dies gives its files one; a worker never outlives the build.
 """
@@ -69,6 +70,11 @@ HOLD_BYTES = 32 * 1024 * 1024
 STAGE_FRAMES = 960
 #: Files per reply of a worker (so progress is reported as it goes).
 CHUNK = 32
+#: A worker's finishing when the records are not kept: each record without its questions.
+FINISH_RESULTS = "finish-results"
+#: The calling process's shard of a pool, against a worker's 1: it also merges
+#: the tables between rounds and loads the workers' records as they come.
+LOCAL_SHARE = 0.85
 
 
 @dataclass(frozen=True)
@@ -419,6 +425,8 @@ def _worker(conn: Connection, hold_bytes: int) -> None:
                     out.append((n, analyst.prepare(n, tables)))
                 else:
                     record, storable, parsed = analyst.finish(n, tables)
+                    if kind == FINISH_RESULTS:  # no store to keep the record in: its questions stay here
+                        record = Record((), record.result)
                     out.append((n, (dump_record(record), storable, parsed)))
                 if len(out) >= CHUNK:
                     conn.send_bytes(pickle.dumps(("some", out), protocol=pickle.HIGHEST_PROTOCOL))
@@ -467,8 +475,10 @@ class _Local:
 
 
 class _Pool:
-    """``size`` worker processes, each holding a shard of the files (sized by
-    their bytes) from the first round to the last. A worker is a fresh
+    """``size`` processes, each holding a shard of the files (sized by their
+    bytes) from the first round to the last: the calling process itself (its
+    own shard, a little smaller, since it also merges the tables and loads
+    the others' records) and ``size - 1`` workers. A worker is a fresh
     interpreter running ``serve`` (not a fork, not the caller's ``__main__``
     again), bound to this process's life."""
 
@@ -477,32 +487,38 @@ class _Pool:
         import subprocess
         from multiprocessing.connection import Connection
 
-        self.conns: list[Connection] = []
+        self.conns: list[Connection] = []  # worker k's is conns[k - 1]
         self.procs: list[subprocess.Popen[bytes]] = []
         self.shard: dict[int, int] = {}
         self.dead: dict[int, str] = {}  # shard -> why
         #: CPU seconds each worker had used at its last reply
-        self.cpu: list[float] = [0.0] * size
-        loads = [0] * size
+        self.cpu: list[float] = [0.0] * (size - 1)
+        #: per stage run: (CPU seconds of this process, of each worker) spent on it
+        self.phases: list[tuple[float, list[float]]] = []
+        weights = [LOCAL_SHARE] + [1.0] * (size - 1)
+        loads = [0.0] * size
         shards: list[list[Job]] = [[] for _ in range(size)]
         for job in sorted(jobs, key=lambda j: (-len(j.data), j.n)):
-            k = loads.index(min(loads))
+            k = min(range(size), key=lambda i: ((loads[i] + len(job.data) + 512) / weights[i], i))
             loads[k] += len(job.data) + 512
             shards[k].append(job)
             self.shard[job.n] = k
+        holds = [int(HOLD_BYTES * w / sum(weights)) for w in weights]  # the budget, as the shards go
+        self.local = Analyst(holds[0])
+        self.local.add(shards[0])
         # this package's own folder first, then the caller's path; never the working folder (-P),
         # which may hold a package of the same name
         paths = [os.path.dirname(os.path.dirname(os.path.abspath(__file__))), *(p for p in sys.path if p)]
         try:
-            for _ in range(size):
+            for k in range(1, size):
                 mine, theirs = socket.socketpair()
                 with mine, theirs:
                     proc = subprocess.Popen(
-                        [sys.executable, "-P", "-c", _BOOT, str(theirs.fileno()), str(HOLD_BYTES // size), *paths],
+                        [sys.executable, "-P", "-c", _BOOT, str(theirs.fileno()), str(holds[k]), *paths],
                         pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, close_fds=True)
                     self.procs.append(proc)
                     self.conns.append(Connection(mine.detach()))
-            for k, conn in enumerate(self.conns):
+            for k, conn in enumerate(self.conns, 1):
                 conn.send_bytes(pickle.dumps(("jobs", sorted(shards[k], key=lambda j: j.n), None),
                                              protocol=pickle.HIGHEST_PROTOCOL))
         except BaseException:
@@ -510,11 +526,15 @@ class _Pool:
             raise
 
     def run(self, kind: str, ns: list[int], tables: Tables) -> Iterator[tuple[int, Any]]:
+        """Each file of ``ns`` as its shard's process makes it: the workers'
+        as they reply, this process's own in between."""
         from multiprocessing.connection import wait
 
-        payload = tables.payload()
+        cpu = time.process_time()
+        workers_before = list(self.cpu)
+        payload = tables.payload() if self.conns else b""
         waiting: dict[Any, int] = {}  # connection -> shard
-        for k, conn in enumerate(self.conns):
+        for k, conn in enumerate(self.conns, 1):
             mine = [n for n in ns if self.shard[n] == k]
             if not mine:
                 continue
@@ -529,28 +549,38 @@ class _Pool:
                 continue
             waiting[conn] = k
         pending = {k: {n for n in ns if self.shard[n] == k} for k in waiting.values()}
+        local = self.local
+        for n in ns:
+            if self.shard[n] == 0:
+                yield n, (local.prepare(n, tables) if kind == "prepare" else local.finish(n, tables))
+                if waiting:  # what the workers sent meanwhile, so that none waits on a full socket
+                    yield from self._replies(kind, waiting, pending, wait(list(waiting), 0))
         while waiting:
-            ready: list[Any] = wait(list(waiting))
-            for conn in ready:
-                k = waiting[conn]
-                try:
-                    status, out, *cpu = pickle.loads(conn.recv_bytes())
-                except (EOFError, OSError):
-                    self._died(k)
-                    del waiting[conn]
-                    yield from ((n, self._lost(kind, k)) for n in sorted(pending[k]))
-                    continue
-                for n, value in out:
-                    pending[k].discard(n)
-                    yield n, value
-                if status == "done":
-                    self.cpu[k] = cpu[0]
-                    del waiting[conn]
+            yield from self._replies(kind, waiting, pending, wait(list(waiting)))
+        self.phases.append((time.process_time() - cpu, [a - b for a, b in zip(self.cpu, workers_before)]))
+
+    def _replies(self, kind: str, waiting: dict[Any, int], pending: dict[int, set[int]],
+                 ready: list[Any]) -> Iterator[tuple[int, Any]]:
+        for conn in ready:
+            k = waiting[conn]
+            try:
+                status, out, *cpu = pickle.loads(conn.recv_bytes())
+            except (EOFError, OSError):
+                self._died(k)
+                del waiting[conn]
+                yield from ((n, self._lost(kind, k)) for n in sorted(pending[k]))
+                continue
+            for n, value in out:
+                pending[k].discard(n)
+                yield n, value
+            if status == "done":
+                self.cpu[k - 1] = cpu[0]
+                del waiting[conn]
 
     def _died(self, k: int) -> None:
         import subprocess
 
-        proc = self.procs[k]
+        proc = self.procs[k - 1]
         try:
             status = proc.wait(timeout=2)
         except subprocess.TimeoutExpired:
@@ -559,10 +589,11 @@ class _Pool:
         self.dead[k] = f"the process analysing it ended (exit status {status})"
 
     def _lost(self, kind: str, k: int) -> Any:
-        return ("lost", self.dead[k]) if kind == "finish" else Told()
+        return ("lost", self.dead[k]) if kind != "prepare" else Told()
 
     def close(self) -> None:
         """Stop every worker: asked to, then terminated, then killed."""
+        self.local.kept.clear()
         for conn in self.conns:
             try:
                 conn.send_bytes(pickle.dumps(("stop", None, None)))
@@ -602,6 +633,8 @@ class Outcome:
     tables: Tables | None = None  # the final tables
     #: CPU seconds of each worker process (none without a pool)
     worker_cpu: list[float] = field(default_factory=list)
+    #: with a pool, per stage run: CPU seconds this process and each worker spent on it
+    phases: list[tuple[float, list[float]]] = field(default_factory=list)
 
 
 def _same(a: Told, b: Told | None) -> bool:
@@ -609,10 +642,12 @@ def _same(a: Told, b: Told | None) -> bool:
 
 
 def solve(jobs: list[Job], records: list[Record | None], aliases: dict[str, str], *, processes: int = 1,
-          progress: Callable[[int, int], None] | None = None) -> Outcome:
+          progress: Callable[[int, int], None] | None = None, keep_events: bool = True) -> Outcome:
     """Every file's record, made (or replayed from ``records``) as the module
     docstring says; ``processes`` > 1 uses a pool when there are at least
-    ``POOL_MIN_FILES`` files to analyse."""
+    ``POOL_MIN_FILES`` files to analyse. Without ``keep_events`` (no record
+    store to keep them for), a worker's records come without their questions:
+    half the bytes to send and load."""
     count = len(jobs)
     told: list[Told | None] = [told_of(r) if r is not None else None for r in records]
     outcome = Outcome([], [False] * count, [False] * count)
@@ -658,7 +693,8 @@ def solve(jobs: list[Job], records: list[Record | None], aliases: dict[str, str]
         if finish:
             if engine is None:
                 engine = start(len(finish))
-            for done, (n, value) in enumerate(engine.run("finish", finish, tables), 1):
+            for done, (n, value) in enumerate(engine.run("finish" if keep_events else FINISH_RESULTS, finish,
+                                                         tables), 1):
                 if value[0] == "lost":
                     job = jobs[n]
                     made[n] = Record((), _failed(job, job.data.count(b"\n") + 1, value[1]))
@@ -676,6 +712,7 @@ def solve(jobs: list[Job], records: list[Record | None], aliases: dict[str, str]
         if engine is not None:
             if isinstance(engine, _Pool):
                 outcome.worker_cpu = list(engine.cpu)
+                outcome.phases = list(engine.phases)
             engine.close()
     outcome.records = [r for r in made if r is not None]
     outcome.tables = tables

@@ -36,6 +36,7 @@ from analysis.model import (
 )
 from analysis.scopes import ScopeFacts
 from analysis.sources import decode_source, source_lines
+from analysis.spelling import spell
 from analysis.stdlib_types import ALIASES as STDLIB_ALIASES
 from analysis.stdlib_types import RESULTS as STDLIB_RESULTS
 from analysis.stdlib_types import is_class as is_stdlib_class
@@ -310,6 +311,8 @@ class _Analyser:
         self.import_ends: dict[int, int] = {}  # first line of an import statement -> its last
         self.reexported: set[tuple[str, str]] = set()
         self.noqa_spans: dict[tuple[int, int | None], frozenset[str] | None] = {}
+        #: id of a body (a list the tree holds) -> its statements in ``_walk_body``'s order
+        self.flat: dict[int, list[ast.stmt]] = {}
         self.stub: bytes | None = None
         #: function -> {parameter (or "[]" + parameter): class}, from the stub
         self.stub_params: dict[str, dict[str, str]] = {}
@@ -536,14 +539,24 @@ class _Analyser:
 
     # --- pass 1: definitions and bindings ----------------------------------------
 
+    def _statements(self, body: list[ast.stmt]) -> list[ast.stmt]:
+        """``_walk_body(body)`` as a list, made once per body (by ``_declare``):
+        telling walks each body several times, and again each round."""
+        found = self.flat.get(id(body))
+        if found is None:
+            found = self.flat[id(body)] = list(_walk_body(body))
+        return found
+
     def _declare(self, body: list[ast.stmt], scope: _Scope) -> None:
         self.scopes.append((scope, body))
         seen: dict[str, int] = {}
         # An explicit stack, each statement before the ones it holds: a chain of
         # a thousand ``elif`` branches is a thousand nested statements.
         stack: list[tuple[ast.stmt, dict[str, int]]] = [(stmt, seen) for stmt in reversed(body)]
+        order = self.flat[id(body)] = []  # _walk_body's order, kept for the walks of tell (``_statements``)
         while stack:
             stmt, seen_here = stack.pop()
+            order.append(stmt)
             self._declare_stmt(stmt, scope, seen_here)
             nested = _nested_statements(stmt)
             if nested:
@@ -560,8 +573,9 @@ class _Analyser:
 
     def _declare_stmt(self, stmt: ast.stmt, scope: _Scope, seen: dict[str, int]) -> None:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            self._check_redefinition(stmt, scope, seen)
-            self._declare_def(stmt, scope)
+            decorators = tuple(spell(d) for d in stmt.decorator_list)
+            self._check_redefinition(stmt, scope, seen, decorators)
+            self._declare_def(stmt, scope, decorators)
         elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
             self._declare_import(stmt, scope)
         elif isinstance(stmt, (ast.Assign, ast.AnnAssign)) and scope.kind in ("module", "class"):
@@ -569,31 +583,30 @@ class _Analyser:
         elif isinstance(stmt, ast.If) and scope.kind == "module" and _is_main_guard(stmt.test):
             self.has_main = True
 
-    def _declare_def(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, scope: _Scope) -> None:
+    def _declare_def(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, scope: _Scope,
+                     decorators: tuple[str, ...]) -> None:
         qual = f"{scope.qualname}.{node.name}"
         scope.bindings[node.name] = qual
         self.defined_here.add(qual)
         table = _child_table(scope, node)
         if isinstance(node, ast.ClassDef):
             kind = "class"
-            parts = [ast.unparse(b) for b in node.bases] + [ast.unparse(k) for k in node.keywords]
+            parts = [spell(b) for b in node.bases] + [spell(k) for k in node.keywords]
             signature = f"({', '.join(parts)})" if parts else ""
             child = _Scope("class", qual, scope, table, node)
             self.class_bases[qual] = list(node.bases)
         else:
             kind = "method" if scope.kind == "class" else "function"
             prefix = "async " if isinstance(node, ast.AsyncFunctionDef) else ""
-            signature = f"{prefix}({ast.unparse(node.args)})"
+            signature = f"{prefix}({spell(node.args)})"
             if node.returns is not None:
-                signature += f" -> {ast.unparse(node.returns)}"
+                signature += f" -> {spell(node.returns)}"
             child = _Scope("function", qual, scope, table, node)
             if scope.kind == "class":
                 child.cls = scope.qualname
-                decorator_names = {ast.unparse(d) for d in node.decorator_list}
                 positional = node.args.posonlyargs + node.args.args
-                if "staticmethod" not in decorator_names and positional:
+                if "staticmethod" not in decorators and positional:
                     child.self_name = positional[0].arg
-        decorators = tuple(ast.unparse(d) for d in node.decorator_list)
         definition = Definition(qual, kind, node.lineno, node.end_lineno or node.lineno, signature,
                                 ast.get_docstring(node) or "", decorators)
         if any(_is_overload(d) for d in decorators):
@@ -665,14 +678,14 @@ class _Analyser:
                 if qual in self.defined_here:
                     continue
                 self.defined_here.add(qual)
-                signature = f": {ast.unparse(node.annotation)}" if isinstance(node, ast.AnnAssign) else ""
+                signature = f": {spell(node.annotation)}" if isinstance(node, ast.AnnAssign) else ""
                 self.definitions.append(Definition(qual, kind, node.lineno, node.end_lineno or node.lineno,
                                                    signature))
                 scope.bindings[name_node.id] = qual
 
-    def _check_redefinition(self, node: ast.stmt, scope: _Scope, seen: dict[str, int]) -> None:
+    def _check_redefinition(self, node: ast.stmt, scope: _Scope, seen: dict[str, int],
+                            decorators: tuple[str, ...]) -> None:
         name = node.name  # type: ignore[attr-defined]
-        decorators = [ast.unparse(d) for d in getattr(node, "decorator_list", [])]
         if any(d.endswith((".setter", ".getter", ".deleter", ".register")) or _is_overload(d) for d in decorators):
             return
         if name in seen:
@@ -692,7 +705,7 @@ class _Analyser:
         assigned: list[tuple[str, str, ast.Assign | ast.AnnAssign, _Scope]] = []
         for scope, body in self.scopes:
             if scope.kind == "function" and scope.cls and scope.self_name:
-                for node in _walk_body(body):
+                for node in self._statements(body):
                     if isinstance(node, (ast.Assign, ast.AnnAssign)):
                         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                         for t in targets:
@@ -729,7 +742,7 @@ class _Analyser:
             return
         members.add(attr)
         qual = f"{cls}.{attr}"
-        signature = f": {ast.unparse(node.annotation)}" if isinstance(node, ast.AnnAssign) else ""
+        signature = f": {spell(node.annotation)}" if isinstance(node, ast.AnnAssign) else ""
         self.defined_here.add(qual)
         self.definitions.append(Definition(qual, "attribute", node.lineno, node.end_lineno or node.lineno,
                                            signature))
@@ -744,7 +757,7 @@ class _Analyser:
         counts: dict[str, int] = {}
         pairs: list[tuple[str, ast.expr]] = []
         assert self.tree is not None  # (after parse)
-        for stmt in _walk_body(self.tree.body):
+        for stmt in self._statements(self.tree.body):
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] \
                 if isinstance(stmt, (ast.AnnAssign, ast.AugAssign)) else []
             for t in targets:
@@ -807,7 +820,7 @@ class _Analyser:
                             if part:
                                 self.attribute_types[f"{scope.qualname}()({k})"] = part
                 else:
-                    returns = [r for r in _walk_body(body) if isinstance(r, ast.Return)]
+                    returns = [r for r in self._statements(body) if isinstance(r, ast.Return)]
                     if returns and scope.cls and scope.self_name and all(
                             isinstance(r.value, ast.Name) and r.value.id == scope.self_name for r in returns):
                         cls = scope.cls
@@ -991,7 +1004,7 @@ class _Analyser:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             args = node.args
             bound = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
-        for stmt in _walk_body(body):
+        for stmt in self._statements(body):
             if bound is not None and isinstance(stmt, _BINDING_STATEMENTS):
                 _count_bindings(stmt, bound, scope.rebound)
             if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
@@ -1629,15 +1642,15 @@ class _Analyser:
                 owner_scope = _function_scope(scope)
                 info = self._class_info(owner_scope.cls) if owner_scope and owner_scope.cls else None
                 if info is None or owner_scope is None or owner_scope.cls is None:  # (info implies both)
-                    return UNRESOLVED + ast.unparse(expr)
+                    return UNRESOLVED + spell(expr)
                 owner = self._member_owner(owner_scope.cls, chain[0], after=owner_scope.cls)
                 if owner is not None and len(chain) == 1:
                     return f"{owner}.{chain[0]}"
-                return UNRESOLVED + ast.unparse(expr)
+                return UNRESOLVED + spell(expr)
             if not isinstance(node, ast.Name):
                 value = self._value_type(node, scope)
                 if value is None:
-                    return UNRESOLVED + ast.unparse(expr)
+                    return UNRESOLVED + spell(expr)
                 return self._walk_members(value, chain, expr, True)
             base_name = node.id
             owner_scope = _binding_scope(scope, base_name)
@@ -1653,11 +1666,11 @@ class _Analyser:
                 base = self._resolve_name(base_name, scope)
                 is_instance = False
                 if base is None:
-                    return UNRESOLVED + ast.unparse(expr)
+                    return UNRESOLVED + spell(expr)
             if base is None or base.startswith(UNRESOLVED):  # (None: not after the elif above)
-                return UNRESOLVED + ast.unparse(expr)
+                return UNRESOLVED + spell(expr)
             return self._walk_members(base, chain, expr, is_instance)
-        return UNRESOLVED + ast.unparse(expr)
+        return UNRESOLVED + spell(expr)
 
     def _walk_members(self, base: str, chain: list[str], expr: ast.expr, is_instance: bool) -> str:
         """``base`` then each attribute of ``chain`` through the class members;
@@ -1676,14 +1689,14 @@ class _Analyser:
             if self._is_class(current):
                 owner = self._member_owner(current, attr)
                 if owner is None:
-                    return UNRESOLVED + ast.unparse(expr)
+                    return UNRESOLVED + spell(expr)
                 current = f"{owner}.{attr}"
                 continue
             if is_instance:
-                return UNRESOLVED + ast.unparse(expr)
+                return UNRESOLVED + spell(expr)
             if current in self.defined_here:
                 # an attribute of a function or variable defined here: no static type
-                return UNRESOLVED + ast.unparse(expr)
+                return UNRESOLVED + spell(expr)
             current = f"{current}.{attr}"
         return current
 

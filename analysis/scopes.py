@@ -32,6 +32,10 @@ _YIELD_AND_FOR = re.compile(rb"^[^\n#]*(?:\byield\b[^\n#]*\bfor\b|\bfor\b[^\n#]*
 MAX_DEPTH = 200
 
 
+#: Statements that bind no name (``:=`` files go to symtable) and hold no statements.
+_LEAVES = frozenset({ast.Expr, ast.Return, ast.Pass, ast.Raise, ast.Break, ast.Continue, ast.Assert})
+
+
 class Risky(Exception):
     """A construct only symtable judges (see the module docstring)."""
 
@@ -40,12 +44,15 @@ class ScopeFacts:
     """The names one scope binds: ``flags`` by mangled name; ``kids`` the
     facts of the ``def`` and ``class`` statements directly in it, by node."""
 
-    __slots__ = ("flags", "kids", "kind")
+    __slots__ = ("declared", "flags", "kids", "kind", "parent")
 
-    def __init__(self, kind: str) -> None:
+    def __init__(self, kind: str, parent: ScopeFacts | None = None) -> None:
         self.kind = kind  # module | class | function
         self.flags: dict[str, int] = {}
         self.kids: dict[int, ScopeFacts] = {}
+        self.parent = parent
+        #: names (mangled) a ``global`` or ``nonlocal`` statement declares here -> which
+        self.declared: dict[str, type[ast.Global | ast.Nonlocal]] = {}
 
     def child(self, node: ast.AST) -> ScopeFacts | None:
         return self.kids.get(id(node))
@@ -160,20 +167,28 @@ def _scan(scope: ScopeFacts, body: list[ast.stmt], private: str | None, depth: i
     """The statements of one scope (nested compound statements included,
     nested functions and classes queued as scopes of their own)."""
     stack: list[tuple[ast.stmt, int]] = [(stmt, depth) for stmt in reversed(body)]
+    declarations: list[ast.Global | ast.Nonlocal] = []
     while stack:
         stmt, level = stack.pop()
         if level > MAX_DEPTH:
             raise Risky
+        kind = type(stmt)
+        if kind in _LEAVES:  # the commonest statements first: they bind nothing and hold none
+            continue
+        if kind is ast.Assign:
+            for target in stmt.targets:  # type: ignore[attr-defined]
+                _targets(scope, target, private)
+            continue
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             _bind(scope, stmt.name, ASSIGNED, private)
-            inner = ScopeFacts("function")
+            inner = ScopeFacts("function", scope)
             _params(inner, stmt.args, private)
             scope.kids[id(stmt)] = inner
             work.append((inner, stmt.body, private, level + 1))
             continue
         if isinstance(stmt, ast.ClassDef):
             _bind(scope, stmt.name, ASSIGNED, private)
-            inner = ScopeFacts("class")
+            inner = ScopeFacts("class", scope)
             scope.kids[id(stmt)] = inner
             work.append((inner, stmt.body, stmt.name, level + 1))
             continue
@@ -190,7 +205,9 @@ def _scan(scope: ScopeFacts, body: list[ast.stmt], private: str | None, depth: i
                     continue
                 _bind(scope, alias.asname or alias.name, IMPORTED, private)
         elif isinstance(stmt, (ast.Global, ast.Nonlocal)):
-            raise Risky
+            if level > depth:  # inside a compound statement (a ``try``'s handler, say: symtable's order differs)
+                raise Risky
+            declarations.append(stmt)
         elif isinstance(stmt, ast.Assign):
             for target in stmt.targets:
                 _targets(scope, target, private)
@@ -225,3 +242,82 @@ def _scan(scope: ScopeFacts, body: list[ast.stmt], private: str | None, depth: i
             nested.extend(handler.body)
         if nested:
             stack.extend((s, level + 1) for s in reversed(nested))
+    if declarations:
+        _declare(scope, body, declarations, private)
+
+
+def _declare(scope: ScopeFacts, body: list[ast.stmt], declarations: list[ast.Global | ast.Nonlocal],
+             private: str | None) -> None:
+    """``global`` and ``nonlocal`` statements at the top of a scope's body: a
+    declared name is not a function's local. The statement is judged here only
+    where symtable surely accepts it: no use, binding or annotation of the name
+    before it, no annotation after, not a parameter, not both, and for
+    ``nonlocal``, in a function whose enclosing functions bind the name (and
+    none declares it global on the way). Anything else is ``Risky``."""
+    names: dict[str, ast.Global | ast.Nonlocal] = {}  # name -> its first declaration
+    for stmt in declarations:
+        for name in stmt.names:
+            if name in names or name == "__class__":  # declared twice (or both): symtable judges
+                raise Risky
+            names[name] = stmt
+            if type(stmt) is ast.Nonlocal and scope.kind != "function":
+                raise Risky
+            if scope.flags.get(mangle(private, name), 0) & PARAM:
+                raise Risky
+    last = max((d.lineno, d.col_offset) for d in declarations)
+    for top in body:
+        if (top.lineno, top.col_offset) > last and not _annotates(top, names):
+            continue
+        for node in ast.walk(top):
+            if isinstance(node, (ast.Global, ast.Nonlocal)):
+                continue
+            if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.target.id in names:
+                raise Risky
+            for name in _identifiers(node):
+                declared = names.get(name)
+                if declared is not None and (node.lineno, node.col_offset) < (declared.lineno, declared.col_offset):  # type: ignore[attr-defined]
+                    raise Risky
+    for name, stmt in names.items():
+        key = mangle(private, name)
+        if type(stmt) is ast.Nonlocal:
+            _bound_above(scope, key)
+        scope.declared[key] = type(stmt)
+        if scope.kind == "function":
+            scope.flags.pop(key, None)
+
+
+def _annotates(stmt: ast.stmt, names: dict[str, ast.Global | ast.Nonlocal]) -> bool:
+    return any(isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name) and n.target.id in names
+               for n in ast.walk(stmt))
+
+
+def _identifiers(node: ast.AST) -> tuple[str, ...]:
+    """The names a node uses or binds in its scope's symbol table."""
+    if isinstance(node, ast.Name):
+        return (node.id,)
+    if isinstance(node, ast.arg):
+        return (node.arg,)
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return (node.name,)
+    if isinstance(node, ast.alias):
+        return (node.name.split(".")[0], node.asname) if node.asname else (node.name.split(".")[0],)
+    if isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)):
+        return (node.name,) if node.name else ()
+    if isinstance(node, ast.MatchMapping):
+        return (node.rest,) if node.rest else ()
+    return ()
+
+
+def _bound_above(scope: ScopeFacts, key: str) -> None:
+    """``nonlocal`` needs an enclosing function that binds the name, with no
+    ``global`` of it on the way (symtable's rule); else ``Risky``."""
+    above = scope.parent
+    while above is not None and above.kind != "module":
+        if above.kind == "function":
+            declared = above.declared.get(key)
+            if declared is ast.Global:
+                raise Risky
+            if declared is None and key in above.flags:
+                return
+        above = above.parent
+    raise Risky

@@ -22,6 +22,13 @@ standard library:
 
     nice -n 10 semaprax bench producers --pool --repeats 3 --workspace /tmp/stdlib
     nice -n 10 semaprax bench producers --pool --threshold
+
+``--estimate`` prints instead the critical path in CPU seconds (per stage run,
+the longer of the building process's and the worker's CPU, plus what the
+building process does alone) and each process's peak memory; ``--against DIR``
+measures the checkout at DIR in turn with this one (a before and after):
+
+    nice -n 10 semaprax bench producers --pool --estimate --repeats 3 --against /work/main --workspace /tmp/stdlib
 """
 
 from __future__ import annotations
@@ -239,36 +246,71 @@ print(json.dumps(out))
 
 
 _CRITICAL = """
-import json, sys, time
+import json, resource, sys, time
 from analysis.index import WorkspaceIndex
 from analysis.sources import Workspace
 from views.common import manifest_root
-out = []
-for jobs in (1, 2):
-    ws = Workspace(sys.argv[1])
-    files = list(manifest_root(ws, sys.argv[2]).sources)
-    cpu = time.process_time()
-    index = WorkspaceIndex(ws, files, None, processes=jobs)
-    out.append([jobs, time.process_time() - cpu, index.worker_cpu])
-print(json.dumps(out))
+jobs = int(sys.argv[3])
+ws = Workspace(sys.argv[1])
+files = list(manifest_root(ws, sys.argv[2]).sources)
+cpu = time.process_time()
+index = WorkspaceIndex(ws, files, None, processes=jobs)
+own = time.process_time() - cpu
+mb = lambda who: resource.getrusage(who).ru_maxrss / 1024
+print(json.dumps([own, index.worker_cpu, getattr(index, "phases", None), mb(resource.RUSAGE_SELF),
+                  mb(resource.RUSAGE_CHILDREN)]))
 """
 
 
-def pool_estimate(workspace: Path) -> None:
-    """The cold build's critical path in CPU seconds, which the load does not
-    stretch: with two workers, the building process's own CPU plus the
-    slowest worker's is about its wall time on two idle cores (a little more:
-    the building process also works while the workers do)."""
+def _critical(workspace: Path, code: Path, jobs: int) -> list[Any]:
+    """One build's CPU and memory in a fresh process, with the analysis of the checkout at ``code``."""
     manifest = "semaprax.toml" if (workspace / "semaprax.toml").exists() else "pyproject.toml"
-    done = subprocess.run([sys.executable, "-c", _CRITICAL, str(workspace), manifest], check=True, cwd=ROOT,
-                          capture_output=True, text=True)
-    (_, one, _), (_, own, workers) = json.loads(done.stdout)
-    if not workers:
-        print(f"\nno pool started for {workspace.name} (fewer files than the pool's threshold)")
-        return
-    print(f"\ncritical path, CPU s (load {os.getloadavg()[0]:.1f}): one process {one:.2f}; two workers "
-          f"{' and '.join(f'{w:.2f}' for w in workers)}, the building process {own:.2f}: about "
-          f"{own + max(workers):.2f} s of wall time on two idle cores ({one / (own + max(workers)):.2f}x faster)")
+    done = subprocess.run([sys.executable, "-P", "-c", f"import sys; sys.path.insert(0, {str(code)!r})\n" + _CRITICAL,
+                           str(workspace), manifest, str(jobs)], check=True, cwd=code, capture_output=True, text=True)
+    return list(json.loads(done.stdout))
+
+
+def _path(own: float, workers: list[float], phases: list[Any] | None) -> float:
+    """The critical path of a build with a pool, in CPU seconds: with the
+    building process's share (``phases``), each stage run takes the longer of
+    its processes' CPU for it and the rest is the building process's alone;
+    without (a pool whose building process only waits and merges), its own
+    CPU plus the slowest worker's."""
+    if phases is None:
+        return own + max(workers)
+    in_phases = sum(mine for mine, _ in phases)
+    return own - in_phases + sum(max(mine, *theirs) for mine, theirs in phases)
+
+
+def pool_estimate(workspace: Path, repeats: int = 1, against: Path | None = None) -> None:
+    """The cold build's critical path in CPU seconds, which the load does not
+    stretch much (two processes; see ``_path``), and each process's peak
+    memory; with ``against``, the checkout there measured in turn with this
+    one (a before and after in one session)."""
+    codes = [("this checkout", ROOT)] + ([("against " + str(against), against)] if against is not None else [])
+    rows: dict[str, dict[str, list[float]]] = {name: {} for name, _ in codes}
+    for k in range(repeats):
+        for name, code in codes:
+            one, _, _, one_mb, _ = _critical(workspace, code, 1)
+            own, workers, phases, own_mb, worker_mb = _critical(workspace, code, 2)
+            if not workers:
+                print(f"\nno pool started for {workspace.name} (fewer files than the pool's threshold)")
+                return
+            path = _path(own, workers, phases)
+            figures = {"one process, CPU s": one, "pool of two, critical path s": path, "speed-up": one / path,
+                       "building process, CPU s": own, "worker(s), CPU s": max(workers),
+                       "one process, peak MB": one_mb, "pool: building process, peak MB": own_mb,
+                       "pool: largest worker, peak MB": worker_mb}
+            for key, value in figures.items():
+                rows[name].setdefault(key, []).append(value)
+            print(f"run {k + 1}, {name}: " + ", ".join(f"{key} {value:.2f}" for key, value in figures.items())
+                  + f"; load {os.getloadavg()[0]:.1f}", file=sys.stderr, flush=True)
+    print(f"\n{workspace.name}, cold, {repeats} run(s) each, median (min-max); load average now "
+          f"{os.getloadavg()[0]:.1f}\n")
+    print("| figure | " + " | ".join(name for name, _ in codes) + " |")
+    print("|---|" + "---:|" * len(codes))
+    for key in rows[codes[0][0]]:
+        print(f"| {key} | " + " | ".join(_spread(rows[name][key]) for name, _ in codes) + " |")
 
 
 def pool_threshold(repeats: int) -> None:
@@ -314,6 +356,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--estimate", action="store_true",
                         help="with --pool: only the critical path in CPU seconds (the command's own CPU plus the "
                         "slowest worker's), which the machine's load does not stretch")
+    parser.add_argument("--against", type=Path, metavar="DIR",
+                        help="with --pool --estimate: also measure the checkout at DIR, in turn (before and after)")
     args = parser.parse_args(given)
     if args.pool:
         if args.threshold:
@@ -323,7 +367,7 @@ def main(argv: list[str] | None = None) -> int:
             workspace = args.workspace if args.workspace is not None else _chained(Path(tmp), 240)
             if not args.estimate:
                 pool_rounds(workspace, args.repeats)
-            pool_estimate(workspace)
+            pool_estimate(workspace, args.repeats, args.against)
         return 0
     deadline = time.monotonic() + args.budget
     rows = []

@@ -80,7 +80,22 @@ def test_two_processes_and_any_order_give_the_index_one_process_gives(tmp_path, 
     two = _index(ws, 2, reverse=True)
     assert two.processes == 2 and two.parses == len(FILES)
     assert _snapshot(two) == _snapshot(one)
-    assert len(started) == 2
+    assert len(started) == 1  # one worker: the building process analyses a shard too
+    # both processes worked on each stage run, and the building process's share is the smaller
+    assert len(two.phases) == two.rounds + 1 and all(len(workers) == 1 for _, workers in two.phases)
+    assert sum(mine for mine, _ in two.phases) > 0 and sum(w for _, (w,) in two.phases) > 0
+
+
+def test_the_building_process_takes_a_smaller_shard_than_a_worker():
+    jobs = [pool_module.Job(n, f"m{n}.py", f"m{n}", False, b"x = 1\n" * (100 + n)) for n in range(40)]
+    p = pool_module._Pool(jobs, 3)
+    try:
+        sizes = [sum(len(j.data) for j in jobs if p.shard[j.n] == k) for k in range(3)]
+        assert len(p.procs) == 2 and set(p.local.jobs) == {n for n, k in p.shard.items() if k == 0}
+        assert 0 < sizes[0] < min(sizes[1:])
+        assert sizes[0] / max(sizes[1:]) > pool_module.LOCAL_SHARE - 0.1
+    finally:
+        p.close()
 
 
 def test_a_small_workspace_starts_no_pool(tmp_path, started):
@@ -113,7 +128,7 @@ def test_a_worker_that_dies_gives_its_files_a_diagnostic_and_no_process_is_left(
     real = pool_module._Pool.run
 
     def run(self, kind, ns, tables):
-        if kind == "finish":
+        if kind != "prepare":  # finishing (with or without the records' questions)
             self.procs[0].kill()
             self.procs[0].wait()
         return real(self, kind, ns, tables)
@@ -125,7 +140,7 @@ def test_a_worker_that_dies_gives_its_files_a_diagnostic_and_no_process_is_left(
     for a in index.modules:
         if a.module in failed:
             assert a.problems[0].message == "the process analysing it ended (exit status -9)"
-    assert len(started) == 2
+    assert len(started) == 1
 
 
 @pytest.mark.parametrize("error", [KeyboardInterrupt, RuntimeError])
@@ -139,7 +154,7 @@ def test_no_worker_outlives_a_build_that_is_interrupted(tmp_path, monkeypatch, s
     monkeypatch.setattr(pool_module.Tables, "agrees", interrupted)
     with pytest.raises(error):
         _index(ws, 2)
-    assert len(started) == 2  # and the fixture checks both are gone
+    assert len(started) == 1  # and the fixture checks it is gone
 
 
 def test_the_order_of_a_circular_import_does_not_make_the_result(tmp_path):
@@ -193,7 +208,7 @@ def test_workers_die_with_a_killed_build(tmp_path):
     code = ("import sys, time\n"
             "from analysis import pool\n"
             "jobs = [pool.Job(n, f'm{n}.py', f'm{n}', False, b'x = 1\\n') for n in range(4)]\n"
-            "p = pool._Pool(jobs, 2)\n"
+            "p = pool._Pool(jobs, 3)\n"
             "print(' '.join(str(w.pid) for w in p.procs), flush=True)\n"
             "time.sleep(60)\n")
     parent = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
@@ -239,4 +254,17 @@ def test_stubs_class_aliases_and_standard_results_reach_every_process_and_order(
     monkeypatch.setattr(pool_module, "POOL_MIN_FILES", 0)
     for processes in (2, 3):
         assert _snapshot(_index(ws, processes, reverse=processes == 2)) == _snapshot(one)
-    assert len(started) == 5
+    assert len(started) == 3  # workers: one beside the building process, then two
+
+
+def test_without_a_store_a_workers_records_come_without_their_questions(monkeypatch, started):
+    monkeypatch.setattr(pool_module, "POOL_MIN_FILES", 0)
+    jobs = [pool_module.Job(n, f"{name}", name.removesuffix(".py").replace("/__init__", "").replace("/", "."),
+                            name.endswith("__init__.py"), source.encode())
+            for n, (name, source) in enumerate(sorted(FILES.items()))]
+    kept = pool_module.solve(jobs, [None] * len(jobs), {}, processes=2)
+    bare = pool_module.solve(jobs, [None] * len(jobs), {}, processes=2, keep_events=False)
+    assert [r.result for r in bare.records] == [r.result for r in kept.records]
+    assert all(r.events for r in kept.records)
+    worker = [r for r in bare.records if r.events == ()]
+    assert worker and len(worker) < len(bare.records)  # the worker's shard; the building process's keep theirs

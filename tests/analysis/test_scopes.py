@@ -32,11 +32,27 @@ SNIPPETS = [
     "    except* E as e: pass\n"),
     "def outer():\n    def inner():\n        return n\n    n = 1\n    return inner\n",
     "@dec(x)\ndef f(a=b, *, c=d) -> e: pass\n@dec\nclass K(Base, metaclass=M): pass\n",
+    # global and nonlocal where symtable surely accepts them: judged from the ast too
+    "def f():\n    global g\n    g = 1\n    def g(): pass\n",
+    "def f():\n    x = 1\n    def g():\n        nonlocal x\n        x = 2\n",
+    "g = 0\nglobal g2\nclass C:\n    global g\n    g = 1\n    def m(self):\n        global g, h\n        return g\n",
+    ("def f():\n    x = 1\n    class C:\n        def g(self):\n            nonlocal x\n            def h():\n"
+     "                nonlocal x\n                x = 3\n"),
 ]
 
 RISKY = [
-    "def f():\n    global g\n    g = 1\n",
-    "def f():\n    x = 1\n    def g():\n        nonlocal x\n",
+    "def f():\n    g = 1\n    global g\n",
+    "def f():\n    print(g)\n    global g\n",
+    "def f(g):\n    global g\n",
+    "def f():\n    global g\n    g: int = 1\n",
+    "def f():\n    global g\n    global g\n",
+    "def f():\n    global g\n    nonlocal g\n",
+    "def f():\n    try: pass\n    except E:\n        global g\n    else:\n        g = 1\n",
+    "nonlocal x\n",
+    "class C:\n    nonlocal x\n",
+    "def f():\n    nonlocal x\n",
+    "def f():\n    x = 1\n    def g():\n        global x\n        def h():\n            nonlocal x\n",
+    "x = 1\nglobal x\n",
     "def f():\n    if (n := 1): pass\n",
     "def f():\n    from os import *\n",
     "def f(a, a): pass\n",
