@@ -232,8 +232,8 @@ def _seconds(text: str) -> float:
         value = float(text)
     except ValueError:
         value = 0.0
-    if not 0 < value < 86_400:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, not {text!r}")
+    if not 0 < value <= 86_400:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0 and at most 86400 (a day), not {text!r}")
     return value
 
 
@@ -300,8 +300,6 @@ def cmd_mcp(args: argparse.Namespace) -> int:
         return 0
     from servers.mcp import run
 
-    if args.roots_timeout is None:
-        return run(workspace, max_message_bytes=args.max_message_bytes)
     return run(workspace, max_message_bytes=args.max_message_bytes, roots_timeout=args.roots_timeout)
 
 
@@ -408,7 +406,7 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("file", metavar="WIRE_OR_JSON", help="file, or - for standard input")
     t.set_defaults(run=cmd_tokens)
 
-    from servers.failures import DEFAULT_MAX_MESSAGE_BYTES
+    from servers.failures import DEFAULT_MAX_MESSAGE_BYTES, ROOTS_TIMEOUT
 
     max_message = (f"refuse a message over N bytes without reading it into memory, answering it with a "
                    f"semaprax.limit error and serving on (default: {DEFAULT_MAX_MESSAGE_BYTES:,})")
@@ -441,8 +439,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     m.add_argument("--workspace", metavar="DIR", help="workspace folder (default: the client's first root, "
                    "asked with a --roots-timeout; with neither, calls fail naming --workspace)")
-    m.add_argument("--roots-timeout", type=_seconds, metavar="S",
-                   help="how long to wait for the client's answer to roots/list (default: 3 s)")
+    m.add_argument("--roots-timeout", type=_seconds, default=ROOTS_TIMEOUT, metavar="S",
+                   help=f"how long to wait for the client's answer to roots/list (default: {ROOTS_TIMEOUT:g} s)")
     m.add_argument("--print-config", nargs="?", const="json", choices=CONFIG_CLIENTS, metavar="CLIENT",
                    help="print how CLIENT registers this install, for --workspace, and exit: json (the "
                    "mcpServers entry, the default), claude-code (the claude mcp add command), codex (the "

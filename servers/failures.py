@@ -35,6 +35,9 @@ MAX_DEPTH = 64
 #: The default of both servers' ``--max-message-bytes``: a bigger message is
 #: skipped without being held in memory and answered with semaprax.limit.
 DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024
+#: The default of ``semaprax mcp --roots-timeout``: how long the client has to
+#: answer roots/list before a call fails with semaprax.workspace.
+ROOTS_TIMEOUT = 3.0
 
 
 def jsonrpc_code(code: str) -> int:

@@ -52,7 +52,7 @@ from pydantic import WithJsonSchema
 import codec
 from analysis.warm import IndexCache
 from servers import framing, route
-from servers.failures import DEFAULT_MAX_MESSAGE_BYTES, jsonrpc_code
+from servers.failures import DEFAULT_MAX_MESSAGE_BYTES, ROOTS_TIMEOUT, jsonrpc_code
 from servers.lsp import folder_of_uri, package_version
 from servers.roots import ROOT_KINDS
 from servers.route import RouteError
@@ -132,8 +132,6 @@ CHARS_PER_TOKEN = 8
 MAX_RESULT_SIZE_CAP = 500_000
 #: Longest error text: Claude Code cuts an error text at about 11,000 characters.
 ERROR_TEXT_CHARS = 4_000
-#: How long the client has to answer roots/list.
-ROOTS_TIMEOUT = 3.0
 
 
 #: Claude Code's threshold without the annotation.
