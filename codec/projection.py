@@ -511,8 +511,10 @@ def _departure(selected: bytes, skeleton: bytes) -> CompactError | bool | None:
       first of them unless a syntax error comes before it, so when one stands
       before the place above (or the whole document is such tokens) the verdict
       is the first token fault or repeated key, as ``_json_fault`` places them.
-      One inside an object, or after where the tokens stop, is left to the
-      parser.
+      One the parser meets after where the tokens stop (``_syntax_error``'s
+      window reads it before any syntax error) gives the first token fault in
+      a document without ``{``; with one, as inside an object, the parser
+      decides.
 
     Arrays nested 511 deep with a float, an escape, a stray byte, a cut inside
     a token or a repeated key were parsed in full: 8 M lists, about 3.7 s and
@@ -629,8 +631,16 @@ def _syntax_error(selected: bytes, at: int) -> CompactError | None:
                 offset < end - _CUT_MARGIN and not exc.msg.startswith("Unterminated string")
             ):
                 return CompactError(E.JSON, f"invalid JSON: {exc.msg}", offset)
-        except (ValueError, RecursionError):
-            return None  # NaN or Infinity, or too deep here: the parser decides
+        except RecursionError:
+            return None  # too deep here: the parser decides
+        except ValueError:
+            # NaN or Infinity in the window, read before any syntax error: the
+            # parser raises there, and the slow path places the first token
+            # fault (``_json_fault``); with no ``{`` no key can repeat
+            if b"{" in selected:
+                return None
+            fault = _token_fault(selected, len(selected))
+            return fault if fault is not None and fault.offset is not None else None
         if end == len(selected) or window >= _MOST_WINDOW:
             return None
         window *= 4

@@ -186,6 +186,9 @@ DEEP = {
     "NaN at the end after a repeated key": deep(middle=b'{"a":0,"a":1}', end=b"NaN"),
     "NaN in the middle, a stray byte after it": stray(b"x").replace(b"[1]", b"[NaN]", 1),
     "NaN in the middle, the document cut after it": deep(middle=b"NaN", end=b"123")[:-512],
+    "NaN at the end, the document cut right after it": deep(end=b"NaN")[:-510],
+    "NaN in the middle, a stray byte right after it": deep(middle=b"NaNx"),
+    "-Infinity at the end, a brace right after it": deep(end=b"-Infinity}"),
 }
 
 
@@ -291,7 +294,10 @@ def with_constants(draw) -> bytes:
 @example(b'[{"a":NaN}]')  # an object's value: left to the parser
 @example(b"[NaN x]")
 @example(b"[NaNx]")
-@example(b"[1,NaN")
+@example(b"[1,NaN")  # cut after it: the tokens stop before it, the window reads it
+@example(b"[[1e400],[NaN}]]")
+@example(b'[[{"a":[1]}],[NaN]]')  # an object before it: left to the parser
+@example(b'[[{"a":[1]}],{"a":0,"a":1},NaN]')  # a key repeated before it, after the tokens stop
 @example(b"[-NaN]")
 @example(b'["NaN",1.50]')  # in a string: no constant
 @example(b"[ NaN , -Infinity ]")
@@ -300,7 +306,9 @@ def test_nan_and_infinity_get_the_parsers_verdict(doc):
     assert verdict(doc, lexical=True) == verdict(doc, lexical=False)
 
 
-@pytest.mark.parametrize("doc", [b"[[1],[NaN],[1]]", b"[[1],[-Infinity]", b"[[1.50],[Infinity]]]", b"[[1],[NaN] x]"])
+@pytest.mark.parametrize(
+    "doc", [b"[[1],[NaN],[1]]", b"[[1],[-Infinity]", b"[[1.50],[Infinity]]]", b"[[1],[NaN] x]", b"[[1],[NaNx]]", b"[1,NaN"]
+)
 def test_nan_and_infinity_are_placed_by_the_departure_reading(doc):
     # named here, not left to the parser (None)
     found = projection._departure(doc, doc)
