@@ -505,6 +505,16 @@ def _departure(selected: bytes, skeleton: bytes) -> CompactError | bool | None:
       places them, and else compact.noncanonical at the first byte where the
       document and its encoding differ (``_first_difference_by_tokens``,
       docs/wire-format.md §1).
+    - ``NaN``, ``Infinity`` and ``-Infinity`` as an array's item (which
+      ``json.loads`` reads and the codec rejects, docs/wire-format.md §1) are
+      tokens of the pass when the document holds one: the parser raises at the
+      first of them unless a syntax error comes before it, so when one stands
+      before the place above (or the whole document is such tokens) the verdict
+      is the first token fault or repeated key, as ``_json_fault`` places them.
+      One the parser meets after where the tokens stop (``_syntax_error``'s
+      window reads it before any syntax error) gives the first token fault in
+      a document without ``{``; with one, as inside an object, the parser
+      decides.
 
     Arrays nested 511 deep with a float, an escape, a stray byte, a cut inside
     a token or a repeated key were parsed in full: 8 M lists, about 3.7 s and
@@ -515,11 +525,12 @@ def _departure(selected: bytes, skeleton: bytes) -> CompactError | bool | None:
     bare = skeleton.translate(None, _JSON_SPACE)
     if not _worth_proving(len(selected), bare):
         return None
-    end = scan.rfc_array_tokens_end(selected)
+    constants = b"NaN" in bare or b"Infinity" in bare
+    end = scan.rfc_array_tokens_end(selected, constants=constants)
     brackets = len(bare.translate(None, _NOT_BRACKETS))
     closes = _top_close(bare)
     if end == len(selected) and closes == brackets - 1:
-        return _parsed_verdict(selected, skeleton)
+        return _parsed_verdict(selected, skeleton, constants=constants)
     at = end
     if closes < brackets - 1 and closes < _brackets_before(selected, end):
         # the first ``[`` closes early, before the tokens stop: the parser stops there
@@ -528,7 +539,21 @@ def _departure(selected: bytes, skeleton: bytes) -> CompactError | bool | None:
         at = min(at, close_at)
     elif end == len(selected):  # it never closes: the parser reads up to the end
         at = len(selected.rstrip(_JSON_SPACE)) - 1
+    if constants and _constant_before(selected, at):
+        # the parser meets NaN or Infinity before its first syntax error and
+        # raises there: the verdict is the first fault ``_json_fault`` places
+        return _parsed_verdict(selected, skeleton, constants=True)
     return _syntax_error(selected, at)
+
+
+def _constant_before(selected: bytes, at: int) -> bool:
+    """Whether ``NaN``, ``Infinity`` or ``-Infinity`` stands before ``at`` in
+    ``selected``, whose bytes before ``at`` are whole
+    ``scan.RFC_ARRAY_TOKENS_WITH_CONSTANTS``: there an ``N`` or an ``I``
+    outside strings is one of them."""
+    prefix = selected[:at]
+    skeleton = _skeleton_of(prefix) if b'"' in prefix else prefix
+    return b"N" in skeleton or b"I" in skeleton
 
 
 def _top_close(bare: bytes) -> int:
@@ -606,19 +631,34 @@ def _syntax_error(selected: bytes, at: int) -> CompactError | None:
                 offset < end - _CUT_MARGIN and not exc.msg.startswith("Unterminated string")
             ):
                 return CompactError(E.JSON, f"invalid JSON: {exc.msg}", offset)
-        except (ValueError, RecursionError):
-            return None  # NaN or Infinity, or too deep here: the parser decides
+        except RecursionError:
+            return None  # too deep here: the parser decides
+        except ValueError:
+            # NaN or Infinity in the window, read before any syntax error: the
+            # parser raises there, and the slow path places the first token
+            # fault (``_json_fault``); with no ``{`` no key can repeat
+            if b"{" in selected:
+                return None
+            fault = _token_fault(selected, len(selected))
+            return fault if fault is not None and fault.offset is not None else None
         if end == len(selected) or window >= _MOST_WINDOW:
             return None
         window *= 4
 
 
-def _parsed_verdict(selected: bytes, skeleton: bytes) -> CompactError | bool | None:
+def _parsed_verdict(selected: bytes, skeleton: bytes, *, constants: bool = False) -> CompactError | bool | None:
     """The verdict of the parsing reading on a document ``json.loads`` reads
     (see ``_departure``): the first token fault or repeated key, in document
     order, as ``_json_fault`` places them; else compact.noncanonical at the
-    first difference from the encoding; True when there is none."""
+    first difference from the encoding; True when there is none.
+
+    ``constants``: the parser raises at a ``NaN`` or ``Infinity`` before it
+    reads the whole document (up to that, the document is
+    ``scan.RFC_ARRAY_TOKENS_WITH_CONSTANTS``); the verdict is then the first
+    token fault or repeated key (``_json_fault``), and None if none is found."""
     fault = _token_fault(selected, len(selected))
+    if constants and (fault is None or fault.offset is None):
+        return None  # the constant is not where the reading took it: the parser decides
     stop = len(selected) if fault is None or fault.offset is None else fault.offset
     if b"{" in skeleton:
         key = _repeated_key(selected, stop)

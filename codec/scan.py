@@ -146,12 +146,25 @@ RFC_FLAT_OBJECT = rb"\{" + SPACING + rb"(?:" + _RFC_PAIR + rb"(?:," + SPACING + 
 #: bracket is a JSON array that ``json.loads`` reads (the tokens of an array of
 #: arrays, flat objects and scalars, each followed only by what may follow it);
 #: a match that stops short stops at or before the parser's first syntax error.
-RFC_ARRAY_TOKENS = (
-    rb"(?:" + SPACING + rb"(?:\[++(?:" + JSON_SPACE + rb"\[++)*+(?=" + SPACING + rb"[\]" + _ARRAY_VALUE_START[1:] + rb")"
-    + rb"|,(?=" + SPACING + _ARRAY_VALUE_START + rb")"
-    + rb"|\]++(?:" + JSON_SPACE + rb"\]++)*+(?=" + SPACING + rb"(?:,|\Z))"
-    + rb"|(?>" + RFC_SCALAR + rb"|" + RFC_FLAT_OBJECT + rb")(?=" + SPACING + rb"[,\]])"
-    + rb"))*+" + SPACING
+def _rfc_array_tokens(scalar: bytes, value_start: bytes) -> bytes:
+    return (
+        rb"(?:" + SPACING + rb"(?:\[++(?:" + JSON_SPACE + rb"\[++)*+(?=" + SPACING + rb"[\]" + value_start[1:] + rb")"
+        + rb"|,(?=" + SPACING + value_start + rb")"
+        + rb"|\]++(?:" + JSON_SPACE + rb"\]++)*+(?=" + SPACING + rb"(?:,|\Z))"
+        + rb"|(?>" + scalar + rb"|" + RFC_FLAT_OBJECT + rb")(?=" + SPACING + rb"[,\]])"
+        + rb"))*+" + SPACING
+    )
+
+
+RFC_ARRAY_TOKENS = _rfc_array_tokens(RFC_SCALAR, _ARRAY_VALUE_START)
+#: ``RFC_ARRAY_TOKENS`` where an array's item may also be ``NaN``,
+#: ``Infinity`` or ``-Infinity`` (not an object's value), which ``json.loads``
+#: reads as a token and the codec rejects (docs/wire-format.md §1). The parser
+#: raises at the first of them it meets: a document whose first ``[`` is closed
+#: by its last bracket, or whose tokens stop after one of them, is rejected at
+#: the first fault ``_json_fault`` places, never at a syntax error (issue 23).
+RFC_ARRAY_TOKENS_WITH_CONSTANTS = _rfc_array_tokens(
+    rb"(?>" + RFC_SCALAR + rb"|" + NON_JSON_CONSTANT + rb")", _ARRAY_VALUE_START[:-1] + rb"NI]"
 )
 
 _SPLIT_STRINGS = re.compile(b"(" + STRING + b")").split
@@ -184,6 +197,7 @@ _FLAT_OBJECT_KEYS = re.compile(b"(" + CANONICAL_STRING + b"):" + CANONICAL_SCALA
 _NOT_A_KEY = CANONICAL_STRING + rb"(?!:)|[^\"]++"
 _CANONICAL_RUN = re.compile(CANONICAL_ARRAY_TOKENS).match
 _RFC_ARRAY_TOKENS = re.compile(RFC_ARRAY_TOKENS).match
+_RFC_ARRAY_TOKENS_WITH_CONSTANTS = re.compile(RFC_ARRAY_TOKENS_WITH_CONSTANTS).match
 #: In a document of ``RFC_ARRAY_TOKENS``: strings and other bytes skipped whole,
 #: up to the next flat object, which is the group.
 _NEXT_RFC_OBJECT = re.compile(b"(?:" + STRICT_STRING + rb'|[^"{]++)*+(' + RFC_FLAT_OBJECT + b")").match
@@ -433,10 +447,11 @@ def canonical_run_end(document: bytes, pos: int) -> int:
     return m.end()
 
 
-def rfc_array_tokens_end(document: bytes) -> int:
-    """Where the run of ``RFC_ARRAY_TOKENS`` from the start of ``document`` ends
+def rfc_array_tokens_end(document: bytes, *, constants: bool = False) -> int:
+    """Where the run of ``RFC_ARRAY_TOKENS`` (``constants``:
+    ``RFC_ARRAY_TOKENS_WITH_CONSTANTS``) from the start of ``document`` ends
     (its length when the whole document is one); one pass in C."""
-    m = _RFC_ARRAY_TOKENS(document)
+    m = (_RFC_ARRAY_TOKENS_WITH_CONSTANTS if constants else _RFC_ARRAY_TOKENS)(document)
     assert m is not None  # a `*+` pattern matches everywhere, if only empty
     return m.end()
 

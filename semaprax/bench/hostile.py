@@ -440,6 +440,33 @@ FAMILIES.update({name: (("json", "text", "model-text"), build) for name, build i
 TWINS.update(dict.fromkeys(_DEEP3, fam_nested_511))
 
 
+# --- issue 23, branch nan4: arrays nested 511 deep with NaN, Infinity or -Infinity ---------------------
+# The nested-511 document with the leaf of its middle or last item spelled as a
+# constant ``json.loads`` reads and the codec rejects (docs/wire-format.md §1);
+# the twin is the valid nested-511 wire of the same size and form.
+
+
+def fam_nested_511_nan_in_middle(form: str, size: int) -> bytes:
+    return _framed_doc(form, _nested_511_with(form, size, b"NaN"))
+
+
+def fam_nested_511_infinity_at_end(form: str, size: int) -> bytes:
+    return _framed_doc(form, _nested_511_with(form, size, b"Infinity", "end"))
+
+
+def fam_nested_511_minus_infinity_in_middle(form: str, size: int) -> bytes:
+    return _framed_doc(form, _nested_511_with(form, size, b"-Infinity"))
+
+
+_NAN4 = {
+    "nested-511-nan-in-middle": fam_nested_511_nan_in_middle,
+    "nested-511-infinity-at-end": fam_nested_511_infinity_at_end,
+    "nested-511-minus-infinity-in-middle": fam_nested_511_minus_infinity_in_middle,
+}
+FAMILIES.update({name: (("json", "text", "model-text"), build) for name, build in _NAN4.items()})
+TWINS.update(dict.fromkeys(_NAN4, fam_nested_511))
+
+
 def limit_cases() -> dict[str, tuple[str, bytes]]:
     """name -> (form, wire): the size-independent limit cases of issue 13."""
     import codec

@@ -177,6 +177,18 @@ DEEP = {
     "cut inside an object": deep(end=b'{"a":1}')[: -514],
     "repeated key and a space": spaced_with_repeat(),
     "repeated key after a float": deep(middle=b"1.50", end=b'{"a":0,"a":1}'),
+    # NaN, Infinity and -Infinity (branch nan4): json.loads reads them as tokens, the codec rejects them
+    "NaN in the middle": deep(middle=b"NaN"),
+    "Infinity at the end": deep(end=b"Infinity"),
+    "-Infinity in the middle": deep(middle=b"-Infinity"),
+    "NaN at the end after a float": deep(middle=b"1.50", end=b"NaN"),
+    "NaN at the end after a float out of range": deep(middle=b"1e400", end=b"NaN"),
+    "NaN at the end after a repeated key": deep(middle=b'{"a":0,"a":1}', end=b"NaN"),
+    "NaN in the middle, a stray byte after it": stray(b"x").replace(b"[1]", b"[NaN]", 1),
+    "NaN in the middle, the document cut after it": deep(middle=b"NaN", end=b"123")[:-512],
+    "NaN at the end, the document cut right after it": deep(end=b"NaN")[:-510],
+    "NaN in the middle, a stray byte right after it": deep(middle=b"NaNx"),
+    "-Infinity at the end, a brace right after it": deep(end=b"-Infinity}"),
 }
 
 
@@ -214,7 +226,7 @@ def test_the_stand_in_is_not_taken_where_the_window_ends_inside_a_token(monkeypa
 
 @pytest.mark.parametrize("form", ["json", "text", "model-text"])
 def test_the_bench_families_get_the_parsing_verdict_in_every_text_form(monkeypatch, form):
-    # the families of `semaprax bench hostile` (branch deep3) at 24 KiB: the
+    # the families of `semaprax bench hostile` (branches deep3, nan4) at 24 KiB: the
     # verdict, with the offset mapped into the wire, is the one decoding gives
     # when the departure reading steps aside
     from semaprax.bench import hostile
@@ -222,7 +234,7 @@ def test_the_bench_families_get_the_parsing_verdict_in_every_text_form(monkeypat
     monkeypatch.setattr(projection, "_MIN_BYTES_PER_OBJECT", 256)  # the gates as shipped
     monkeypatch.setattr(projection, "_MOST_ITEMS_PER_CONTAINER", 4)
     departure = projection._departure
-    for name, build in hostile._DEEP3.items():
+    for name, build in {**hostile._DEEP3, **hostile._NAN4}.items():
         wire = build(form, 24 << 10)
         verdicts = []
         for reading in (departure, lambda selected, skeleton: None):
@@ -241,3 +253,64 @@ def test_a_float_of_many_digits_out_of_range_is_placed(digits):
     doc = b"[1.5e99," + number + b"]"
     message = f"number {number[:40].decode()} is out of the range of a float"
     assert verdict(doc, lexical=True) == verdict(doc, lexical=False) == ("compact.json", message, 8)
+
+
+# --- NaN, Infinity and -Infinity (branch nan4) ------------------------------------------------------
+
+CONSTANTS = [b"NaN", b"Infinity", b"-Infinity"]
+
+
+@st.composite
+def with_constants(draw) -> bytes:
+    """Items nested a few levels deep, one or two of their leaves a constant,
+    others maybe spelled otherwise, maybe a stray byte or a cut anywhere."""
+    count = draw(st.integers(1, 5))
+    leaves = st.sampled_from(CONSTANTS) | st.sampled_from(LEAVES) | st.just(b"1")
+    items = [nested(draw(st.integers(0, 12)), draw(leaves)) for _ in range(count)]
+    items[draw(st.integers(0, count - 1))] = nested(draw(st.integers(0, 12)), draw(st.sampled_from(CONSTANTS)))
+    doc = bytearray(b"[" + (b"," + draw(st.sampled_from([b"", b" "]))).join(items) + b"]")
+    if draw(st.booleans()):
+        at = draw(st.integers(0, len(doc)))
+        doc[at:at] = draw(st.sampled_from([b"x", b"}", b"]", b",", b'"', b" ", *CONSTANTS]))
+    if draw(st.integers(0, 3)) == 0:
+        doc = doc[: draw(st.integers(1, len(doc)))]
+    return bytes(doc)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(with_constants())
+@example(b"[[1],[NaN],[1]]")
+@example(b"[[1],[-Infinity]]")
+@example(b"[[1],[Infinity]")  # never closed: the constant comes first
+@example(b"[[1],[NaN]]]")  # closed early, after the constant
+@example(b"[[1]],[NaN]")  # closed early, before it: the parser's extra data
+@example(b"[[1]]NaN")
+@example(b"[[1.50],[NaN]]")  # a noncanonical float before it: the constant
+@example(b"[[NaN],[1.50]]")
+@example(b"[1e400,NaN]")
+@example(b'["\\ud800",[NaN]]')
+@example(b'[{"a":0,"a":1},NaN]')
+@example(b'[NaN,{"a":0,"a":1}]')
+@example(b'[{"a":NaN}]')  # an object's value: left to the parser
+@example(b"[NaN x]")
+@example(b"[NaNx]")
+@example(b"[1,NaN")  # cut after it: the tokens stop before it, the window reads it
+@example(b"[[1e400],[NaN}]]")
+@example(b'[[{"a":[1]}],[NaN]]')  # an object before it: left to the parser
+@example(b'[[{"a":[1]}],{"a":0,"a":1},NaN]')  # a key repeated before it, after the tokens stop
+@example(b"[-NaN]")
+@example(b'["NaN",1.50]')  # in a string: no constant
+@example(b"[ NaN , -Infinity ]")
+@example(b"[[1],x,[NaN]]")  # a syntax error before it
+def test_nan_and_infinity_get_the_parsers_verdict(doc):
+    assert verdict(doc, lexical=True) == verdict(doc, lexical=False)
+
+
+@pytest.mark.parametrize(
+    "doc", [b"[[1],[NaN],[1]]", b"[[1],[-Infinity]", b"[[1.50],[Infinity]]]", b"[[1],[NaN] x]", b"[[1],[NaNx]]", b"[1,NaN"]
+)
+def test_nan_and_infinity_are_placed_by_the_departure_reading(doc):
+    # named here, not left to the parser (None)
+    found = projection._departure(doc, doc)
+    assert isinstance(found, codec.CompactError)
+    assert (found.code, found.message, found.offset) == verdict(doc, lexical=False)
