@@ -467,6 +467,18 @@ FAMILIES.update({name: (("json", "text", "model-text"), build) for name, build i
 TWINS.update(dict.fromkeys(_NAN4, fam_nested_511))
 
 
+# --- issue 23, still open: the nested-511 arrays under a top-level object -----------------------------
+# Valid, so compared with the valid graph wire of the same size and form; the
+# proof takes arrays and flat objects only, so this one is parsed in full.
+
+
+def fam_nested_511_under_object(form: str, size: int) -> bytes:
+    return encode(form, b'{"a":' + _array(b"[" * 510 + b"1" + b"]" * 510, _document_size(form, size, 0.5) - 6) + b"}")
+
+
+FAMILIES["nested-511-under-object (valid)"] = (FORMS, fam_nested_511_under_object)
+TWINS["nested-511-under-object (valid)"] = fam_valid
+
 def limit_cases() -> dict[str, tuple[str, bytes]]:
     """name -> (form, wire): the size-independent limit cases of issue 13."""
     import codec
