@@ -231,22 +231,54 @@ class _Branches:
     starts from the types before it; after it, a local is of the class every
     branch leaves it (or of the one of two classes the other derives from:
     ``jar: CookieJar``, then ``jar = RequestsCookieJar()`` in an ``if``, is a
-    CookieJar after it), else of no known class."""
+    CookieJar after it), else of no known class. A branch that runs after part
+    of another (a ``try``'s handlers and ``finally``, a loop's ``else``) starts
+    from the join of the types before and those that part may leave."""
 
-    __slots__ = ("before", "ends", "mro", "types")
+    __slots__ = ("before", "ends", "mro", "saved", "start", "types")
 
     def __init__(self, types: dict[str, str], mro: Callable[[str], tuple[str, ...]]) -> None:
         self.types, self.before, self.mro = types, dict(types), mro
+        self.start = self.before  # what the next branch starts from
+        self.saved: dict[str, str] | None = None
         self.ends: list[dict[str, str]] = []
 
     def next(self) -> None:
-        """The end of a branch: the next starts from the types before."""
+        """The end of a branch: the next starts from ``start``."""
         self.ends.append(dict(self.types))
         self.types.clear()
-        self.types.update(self.before)
+        self.types.update(self.start)
+
+    def after_part(self, forget: frozenset[str]) -> None:
+        """The branches from here on start from the join of the types before
+        and now, less ``forget`` (locals the part rebinds, whose class may be
+        any they held in the part): a loop's ``else`` runs after its body ran
+        zero or more times, a handler after some of the ``try`` body."""
+        self.start = {n: c for n, c in self._joined([self.before, self.types]).items() if n not in forget}
 
     def join(self) -> None:
-        ends = [*self.ends, dict(self.types)]
+        joined = self._joined([*self.ends, self.types])
+        self.types.clear()
+        self.types.update(joined)
+
+    def enter_finally(self, forget: frozenset[str]) -> None:
+        """After the join, ``finally`` runs from any point of the statement:
+        from the join of the types before and after it, less ``forget``."""
+        self.saved = dict(self.types)
+        start = {n: c for n, c in self._joined([self.before, self.types]).items() if n not in forget}
+        self.types.clear()
+        self.types.update(start)
+
+    def leave_finally(self, rebound: frozenset[str]) -> None:
+        """Past ``finally`` (reached only from the join): the joined types,
+        but for the locals ``finally`` binds, of the class it leaves them."""
+        assert self.saved is not None
+        ended = dict(self.types)
+        self.types.clear()
+        self.types.update({n: c for n, c in self.saved.items() if n not in rebound})
+        self.types.update({n: c for n, c in ended.items() if n in rebound})
+
+    def _joined(self, ends: list[dict[str, str]]) -> dict[str, str]:
         joined: dict[str, str] = {}
         for name in dict.fromkeys(n for end in ends for n in end):
             cls: str | None = ends[0].get(name)
@@ -254,8 +286,7 @@ class _Branches:
                 cls = self._join(name, cls, end.get(name))
             if cls is not None:
                 joined[name] = cls
-        self.types.clear()
-        self.types.update(joined)
+        return joined
 
     def _join(self, name: str, a: str | None, b: str | None) -> str | None:
         if a == b or a is None or b is None:
@@ -266,18 +297,26 @@ class _Branches:
 
 
 class _Step:
-    """A step of a branching statement's visit: a branch ends, or the join."""
+    """A step of a branching statement's visit: a branch ends (``next``), the
+    join (``join``), or one of ``_Branches``' other steps with its names."""
 
-    __slots__ = ("branches", "last")
+    __slots__ = ("branches", "kind", "names")
 
-    def __init__(self, branches: _Branches, last: bool) -> None:
-        self.branches, self.last = branches, last
+    def __init__(self, branches: _Branches, kind: str, names: frozenset[str] = frozenset()) -> None:
+        self.branches, self.kind, self.names = branches, kind, names
 
     def apply(self) -> None:
-        if self.last:
-            self.branches.join()
-        else:
+        if self.kind == "next":
             self.branches.next()
+        elif self.kind == "join":
+            self.branches.join()
+        elif self.kind == "after_part":
+            self.branches.after_part(self.names)
+        elif self.kind == "enter_finally":
+            self.branches.enter_finally(self.names)
+        else:
+            assert self.kind == "leave_finally"
+            self.branches.leave_finally(self.names)
 
 
 _BRANCHING = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.TryStar, ast.Match)
@@ -1370,24 +1409,32 @@ class _Analyser:
 
     def _branched(self, node: ast.stmt, scope: _Scope) -> list[ast.AST | _Narrow | _Step]:
         """The parts of an ``if``, loop, ``try`` or ``match`` in visiting
-        order, each branch starting from the types before the statement and
-        the types after it their join (``_Branches``)."""
+        order, each branch starting from the types before the statement (a
+        loop's ``else`` and a ``try``'s handlers and ``finally`` from those
+        and the ones the body may leave) and the types after it their join
+        (``_Branches``)."""
         branches = _Branches(scope.types, self._mro)
-        step, join = _Step(branches, False), _Step(branches, True)
+        step, join = _Step(branches, "next"), _Step(branches, "join")
         parts: list[ast.AST | _Narrow | _Step]
         if isinstance(node, ast.If):
             narrowed = self._narrowing(node, scope)
             parts = [node.test, *(node.body if narrowed is None else narrowed), step, *node.orelse, join]
         elif isinstance(node, (ast.For, ast.AsyncFor)):  # run zero or more times
             looped = self._loop_typing(node, scope)
-            parts = [node.target, node.iter, *([looped] if looped else []), *node.body, step, *node.orelse, join]
+            parts = [node.target, node.iter, *([looped] if looped else []), *node.body,
+                     _Step(branches, "after_part"), step, *node.orelse, join]
         elif isinstance(node, ast.While):
-            parts = [node.test, *node.body, step, *node.orelse, join]
+            parts = [node.test, *node.body, _Step(branches, "after_part"), step, *node.orelse, join]
         elif isinstance(node, (ast.Try, ast.TryStar)):
-            parts = [*node.body, *node.orelse, step]
+            # a handler runs after any part of the body: the locals it rebinds may hold any class they held there
+            parts = [*node.body, _Step(branches, "after_part", _rebound_in(node.body, scope)), *node.orelse]
             for handler in node.handlers:
-                parts += [handler, step]
-            parts += [join, *node.finalbody]
+                parts += [step, handler]
+            parts.append(join)
+            if node.finalbody:
+                parts += [_Step(branches, "enter_finally", _rebound_in([*node.body, *node.orelse, *node.handlers],
+                                                                       scope)),
+                          *node.finalbody, _Step(branches, "leave_finally", _bound_in(node.finalbody))]
         else:
             assert isinstance(node, ast.Match)
             parts = [node.subject]
@@ -2021,6 +2068,19 @@ def _walk_body(body: list[ast.stmt]) -> Iterable[ast.stmt]:
                 break
         else:
             stack.pop()
+
+
+def _bound_in(nodes: Iterable[ast.AST]) -> frozenset[str]:
+    """The names stored or deleted anywhere in ``nodes`` (nested scopes'
+    too: more names than bound here, never fewer)."""
+    return frozenset(n.id for node in nodes for n in ast.walk(node)
+                     if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load))
+
+
+def _rebound_in(nodes: Iterable[ast.AST], scope: _Scope) -> frozenset[str]:
+    """The locals bound more than once that ``nodes`` bind: the only ones
+    whose class the visit changes as it goes."""
+    return _bound_in(nodes) & frozenset(scope.rebound)
 
 
 _BINDING_STATEMENTS = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith)

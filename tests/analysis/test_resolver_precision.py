@@ -1,0 +1,56 @@
+"""Calls the resolver must not resolve to a wrong target: where the class of
+a value cannot be known, the call stays unresolved (a wrong target is worse
+than none). Each source is a small case a review of the recall rules found."""
+
+from __future__ import annotations
+
+from analysis.model import CALLS
+from analysis.resolver import analyse_module
+
+CLASSES = (
+    "class A:\n    def run(self):\n        return 1\n\n\n"
+    "class C:\n    def run(self):\n        return 2\n\n\n"
+)
+
+
+def _calls(source: str, function: str, attr: str = "run") -> set[str]:
+    """The targets of the calls of ``.attr`` in ``function`` of module m."""
+    analysis = analyse_module(source.encode(), "m.py", "m")
+    return {u.target for u in analysis.uses
+            if u.kind == CALLS and u.source == f"m.{function}" and u.target.endswith(f".{attr}")}
+
+
+def test_a_handler_does_not_take_the_class_before_a_try_whose_body_rebinds_the_local() -> None:
+    source = CLASSES + (
+        "def retyped(risky):\n    x = A()\n    try:\n        x = 5\n        risky()\n"
+        "    except Exception:\n        x.run()\n\n\n"
+        "def rebound(work):\n    x = A()\n    try:\n        x = C()\n        work()\n"
+        "    except Exception:\n        x.run()\n\n\n"
+        "def kept(work):\n    x = A()\n    try:\n        work()\n    except Exception:\n        x.run()\n"
+    )
+    assert _calls(source, "retyped") == {"?x.run"}
+    assert _calls(source, "rebound") == {"?x.run"}
+    assert _calls(source, "kept") == {"m.A.run"}
+
+
+def test_a_loop_else_runs_after_the_body_ran_zero_or_more_times() -> None:
+    source = CLASSES + (
+        "def for_else(xs):\n    x = A()\n    for _ in xs:\n        x = C()\n    else:\n        x.run()\n\n\n"
+        "def while_else(n):\n    x = A()\n    while n:\n        x = C()\n        n -= 1\n    else:\n        x.run()\n\n\n"
+        "def same(xs):\n    x = A()\n    for _ in xs:\n        x = A()\n    else:\n        x.run()\n"
+    )
+    assert _calls(source, "for_else") == {"?x.run"}
+    assert _calls(source, "while_else") == {"?x.run"}
+    assert _calls(source, "same") == {"m.A.run"}
+
+
+def test_finally_runs_from_any_point_of_the_try_and_after_it_the_join_holds() -> None:
+    source = CLASSES + (
+        "def fin(work):\n    x = A()\n    try:\n        x = C()\n        work()\n    finally:\n        x.run()\n\n\n"
+        "def after(work):\n    x = A()\n    try:\n        x = C()\n    finally:\n        work()\n    x.run()\n\n\n"
+        "def rebound_in_finally(work):\n    x = A()\n    try:\n        work()\n    finally:\n        x = C()\n"
+        "    x.run()\n"
+    )
+    assert _calls(source, "fin") == {"?x.run"}
+    assert _calls(source, "after") == {"m.C.run"}
+    assert _calls(source, "rebound_in_finally") == {"m.C.run"}
