@@ -346,6 +346,8 @@ class _Analyser:
         self.functions_here: set[str] | None = None  # the functions and methods defined here, when asked
         self.attribute_types: dict[str, str] = {}  # qualname of an attribute -> its class
         self.mros: dict[str, tuple[str, ...]] = {}
+        #: The method whose receiver (``self``, ``cls``) ``_value_type`` takes to be of no known class.
+        self.hidden_receiver: _Scope | None = None
         self.overload_stubs: dict[str, list[Definition]] = {}
         self.import_ends: dict[int, int] = {}  # first line of an import statement -> its last
         self.reexported: set[tuple[str, str]] = set()
@@ -866,7 +868,8 @@ class _Analyser:
                     elif returns and all(r.value is not None and not isinstance(r.value, ast.Name) for r in returns):
                         # every return makes a value of one class (``return Token(...)``, ``return ""``)
                         kinds = {self._value_type(r.value, scope) for r in returns if r.value is not None}
-                        if len(kinds) == 1 and None not in kinds and not self._yields(node):
+                        if len(kinds) == 1 and None not in kinds and not self._yields(node) \
+                                and not self._from_receiver(returns, scope, kinds):
                             cls = kinds.pop()
                 if cls and not isinstance(node, ast.AsyncFunctionDef):
                     self.attribute_types[scope.qualname + "()"] = cls
@@ -890,6 +893,19 @@ class _Analyser:
                         if value:
                             self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}{{}}", value)
 
+    def _from_receiver(self, returns: list[ast.Return], scope: _Scope, kinds: set[str | None]) -> bool:
+        """Whether the class of what a method returns comes from its receiver
+        (``type(self)()``, ``cls()``, ``copy.copy(self)``): called on an
+        instance of a subclass, it makes one of that subclass, so the method's
+        own class is not its result's."""
+        if scope.self_name is None:
+            return False
+        self.hidden_receiver = scope
+        try:
+            return {self._value_type(r.value, scope) for r in returns if r.value is not None} != kinds
+        finally:
+            self.hidden_receiver = None
+
     def _value_of(self, qualname: str) -> str | None:
         """The class of an attribute's value, or of a call's result (``"f()"``)."""
         found = self.attribute_types.get(qualname) or _KNOWN_RESULTS.get(qualname) or STDLIB_RESULTS.get(qualname)
@@ -909,6 +925,9 @@ class _Analyser:
             return self._value_type(node.func.args[0], scope)  # type(self)(...) makes another of self's class
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
                 and (made := _local_type(scope, "^" + node.func.id)) is not None:
+            hidden = self.hidden_receiver
+            if hidden is not None and node.func.id == hidden.self_name and _binding_scope(scope, node.func.id) is hidden:
+                return None  # cls(...) of a classmethod whose receiver is hidden
             return made  # cls(...) in a classmethod, factory(...) of factory: type[X]
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _VALUE_GETTERS \
                 and (value := self._mapped_type(node.func.value, scope)) is not None:
@@ -930,7 +949,7 @@ class _Analyser:
         if isinstance(node, ast.Name):
             owner = _binding_scope(scope, node.id)
             if owner is not None and owner.self_name == node.id and owner.cls:  # self
-                return owner.cls
+                return owner.cls if owner is not self.hidden_receiver else None
             return _local_type(scope, node.id)
         if isinstance(node, ast.Attribute):
             target = self._resolve_expr(node, scope)

@@ -54,3 +54,21 @@ def test_finally_runs_from_any_point_of_the_try_and_after_it_the_join_holds() ->
     assert _calls(source, "fin") == {"?x.run"}
     assert _calls(source, "after") == {"m.C.run"}
     assert _calls(source, "rebound_in_finally") == {"m.C.run"}
+
+
+def test_a_method_whose_result_is_made_from_its_receiver_has_no_result_class() -> None:
+    # called on a B, these make a B: A is not the class of their result
+    source = (
+        "import copy\n\n\n"
+        "class A:\n    def run(self):\n        return 1\n\n"
+        "    def dup(self):\n        return copy.copy(self)\n\n"
+        "    def pick(self, flag):\n        return self if flag else self\n\n"
+        "    def clone(self):\n        return type(self)()\n\n"
+        "    @classmethod\n    def make(cls):\n        return cls()\n\n"
+        "    def other(self):\n        return A()\n\n\n"
+        "class B(A):\n    def run(self):\n        return 2\n\n\n"
+        "def use(b: B):\n    b.dup().run()\n    b.pick(1).run()\n    b.clone().run()\n    B.make().run()\n\n\n"
+        "def fixed(b: B):\n    b.other().run()\n"
+    )
+    assert "m.A.run" not in _calls(source, "use")
+    assert _calls(source, "fixed") == {"m.A.run"}
