@@ -1170,8 +1170,10 @@ class _Analyser:
             return [(names[1], args[0])]
         if func == "builtins.zip" and len(args) == len(names) and not any(isinstance(a, ast.Starred) for a in args):
             return list(zip(names, args, strict=True))
-        if isinstance(iterable.func, ast.Attribute) and iterable.func.attr == "items" and not args and len(names) == 2:
-            # for k, v in m.items(): v is a value of m, as in ``for v in m.values()``
+        if isinstance(iterable.func, ast.Attribute) and iterable.func.attr == "items" and not args and len(names) == 2 \
+                and self._mapped_type(iterable.func.value, scope) is not None:
+            # for k, v in m.items() of a mapping m (``dict[K, V]`` and the like): v is a value of m, as in
+            # ``for v in m.values()``; another class's items() and values() need not agree
             values = ast.Call(func=ast.Attribute(value=iterable.func.value, attr="values", ctx=ast.Load()),
                               args=[], keywords=[])
             return [(names[1], values)]

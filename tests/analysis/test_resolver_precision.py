@@ -72,3 +72,15 @@ def test_a_method_whose_result_is_made_from_its_receiver_has_no_result_class() -
     )
     assert "m.A.run" not in _calls(source, "use")
     assert _calls(source, "fixed") == {"m.A.run"}
+
+
+def test_items_of_a_class_that_is_no_mapping_are_not_its_values() -> None:
+    source = CLASSES + (
+        "class Other:\n"
+        "    def items(self) -> list[tuple[str, A]]:\n        return []\n\n"
+        "    def values(self) -> list[C]:\n        return []\n\n\n"
+        "def use_other(o: Other):\n    for k, v in o.items():\n        v.run()\n\n\n"
+        "def use_dict(d: dict[str, A]):\n    for k, v in d.items():\n        v.run()\n"
+    )
+    assert "m.C.run" not in _calls(source, "use_other")
+    assert _calls(source, "use_dict") == {"m.A.run"}
