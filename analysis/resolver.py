@@ -319,6 +319,9 @@ class _Step:
             self.branches.leave_finally(self.names)
 
 
+#: The decorators that make a generator function a context manager whose ``as`` binds what it yields.
+_CONTEXT_MANAGERS = frozenset({"contextlib.contextmanager"})
+
 _BRANCHING = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.TryStar, ast.Match)
 
 
@@ -850,6 +853,9 @@ class _Analyser:
                     item = self._element_of_annotation(node.returns, scope.parent)
                     if item and not isinstance(node, ast.AsyncFunctionDef):
                         self.attribute_types[scope.qualname + "()[]"] = item
+                        if any(self._resolve_expr(d, scope.parent) in _CONTEXT_MANAGERS
+                               for d in node.decorator_list if isinstance(d, (ast.Name, ast.Attribute))):
+                            self.attribute_types[scope.qualname + "()with"] = item  # what ``with f() as v`` binds
                     value = self._mapped_of_annotation(node.returns, scope.parent)
                     if value and not isinstance(node, ast.AsyncFunctionDef):
                         self.attribute_types[scope.qualname + "(){}"] = value
@@ -1184,11 +1190,11 @@ class _Analyser:
         cls = self._value_type(expr, scope)
         if cls is None or self._class_info(cls) is None:
             # ``with collector.on_exit() as c``: a @contextmanager function's
-            # generator yields what ``as`` binds (a generator has no __enter__)
+            # generator yields what ``as`` binds (another function's items are not it)
             if isinstance(expr, ast.Call) and isinstance(expr.func, (ast.Name, ast.Attribute)):
                 target = self._resolve_expr(expr.func, scope)
                 if target and not target.startswith(UNRESOLVED):
-                    return self._value_of(target + "()[]")
+                    return self._value_of(target + "()with")
             return None
         owner = self._member_owner(cls, "__enter__")
         if owner is None or owner.startswith("builtins."):

@@ -84,3 +84,14 @@ def test_items_of_a_class_that_is_no_mapping_are_not_its_values() -> None:
     )
     assert "m.C.run" not in _calls(source, "use_other")
     assert _calls(source, "use_dict") == {"m.A.run"}
+
+
+def test_with_binds_what_a_generator_yields_only_for_a_contextmanager() -> None:
+    source = "from contextlib import contextmanager\nfrom typing import Iterator\n\n\n" + CLASSES + (
+        "@contextmanager\ndef managed() -> Iterator[A]:\n    yield A()\n\n\n"
+        "def items_gen() -> Iterator[C]:\n    yield C()\n\n\n"
+        "def use_managed():\n    with managed() as m:\n        m.run()\n\n\n"
+        "def use_plain():\n    with items_gen() as q:\n        q.run()\n"
+    )
+    assert _calls(source, "use_managed") == {"m.A.run"}
+    assert _calls(source, "use_plain") == {"?q.run"}
