@@ -176,10 +176,24 @@ def analyse_module(
             lines = len(analyser.text_lines)
             return ModuleAnalysis(module, path, (Definition(module, "module", 1, max(lines, 1)),), (), (),
                                   (Problem(TOO_DEEP, 1, 1, "too deeply nested to analyse"),), lines=lines)
+        except Exception as exc:  # noqa: BLE001 - as analysis/pool.py's stages: the file gets a diagnostic
+            # (an int literal of more digits than Python writes, say: ast.unparse cannot spell it either)
+            lines = len(analyser.text_lines)
+            return ModuleAnalysis(module, path, (Definition(module, "module", 1, max(lines, 1)),), (), (),
+                                  (Problem(FAILED, 1, 1, failure_reason(exc)),), lines=lines)
 
 
 #: The problem kind of a file that the parser accepts but is too deep to analyse.
 TOO_DEEP = "too-deep"
+#: The problem kind of a file whose analysis failed (a bug of the analyser, or
+#: its process died): the file keeps its module and this one diagnostic.
+FAILED = "analysis-failed"
+
+
+def failure_reason(exc: BaseException) -> str:
+    """The message of a FAILED diagnostic: the exception, at most 300 characters."""
+    text = f"the analysis of this file failed ({type(exc).__name__}: {exc})"
+    return text if len(text) <= 300 else text[:299] + "…"
 
 
 @contextmanager

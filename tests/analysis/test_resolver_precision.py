@@ -4,8 +4,14 @@ than none). Each source is a small case a review of the recall rules found."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from analysis.index import WorkspaceIndex
 from analysis.model import CALLS
+from analysis.pool import FAILED
 from analysis.resolver import analyse_module
+from analysis.sources import Workspace
+from tests.workspacekit import write_files
 
 CLASSES = (
     "class A:\n    def run(self):\n        return 1\n\n\n"
@@ -95,3 +101,15 @@ def test_with_binds_what_a_generator_yields_only_for_a_contextmanager() -> None:
     )
     assert _calls(source, "use_managed") == {"m.A.run"}
     assert _calls(source, "use_plain") == {"?q.run"}
+
+
+def test_a_file_the_analysis_cannot_spell_gets_the_diagnostic_the_pooled_path_gives(tmp_path: Path) -> None:
+    # an int of more digits than Python writes: ast.unparse cannot spell the default either
+    source = "def f(x=0x" + "f" * 5000 + "):\n    pass\n"
+    alone = analyse_module(source.encode(), "m.py", "m")
+    write_files(tmp_path, {"m.py": source})
+    ws = Workspace(tmp_path)
+    pooled = WorkspaceIndex(ws, ws.python_files()).modules
+    assert [(p.kind, p.message) for p in alone.problems] == [(p.kind, p.message) for a in pooled for p in a.problems]
+    assert [p.kind for p in alone.problems] == [FAILED]
+    assert "ValueError" in alone.problems[0].message
