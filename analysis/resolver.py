@@ -249,12 +249,14 @@ class _Branches:
     of another (a ``try``'s handlers and ``finally``, a loop's ``else``) starts
     from the join of the types before and those that part may leave."""
 
-    __slots__ = ("before", "ends", "mro", "saved", "start", "types")
+    __slots__ = ("before", "ends", "mro", "saved", "seen", "start", "types")
 
     def __init__(self, types: dict[str, str], mro: Callable[[str], tuple[str, ...]]) -> None:
         self.types, self.before, self.mro = types, dict(types), mro
         self.start = self.before  # what the next branch starts from
         self.saved: dict[str, str] | None = None
+        #: While a ``try`` is watched: each local it retyped, the join of every class it gave it (None: none known).
+        self.seen: dict[str, str | None] = {}
         self.ends: list[dict[str, str]] = []
 
     def next(self) -> None:
@@ -263,23 +265,39 @@ class _Branches:
         self.types.clear()
         self.types.update(self.start)
 
-    def after_part(self, forget: frozenset[str]) -> None:
-        """The branches from here on start from the join of the types before
-        and now, less ``forget`` (locals the part rebinds, whose class may be
-        any they held in the part): a loop's ``else`` runs after its body ran
-        zero or more times, a handler after some of the ``try`` body."""
-        self.start = {n: c for n, c in self._joined([self.before, self.types]).items() if n not in forget}
+    def saw(self, name: str, cls: str | None) -> None:
+        """A watched part gave local ``name`` the class ``cls`` (None: none known)."""
+        was = self.seen[name] if name in self.seen else self.before.get(name)
+        self.seen[name] = self._join(name, was, cls) if was is not None else None
+
+    def after_part(self) -> None:
+        """The branches from here on start from the join of the types before,
+        now and, for a watched ``try``, every class its body gave a local: a
+        loop's ``else`` runs after its body ran zero or more times, a handler
+        after any part of the ``try`` body."""
+        self.start = self._anywhere()
+
+    def _anywhere(self) -> dict[str, str]:
+        start = self._joined([self.before, self.types])
+        for name, cls in self.seen.items():
+            joined = self._join(name, start.get(name), cls) if cls is not None else None
+            if joined is None:
+                start.pop(name, None)
+            else:
+                start[name] = joined
+        return start
 
     def join(self) -> None:
         joined = self._joined([*self.ends, self.types])
         self.types.clear()
         self.types.update(joined)
 
-    def enter_finally(self, forget: frozenset[str]) -> None:
+    def enter_finally(self) -> None:
         """After the join, ``finally`` runs from any point of the statement:
-        from the join of the types before and after it, less ``forget``."""
+        from the join of the types before, after it and every class the
+        watched body, ``else`` and handlers gave a local."""
         self.saved = dict(self.types)
-        start = {n: c for n, c in self._joined([self.before, self.types]).items() if n not in forget}
+        start = self._anywhere()
         self.types.clear()
         self.types.update(start)
 
@@ -312,7 +330,9 @@ class _Branches:
 
 class _Step:
     """A step of a branching statement's visit: a branch ends (``next``), the
-    join (``join``), or one of ``_Branches``' other steps with its names."""
+    join (``join``), one of ``_Branches``' other steps (with its names), or
+    the start or end of a watched part of a ``try`` (``watch``, ``unwatch``:
+    the visit tells the branches each class a local is given there)."""
 
     __slots__ = ("branches", "kind", "names")
 
@@ -325,9 +345,11 @@ class _Step:
         elif self.kind == "join":
             self.branches.join()
         elif self.kind == "after_part":
-            self.branches.after_part(self.names)
+            self.branches.after_part()
         elif self.kind == "enter_finally":
-            self.branches.enter_finally(self.names)
+            self.branches.enter_finally()
+        elif self.kind in ("watch", "unwatch"):
+            pass  # _Analyser._visit_body keeps the watched branches
         else:
             assert self.kind == "leave_finally"
             self.branches.leave_finally(self.names)
@@ -365,6 +387,8 @@ class _Analyser:
         self.mros: dict[str, tuple[str, ...]] = {}
         #: The method whose receiver (``self``, ``cls``) ``_value_type`` takes to be of no known class.
         self.hidden_receiver: _Scope | None = None
+        #: The ``try`` statements being visited, told each class a local is given (``_Branches.saw``).
+        self.watched: list[_Branches] = []
         self.overload_stubs: dict[str, list[Definition]] = {}
         self.import_ends: dict[int, int] = {}  # first line of an import statement -> its last
         self.reexported: set[tuple[str, str]] = set()
@@ -1432,7 +1456,16 @@ class _Analyser:
         typed = scope.kind == "function" and scope.node is not None
         while stack:
             node = stack.pop()
-            if isinstance(node, (_Narrow, _Step)):
+            if isinstance(node, _Narrow):
+                node.apply()
+                for watched in self.watched:
+                    if watched.types is node.types:
+                        watched.saw(node.name, node.cls)
+            elif isinstance(node, _Step):
+                if node.kind == "watch":
+                    self.watched.append(node.branches)
+                elif node.kind == "unwatch":
+                    self.watched.remove(node.branches)
                 node.apply()
             elif typed and isinstance(node, _BRANCHING):
                 stack.extend(reversed(self._branched(node, scope)))
@@ -1468,14 +1501,16 @@ class _Analyser:
             parts = [node.test, *node.body, _Step(branches, "after_part"), step, *node.orelse, join]
         elif isinstance(node, (ast.Try, ast.TryStar)):
             # a handler runs after any part of the body: the locals it rebinds may hold any class they held there
-            parts = [*node.body, _Step(branches, "after_part", _rebound_in(node.body, scope)), *node.orelse]
+            # a handler runs after any part of the body: a local may hold any class the body gave it
+            unwatch = _Step(branches, "unwatch")
+            parts = [_Step(branches, "watch"), *node.body, _Step(branches, "after_part"),
+                     *([] if node.finalbody else [unwatch]), *node.orelse]
             for handler in node.handlers:
                 parts += [step, handler]
             parts.append(join)
-            if node.finalbody:
-                parts += [_Step(branches, "enter_finally", _rebound_in([*node.body, *node.orelse, *node.handlers],
-                                                                       scope)),
-                          *node.finalbody, _Step(branches, "leave_finally", _bound_in(node.finalbody))]
+            if node.finalbody:  # and finally after any part of the statement
+                parts += [_Step(branches, "enter_finally"), unwatch, *node.finalbody,
+                          _Step(branches, "leave_finally", _bound_in(node.finalbody))]
         else:
             assert isinstance(node, ast.Match)
             parts = [node.subject]
@@ -2116,12 +2151,6 @@ def _bound_in(nodes: Iterable[ast.AST]) -> frozenset[str]:
     too: more names than bound here, never fewer)."""
     return frozenset(n.id for node in nodes for n in ast.walk(node)
                      if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load))
-
-
-def _rebound_in(nodes: Iterable[ast.AST], scope: _Scope) -> frozenset[str]:
-    """The locals bound more than once that ``nodes`` bind: the only ones
-    whose class the visit changes as it goes."""
-    return _bound_in(nodes) & frozenset(scope.rebound)
 
 
 _BINDING_STATEMENTS = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith)

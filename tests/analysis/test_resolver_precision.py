@@ -39,6 +39,17 @@ def test_a_handler_does_not_take_the_class_before_a_try_whose_body_rebinds_the_l
     assert _calls(source, "kept") == {"m.A.run"}
 
 
+def test_a_handler_joins_every_class_the_try_body_gives_a_local() -> None:
+    source = CLASSES + (
+        "def midway(work):\n    x = A()\n    try:\n        x = C()\n        work()\n        x = A()\n"
+        "    except Exception:\n        x.run()\n\n\n"
+        "def same(work):\n    x = A()\n    try:\n        x = A()\n        work()\n"
+        "    except Exception:\n        x.run()\n"
+    )
+    assert _calls(source, "midway") == {"?x.run"}
+    assert _calls(source, "same") == {"m.A.run"}
+
+
 def test_a_loop_else_runs_after_the_body_ran_zero_or_more_times() -> None:
     source = CLASSES + (
         "def for_else(xs):\n    x = A()\n    for _ in xs:\n        x = C()\n    else:\n        x.run()\n\n\n"
