@@ -43,16 +43,21 @@ from typing import TYPE_CHECKING, Any
 
 from analysis.filecache import CLASS, PREPARED, VALUE, Event, Record, dump_record, load_record
 from analysis.model import UNRESOLVED, Definition, ModuleAnalysis, Problem
-from analysis.resolver import TOO_DEEP, ClassInfo, _Analyser, collector_paused, known_result
+from analysis.resolver import (
+    FAILED,
+    TOO_DEEP,
+    ClassInfo,
+    _Analyser,
+    collector_paused,
+    failure_reason,
+    known_result,
+)
 from analysis.stdlib_types import is_class as is_stdlib_class
 
 if TYPE_CHECKING:  # the pool's own modules are imported when a pool starts: a small build needs none
     import subprocess
     from multiprocessing.connection import Connection
 
-#: The problem kind of a file whose analysis failed (a bug of the analyser, or
-#: its process died): the file keeps its module and this one diagnostic.
-FAILED = "analysis-failed"
 #: Rounds of step 2 at most (a chain of modules each telling the next a class).
 MAX_ROUNDS = 12
 #: Below this many files to analyse a build stays in the calling process: a
@@ -253,8 +258,7 @@ def _too_deep(job: Job, lines: int) -> ModuleAnalysis:
 
 
 def _why(exc: BaseException) -> str:
-    text = f"the analysis of this file failed ({type(exc).__name__}: {exc})"
-    return text if len(text) <= 300 else text[:299] + "…"
+    return failure_reason(exc)
 
 
 class _Kept:

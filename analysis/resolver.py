@@ -176,10 +176,24 @@ def analyse_module(
             lines = len(analyser.text_lines)
             return ModuleAnalysis(module, path, (Definition(module, "module", 1, max(lines, 1)),), (), (),
                                   (Problem(TOO_DEEP, 1, 1, "too deeply nested to analyse"),), lines=lines)
+        except Exception as exc:  # noqa: BLE001 - as analysis/pool.py's stages: the file gets a diagnostic
+            # (an int literal of more digits than Python writes, say: ast.unparse cannot spell it either)
+            lines = len(analyser.text_lines)
+            return ModuleAnalysis(module, path, (Definition(module, "module", 1, max(lines, 1)),), (), (),
+                                  (Problem(FAILED, 1, 1, failure_reason(exc)),), lines=lines)
 
 
 #: The problem kind of a file that the parser accepts but is too deep to analyse.
 TOO_DEEP = "too-deep"
+#: The problem kind of a file whose analysis failed (a bug of the analyser, or
+#: its process died): the file keeps its module and this one diagnostic.
+FAILED = "analysis-failed"
+
+
+def failure_reason(exc: BaseException) -> str:
+    """The message of a FAILED diagnostic: the exception, at most 300 characters."""
+    text = f"the analysis of this file failed ({type(exc).__name__}: {exc})"
+    return text if len(text) <= 300 else text[:299] + "…"
 
 
 @contextmanager
@@ -231,22 +245,72 @@ class _Branches:
     starts from the types before it; after it, a local is of the class every
     branch leaves it (or of the one of two classes the other derives from:
     ``jar: CookieJar``, then ``jar = RequestsCookieJar()`` in an ``if``, is a
-    CookieJar after it), else of no known class."""
+    CookieJar after it), else of no known class. A branch that runs after part
+    of another (a ``try``'s handlers and ``finally``, a loop's ``else``) starts
+    from the join of the types before and those that part may leave."""
 
-    __slots__ = ("before", "ends", "mro", "types")
+    __slots__ = ("before", "ends", "mro", "saved", "seen", "start", "types")
 
     def __init__(self, types: dict[str, str], mro: Callable[[str], tuple[str, ...]]) -> None:
         self.types, self.before, self.mro = types, dict(types), mro
+        self.start = self.before  # what the next branch starts from
+        self.saved: dict[str, str] | None = None
+        #: While a ``try`` is watched: each local it retyped, the join of every class it gave it (None: none known).
+        self.seen: dict[str, str | None] = {}
         self.ends: list[dict[str, str]] = []
 
     def next(self) -> None:
-        """The end of a branch: the next starts from the types before."""
+        """The end of a branch: the next starts from ``start``."""
         self.ends.append(dict(self.types))
         self.types.clear()
-        self.types.update(self.before)
+        self.types.update(self.start)
+
+    def saw(self, name: str, cls: str | None) -> None:
+        """A watched part gave local ``name`` the class ``cls`` (None: none known)."""
+        was = self.seen[name] if name in self.seen else self.before.get(name)
+        self.seen[name] = self._join(name, was, cls) if was is not None else None
+
+    def after_part(self) -> None:
+        """The branches from here on start from the join of the types before,
+        now and, for a watched ``try``, every class its body gave a local: a
+        loop's ``else`` runs after its body ran zero or more times, a handler
+        after any part of the ``try`` body."""
+        self.start = self._anywhere()
+
+    def _anywhere(self) -> dict[str, str]:
+        start = self._joined([self.before, self.types])
+        for name, cls in self.seen.items():
+            joined = self._join(name, start.get(name), cls) if cls is not None else None
+            if joined is None:
+                start.pop(name, None)
+            else:
+                start[name] = joined
+        return start
 
     def join(self) -> None:
-        ends = [*self.ends, dict(self.types)]
+        joined = self._joined([*self.ends, self.types])
+        self.types.clear()
+        self.types.update(joined)
+
+    def enter_finally(self) -> None:
+        """After the join, ``finally`` runs from any point of the statement:
+        from the join of the types before, after it and every class the
+        watched body, ``else`` and handlers gave a local."""
+        self.saved = dict(self.types)
+        start = self._anywhere()
+        self.types.clear()
+        self.types.update(start)
+
+    def leave_finally(self, rebound: frozenset[str]) -> None:
+        """Past ``finally`` (reached only from the join): the joined types,
+        but for the locals ``finally`` binds, of the class it leaves them."""
+        assert self.saved is not None
+        ended = dict(self.types)
+        self.types.clear()
+        self.types.update({n: c for n, c in self.saved.items() if n not in rebound})
+        self.types.update({n: c for n, c in ended.items() if n in rebound})
+
+    def _joined(self, ends: list[dict[str, str]]) -> dict[str, str]:
         joined: dict[str, str] = {}
         for name in dict.fromkeys(n for end in ends for n in end):
             cls: str | None = ends[0].get(name)
@@ -254,8 +318,7 @@ class _Branches:
                 cls = self._join(name, cls, end.get(name))
             if cls is not None:
                 joined[name] = cls
-        self.types.clear()
-        self.types.update(joined)
+        return joined
 
     def _join(self, name: str, a: str | None, b: str | None) -> str | None:
         if a == b or a is None or b is None:
@@ -266,19 +329,34 @@ class _Branches:
 
 
 class _Step:
-    """A step of a branching statement's visit: a branch ends, or the join."""
+    """A step of a branching statement's visit: a branch ends (``next``), the
+    join (``join``), one of ``_Branches``' other steps (with its names), or
+    the start or end of a watched part of a ``try`` (``watch``, ``unwatch``:
+    the visit tells the branches each class a local is given there)."""
 
-    __slots__ = ("branches", "last")
+    __slots__ = ("branches", "kind", "names")
 
-    def __init__(self, branches: _Branches, last: bool) -> None:
-        self.branches, self.last = branches, last
+    def __init__(self, branches: _Branches, kind: str, names: frozenset[str] = frozenset()) -> None:
+        self.branches, self.kind, self.names = branches, kind, names
 
     def apply(self) -> None:
-        if self.last:
-            self.branches.join()
-        else:
+        if self.kind == "next":
             self.branches.next()
+        elif self.kind == "join":
+            self.branches.join()
+        elif self.kind == "after_part":
+            self.branches.after_part()
+        elif self.kind == "enter_finally":
+            self.branches.enter_finally()
+        elif self.kind in ("watch", "unwatch"):
+            pass  # _Analyser._visit_body keeps the watched branches
+        else:
+            assert self.kind == "leave_finally"
+            self.branches.leave_finally(self.names)
 
+
+#: The decorators that make a generator function a context manager whose ``as`` binds what it yields.
+_CONTEXT_MANAGERS = frozenset({"contextlib.contextmanager"})
 
 _BRANCHING = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.TryStar, ast.Match)
 
@@ -307,6 +385,10 @@ class _Analyser:
         self.functions_here: set[str] | None = None  # the functions and methods defined here, when asked
         self.attribute_types: dict[str, str] = {}  # qualname of an attribute -> its class
         self.mros: dict[str, tuple[str, ...]] = {}
+        #: The method whose receiver (``self``, ``cls``) ``_value_type`` takes to be of no known class.
+        self.hidden_receiver: _Scope | None = None
+        #: The ``try`` statements being visited, told each class a local is given (``_Branches.saw``).
+        self.watched: list[_Branches] = []
         self.overload_stubs: dict[str, list[Definition]] = {}
         self.import_ends: dict[int, int] = {}  # first line of an import statement -> its last
         self.reexported: set[tuple[str, str]] = set()
@@ -809,6 +891,9 @@ class _Analyser:
                     item = self._element_of_annotation(node.returns, scope.parent)
                     if item and not isinstance(node, ast.AsyncFunctionDef):
                         self.attribute_types[scope.qualname + "()[]"] = item
+                        if any(self._resolve_expr(d, scope.parent) in _CONTEXT_MANAGERS
+                               for d in node.decorator_list if isinstance(d, (ast.Name, ast.Attribute))):
+                            self.attribute_types[scope.qualname + "()with"] = item  # what ``with f() as v`` binds
                     value = self._mapped_of_annotation(node.returns, scope.parent)
                     if value and not isinstance(node, ast.AsyncFunctionDef):
                         self.attribute_types[scope.qualname + "(){}"] = value
@@ -827,7 +912,8 @@ class _Analyser:
                     elif returns and all(r.value is not None and not isinstance(r.value, ast.Name) for r in returns):
                         # every return makes a value of one class (``return Token(...)``, ``return ""``)
                         kinds = {self._value_type(r.value, scope) for r in returns if r.value is not None}
-                        if len(kinds) == 1 and None not in kinds and not self._yields(node):
+                        if len(kinds) == 1 and None not in kinds and not self._yields(node) \
+                                and not self._from_receiver(returns, scope, kinds):
                             cls = kinds.pop()
                 if cls and not isinstance(node, ast.AsyncFunctionDef):
                     self.attribute_types[scope.qualname + "()"] = cls
@@ -851,6 +937,19 @@ class _Analyser:
                         if value:
                             self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}{{}}", value)
 
+    def _from_receiver(self, returns: list[ast.Return], scope: _Scope, kinds: set[str | None]) -> bool:
+        """Whether the class of what a method returns comes from its receiver
+        (``type(self)()``, ``cls()``, ``copy.copy(self)``): called on an
+        instance of a subclass, it makes one of that subclass, so the method's
+        own class is not its result's."""
+        if scope.self_name is None:
+            return False
+        self.hidden_receiver = scope
+        try:
+            return {self._value_type(r.value, scope) for r in returns if r.value is not None} != kinds
+        finally:
+            self.hidden_receiver = None
+
     def _value_of(self, qualname: str) -> str | None:
         """The class of an attribute's value, or of a call's result (``"f()"``)."""
         found = self.attribute_types.get(qualname) or _KNOWN_RESULTS.get(qualname) or STDLIB_RESULTS.get(qualname)
@@ -870,6 +969,9 @@ class _Analyser:
             return self._value_type(node.func.args[0], scope)  # type(self)(...) makes another of self's class
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
                 and (made := _local_type(scope, "^" + node.func.id)) is not None:
+            hidden = self.hidden_receiver
+            if hidden is not None and node.func.id == hidden.self_name and _binding_scope(scope, node.func.id) is hidden:
+                return None  # cls(...) of a classmethod whose receiver is hidden
             return made  # cls(...) in a classmethod, factory(...) of factory: type[X]
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _VALUE_GETTERS \
                 and (value := self._mapped_type(node.func.value, scope)) is not None:
@@ -891,7 +993,7 @@ class _Analyser:
         if isinstance(node, ast.Name):
             owner = _binding_scope(scope, node.id)
             if owner is not None and owner.self_name == node.id and owner.cls:  # self
-                return owner.cls
+                return owner.cls if owner is not self.hidden_receiver else None
             return _local_type(scope, node.id)
         if isinstance(node, ast.Attribute):
             target = self._resolve_expr(node, scope)
@@ -1112,8 +1214,10 @@ class _Analyser:
             return [(names[1], args[0])]
         if func == "builtins.zip" and len(args) == len(names) and not any(isinstance(a, ast.Starred) for a in args):
             return list(zip(names, args, strict=True))
-        if isinstance(iterable.func, ast.Attribute) and iterable.func.attr == "items" and not args and len(names) == 2:
-            # for k, v in m.items(): v is a value of m, as in ``for v in m.values()``
+        if isinstance(iterable.func, ast.Attribute) and iterable.func.attr == "items" and not args and len(names) == 2 \
+                and self._mapped_type(iterable.func.value, scope) is not None:
+            # for k, v in m.items() of a mapping m (``dict[K, V]`` and the like): v is a value of m, as in
+            # ``for v in m.values()``; another class's items() and values() need not agree
             values = ast.Call(func=ast.Attribute(value=iterable.func.value, attr="values", ctx=ast.Load()),
                               args=[], keywords=[])
             return [(names[1], values)]
@@ -1124,11 +1228,11 @@ class _Analyser:
         cls = self._value_type(expr, scope)
         if cls is None or self._class_info(cls) is None:
             # ``with collector.on_exit() as c``: a @contextmanager function's
-            # generator yields what ``as`` binds (a generator has no __enter__)
+            # generator yields what ``as`` binds (another function's items are not it)
             if isinstance(expr, ast.Call) and isinstance(expr.func, (ast.Name, ast.Attribute)):
                 target = self._resolve_expr(expr.func, scope)
                 if target and not target.startswith(UNRESOLVED):
-                    return self._value_of(target + "()[]")
+                    return self._value_of(target + "()with")
             return None
         owner = self._member_owner(cls, "__enter__")
         if owner is None or owner.startswith("builtins."):
@@ -1352,7 +1456,16 @@ class _Analyser:
         typed = scope.kind == "function" and scope.node is not None
         while stack:
             node = stack.pop()
-            if isinstance(node, (_Narrow, _Step)):
+            if isinstance(node, _Narrow):
+                node.apply()
+                for watched in self.watched:
+                    if watched.types is node.types:
+                        watched.saw(node.name, node.cls)
+            elif isinstance(node, _Step):
+                if node.kind == "watch":
+                    self.watched.append(node.branches)
+                elif node.kind == "unwatch":
+                    self.watched.remove(node.branches)
                 node.apply()
             elif typed and isinstance(node, _BRANCHING):
                 stack.extend(reversed(self._branched(node, scope)))
@@ -1370,24 +1483,34 @@ class _Analyser:
 
     def _branched(self, node: ast.stmt, scope: _Scope) -> list[ast.AST | _Narrow | _Step]:
         """The parts of an ``if``, loop, ``try`` or ``match`` in visiting
-        order, each branch starting from the types before the statement and
-        the types after it their join (``_Branches``)."""
+        order, each branch starting from the types before the statement (a
+        loop's ``else`` and a ``try``'s handlers and ``finally`` from those
+        and the ones the body may leave) and the types after it their join
+        (``_Branches``)."""
         branches = _Branches(scope.types, self._mro)
-        step, join = _Step(branches, False), _Step(branches, True)
+        step, join = _Step(branches, "next"), _Step(branches, "join")
         parts: list[ast.AST | _Narrow | _Step]
         if isinstance(node, ast.If):
             narrowed = self._narrowing(node, scope)
             parts = [node.test, *(node.body if narrowed is None else narrowed), step, *node.orelse, join]
         elif isinstance(node, (ast.For, ast.AsyncFor)):  # run zero or more times
             looped = self._loop_typing(node, scope)
-            parts = [node.target, node.iter, *([looped] if looped else []), *node.body, step, *node.orelse, join]
+            parts = [node.target, node.iter, *([looped] if looped else []), *node.body,
+                     _Step(branches, "after_part"), step, *node.orelse, join]
         elif isinstance(node, ast.While):
-            parts = [node.test, *node.body, step, *node.orelse, join]
+            parts = [node.test, *node.body, _Step(branches, "after_part"), step, *node.orelse, join]
         elif isinstance(node, (ast.Try, ast.TryStar)):
-            parts = [*node.body, *node.orelse, step]
+            # a handler runs after any part of the body: the locals it rebinds may hold any class they held there
+            # a handler runs after any part of the body: a local may hold any class the body gave it
+            unwatch = _Step(branches, "unwatch")
+            parts = [_Step(branches, "watch"), *node.body, _Step(branches, "after_part"),
+                     *([] if node.finalbody else [unwatch]), *node.orelse]
             for handler in node.handlers:
-                parts += [handler, step]
-            parts += [join, *node.finalbody]
+                parts += [step, handler]
+            parts.append(join)
+            if node.finalbody:  # and finally after any part of the statement
+                parts += [_Step(branches, "enter_finally"), unwatch, *node.finalbody,
+                          _Step(branches, "leave_finally", _bound_in(node.finalbody))]
         else:
             assert isinstance(node, ast.Match)
             parts = [node.subject]
@@ -2021,6 +2144,13 @@ def _walk_body(body: list[ast.stmt]) -> Iterable[ast.stmt]:
                 break
         else:
             stack.pop()
+
+
+def _bound_in(nodes: Iterable[ast.AST]) -> frozenset[str]:
+    """The names stored or deleted anywhere in ``nodes`` (nested scopes'
+    too: more names than bound here, never fewer)."""
+    return frozenset(n.id for node in nodes for n in ast.walk(node)
+                     if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load))
 
 
 _BINDING_STATEMENTS = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith)

@@ -1,0 +1,126 @@
+"""Calls the resolver must not resolve to a wrong target: where the class of
+a value cannot be known, the call stays unresolved (a wrong target is worse
+than none). Each source is a small case a review of the recall rules found."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from analysis.index import WorkspaceIndex
+from analysis.model import CALLS
+from analysis.pool import FAILED
+from analysis.resolver import analyse_module
+from analysis.sources import Workspace
+from tests.workspacekit import write_files
+
+CLASSES = (
+    "class A:\n    def run(self):\n        return 1\n\n\n"
+    "class C:\n    def run(self):\n        return 2\n\n\n"
+)
+
+
+def _calls(source: str, function: str, attr: str = "run") -> set[str]:
+    """The targets of the calls of ``.attr`` in ``function`` of module m."""
+    analysis = analyse_module(source.encode(), "m.py", "m")
+    return {u.target for u in analysis.uses
+            if u.kind == CALLS and u.source == f"m.{function}" and u.target.endswith(f".{attr}")}
+
+
+def test_a_handler_does_not_take_the_class_before_a_try_whose_body_rebinds_the_local() -> None:
+    source = CLASSES + (
+        "def retyped(risky):\n    x = A()\n    try:\n        x = 5\n        risky()\n"
+        "    except Exception:\n        x.run()\n\n\n"
+        "def rebound(work):\n    x = A()\n    try:\n        x = C()\n        work()\n"
+        "    except Exception:\n        x.run()\n\n\n"
+        "def kept(work):\n    x = A()\n    try:\n        work()\n    except Exception:\n        x.run()\n"
+    )
+    assert _calls(source, "retyped") == {"?x.run"}
+    assert _calls(source, "rebound") == {"?x.run"}
+    assert _calls(source, "kept") == {"m.A.run"}
+
+
+def test_a_handler_joins_every_class_the_try_body_gives_a_local() -> None:
+    source = CLASSES + (
+        "def midway(work):\n    x = A()\n    try:\n        x = C()\n        work()\n        x = A()\n"
+        "    except Exception:\n        x.run()\n\n\n"
+        "def same(work):\n    x = A()\n    try:\n        x = A()\n        work()\n"
+        "    except Exception:\n        x.run()\n"
+    )
+    assert _calls(source, "midway") == {"?x.run"}
+    assert _calls(source, "same") == {"m.A.run"}
+
+
+def test_a_loop_else_runs_after_the_body_ran_zero_or_more_times() -> None:
+    source = CLASSES + (
+        "def for_else(xs):\n    x = A()\n    for _ in xs:\n        x = C()\n    else:\n        x.run()\n\n\n"
+        "def while_else(n):\n    x = A()\n    while n:\n        x = C()\n        n -= 1\n    else:\n        x.run()\n\n\n"
+        "def same(xs):\n    x = A()\n    for _ in xs:\n        x = A()\n    else:\n        x.run()\n"
+    )
+    assert _calls(source, "for_else") == {"?x.run"}
+    assert _calls(source, "while_else") == {"?x.run"}
+    assert _calls(source, "same") == {"m.A.run"}
+
+
+def test_finally_runs_from_any_point_of_the_try_and_after_it_the_join_holds() -> None:
+    source = CLASSES + (
+        "def fin(work):\n    x = A()\n    try:\n        x = C()\n        work()\n    finally:\n        x.run()\n\n\n"
+        "def after(work):\n    x = A()\n    try:\n        x = C()\n    finally:\n        work()\n    x.run()\n\n\n"
+        "def rebound_in_finally(work):\n    x = A()\n    try:\n        work()\n    finally:\n        x = C()\n"
+        "    x.run()\n"
+    )
+    assert _calls(source, "fin") == {"?x.run"}
+    assert _calls(source, "after") == {"m.C.run"}
+    assert _calls(source, "rebound_in_finally") == {"m.C.run"}
+
+
+def test_a_method_whose_result_is_made_from_its_receiver_has_no_result_class() -> None:
+    # called on a B, these make a B: A is not the class of their result
+    source = (
+        "import copy\n\n\n"
+        "class A:\n    def run(self):\n        return 1\n\n"
+        "    def dup(self):\n        return copy.copy(self)\n\n"
+        "    def pick(self, flag):\n        return self if flag else self\n\n"
+        "    def clone(self):\n        return type(self)()\n\n"
+        "    @classmethod\n    def make(cls):\n        return cls()\n\n"
+        "    def other(self):\n        return A()\n\n\n"
+        "class B(A):\n    def run(self):\n        return 2\n\n\n"
+        "def use(b: B):\n    b.dup().run()\n    b.pick(1).run()\n    b.clone().run()\n    B.make().run()\n\n\n"
+        "def fixed(b: B):\n    b.other().run()\n"
+    )
+    assert "m.A.run" not in _calls(source, "use")
+    assert _calls(source, "fixed") == {"m.A.run"}
+
+
+def test_items_of_a_class_that_is_no_mapping_are_not_its_values() -> None:
+    source = CLASSES + (
+        "class Other:\n"
+        "    def items(self) -> list[tuple[str, A]]:\n        return []\n\n"
+        "    def values(self) -> list[C]:\n        return []\n\n\n"
+        "def use_other(o: Other):\n    for k, v in o.items():\n        v.run()\n\n\n"
+        "def use_dict(d: dict[str, A]):\n    for k, v in d.items():\n        v.run()\n"
+    )
+    assert "m.C.run" not in _calls(source, "use_other")
+    assert _calls(source, "use_dict") == {"m.A.run"}
+
+
+def test_with_binds_what_a_generator_yields_only_for_a_contextmanager() -> None:
+    source = "from contextlib import contextmanager\nfrom typing import Iterator\n\n\n" + CLASSES + (
+        "@contextmanager\ndef managed() -> Iterator[A]:\n    yield A()\n\n\n"
+        "def items_gen() -> Iterator[C]:\n    yield C()\n\n\n"
+        "def use_managed():\n    with managed() as m:\n        m.run()\n\n\n"
+        "def use_plain():\n    with items_gen() as q:\n        q.run()\n"
+    )
+    assert _calls(source, "use_managed") == {"m.A.run"}
+    assert _calls(source, "use_plain") == {"?q.run"}
+
+
+def test_a_file_the_analysis_cannot_spell_gets_the_diagnostic_the_pooled_path_gives(tmp_path: Path) -> None:
+    # an int of more digits than Python writes: ast.unparse cannot spell the default either
+    source = "def f(x=0x" + "f" * 5000 + "):\n    pass\n"
+    alone = analyse_module(source.encode(), "m.py", "m")
+    write_files(tmp_path, {"m.py": source})
+    ws = Workspace(tmp_path)
+    pooled = WorkspaceIndex(ws, ws.python_files()).modules
+    assert [(p.kind, p.message) for p in alone.problems] == [(p.kind, p.message) for a in pooled for p in a.problems]
+    assert [p.kind for p in alone.problems] == [FAILED]
+    assert "ValueError" in alone.problems[0].message
