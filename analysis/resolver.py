@@ -1242,11 +1242,9 @@ class _Analyser:
 
     def _tuple_parts(self, ann: ast.expr, scope: _Scope | None) -> list[str | None]:
         """The class of each place of ``tuple[A, B, C]`` (none for ``tuple[X, ...]``)."""
-        if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
-            try:
-                ann = ast.parse(ann.value, mode="eval").body
-            except SyntaxError:
-                return []
+        if (unquoted := _unquoted(ann)) is None:
+            return []
+        ann = unquoted
         if not (isinstance(ann, ast.Subscript) and isinstance(ann.value, (ast.Name, ast.Attribute))
                 and isinstance(ann.slice, ast.Tuple)):
             return []
@@ -1259,11 +1257,9 @@ class _Analyser:
 
     def _instance_of_type(self, ann: ast.expr, scope: _Scope | None) -> str | None:
         """X of an annotation ``type[X]`` (``Type[X]``, ``type[X] | None``): what calling the value makes."""
-        if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
-            try:
-                ann = ast.parse(ann.value, mode="eval").body
-            except SyntaxError:
-                return None
+        if (unquoted := _unquoted(ann)) is None:
+            return None
+        ann = unquoted
         ann = self._without_none(ann, scope)
         if not (isinstance(ann, ast.Subscript) and _last_name(ann.value) in ("type", "Type")):
             return None
@@ -1293,11 +1289,9 @@ class _Analyser:
         """The value class of ``dict[K, V]``, ``Mapping[K, V]`` and the like
         (or of one of them ``| None``): what ``m[k]``, ``m.get(k)`` and
         ``m.values()`` give."""
-        if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
-            try:
-                ann = ast.parse(ann.value, mode="eval").body
-            except SyntaxError:
-                return None
+        if (unquoted := _unquoted(ann)) is None:
+            return None
+        ann = unquoted
         ann = self._without_none(ann, scope)
         if not (isinstance(ann, ast.Subscript) and isinstance(ann.slice, ast.Tuple) and len(ann.slice.elts) == 2):
             return None
@@ -1322,15 +1316,13 @@ class _Analyser:
     def _element_of_annotation(self, ann: ast.expr, scope: _Scope | None) -> str | None:
         """The item class of ``list[X]``, ``Sequence[X]``, ``Iterable[X]``,
         ``tuple[X, ...]`` and the like (or of one of them ``| None``), for ``for x in xs``."""
-        if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
-            try:
-                ann = ast.parse(ann.value, mode="eval").body
-            except SyntaxError:
-                return None
+        if (unquoted := _unquoted(ann)) is None:
+            return None
+        ann = unquoted
         ann = self._without_none(ann, scope)
         if not isinstance(ann, ast.Subscript):
             return None
-        origin = ast.unparse(ann.value).rpartition(".")[2]
+        origin = _last_name(ann.value)
         item = ann.slice
         if origin in ("tuple", "Tuple"):
             if not (isinstance(item, ast.Tuple) and len(item.elts) == 2 and isinstance(item.elts[1], ast.Constant)
@@ -1344,11 +1336,9 @@ class _Analyser:
         return self._class_of_annotation(item, scope)
 
     def _class_of_annotation(self, ann: ast.expr, scope: _Scope | None) -> str | None:
-        if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
-            try:
-                ann = ast.parse(ann.value, mode="eval").body
-            except SyntaxError:
-                return None
+        if (unquoted := _unquoted(ann)) is None:
+            return None
+        ann = unquoted
         if isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):  # X | None
             sides = [s for s in (ann.left, ann.right) if not (isinstance(s, ast.Constant) and s.value is None)]
             return self._class_of_annotation(sides[0], scope) if len(sides) == 1 else None
@@ -2196,6 +2186,17 @@ def _target_names(target: ast.expr) -> Iterable[ast.Name]:
             yield from _target_names(elt)
     elif isinstance(target, ast.Starred):
         yield from _target_names(target.value)
+
+
+def _unquoted(ann: ast.expr) -> ast.expr | None:
+    """The annotation a string annotation (``"list[X]"``) spells, parsed; none
+    when it is not an expression; any other annotation as it is."""
+    if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
+        try:
+            return ast.parse(ann.value, mode="eval").body
+        except SyntaxError:
+            return None
+    return ann
 
 
 def _last_name(node: ast.expr) -> str | None:
