@@ -89,6 +89,17 @@ def test_what_still_recurses_too_deep_is_one_diagnostic_not_a_traceback(monkeypa
     assert [d.qualname for d in a.definitions] == ["m"]
 
 
+def test_a_graph_whose_file_could_not_be_analysed_says_why(tmp_path):
+    # an int literal of more digits than Python writes: the analysis fails (analysis-failed); the view
+    # must not look like a file without definitions
+    _write(tmp_path, {"semaprax.toml": "[project]\nname = 'big'\n",
+                      "big.py": "def f(x=0x" + "f" * 5000 + "):\n    pass\n"})
+    graph = _view("graph", "big.py", tmp_path)
+    assert graph["definitions"]["rows"] == []
+    [[line, column, message]] = graph["errors"]
+    assert (line, column) == (1, 1) and message.startswith("the analysis of this file failed (ValueError")
+
+
 @pytest.mark.skipif(sys.platform != "linux", reason="file names as bytes")
 def test_a_file_name_that_is_not_utf8_is_skipped_and_named(tmp_path):
     _write(tmp_path, {"semaprax.toml": "[project]\nname = 'x'\n", "a.py": "def f():\n    return 1\n"})
