@@ -206,3 +206,37 @@ def binary_slow_verdict(body: bytes) -> bytes | CompactError:
         return document
     except CompactError as exc:
         return exc
+
+
+def diagnostic(read: object) -> object:
+    """A verdict to compare: a diagnostic as (code, message, offset), anything
+    else (a document, None) as it is."""
+    return (read.code, read.message, read.offset) if isinstance(read, CompactError) else read
+
+
+def normalize_verdict(doc: bytes, lexical: bool) -> tuple:
+    """What ``projection._normalize`` says of ``doc``: ("ok",) or the diagnostic
+    as (code, message, offset); ``lexical=False`` is the parsing reading alone."""
+    from codec import projection
+
+    try:
+        projection._normalize(doc, None, lexical=lexical)
+    except CompactError as exc:
+        return (exc.code, exc.message, exc.offset)
+    return ("ok",)
+
+
+def prove_every_document(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Let small documents and documents of mostly scalars take the proof
+    without a value and its readings of departures (its size gates opened)."""
+    from codec import projection
+
+    monkeypatch.setattr(projection, "_MIN_BYTES_PER_OBJECT", 1)
+    monkeypatch.setattr(projection, "_MOST_ITEMS_PER_CONTAINER", 10**9)
+
+
+def chain(depth: int, leaf: object = 1) -> object:
+    """``leaf`` in ``depth`` one-item lists."""
+    for _ in range(depth):
+        leaf = [leaf]
+    return leaf

@@ -11,7 +11,8 @@ import cbor2
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from wirekit import binary_slow_verdict
+from wirekit import binary_slow_verdict, chain
+from wirekit import diagnostic as verdict
 
 import codec
 from codec import CompactError, binary_v1
@@ -32,12 +33,6 @@ arrays = st.recursive(
     lambda inner: st.lists(inner, max_size=6) | st.lists(inner, min_size=24, max_size=40),
     max_leaves=120,
 ).map(lambda v: [v])
-
-
-def chain(depth: int, leaf: object = 1) -> object:
-    for _ in range(depth):
-        leaf = [leaf]
-    return leaf
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -119,10 +114,6 @@ def test_a_document_over_the_limit_is_left_to_the_walker(monkeypatch):
 
 
 # --- a body cut short: the walker's error without the walk (issue 23) ---------------------------
-
-
-def verdict(read: bytes | CompactError | None) -> object:
-    return (read.code, read.message, read.offset) if isinstance(read, CompactError) else read
 
 
 @st.composite

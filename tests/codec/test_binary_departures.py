@@ -18,16 +18,13 @@ import cbor2
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from wirekit import binary_slow_verdict
+from wirekit import binary_slow_verdict, chain
+from wirekit import diagnostic as verdict
 
 import codec
 from codec import CompactError, binary_v1
 
 slow = binary_slow_verdict
-
-
-def verdict(read: bytes | CompactError | None) -> object:
-    return (read.code, read.message, read.offset) if isinstance(read, CompactError) else read
 
 
 @pytest.fixture(autouse=True)
@@ -49,12 +46,6 @@ mixed = st.recursive(
     lambda inner: st.lists(inner, max_size=5) | st.lists(inner, min_size=24, max_size=30),
     max_leaves=60,
 ).map(lambda v: [v])
-
-
-def chain(depth: int, leaf: object = 1) -> object:
-    for _ in range(depth):
-        leaf = [leaf]
-    return leaf
 
 
 #: Whole items and heads to insert: valid ones of other kinds, and departures.

@@ -16,23 +16,16 @@ import json
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from wirekit import normalize_verdict as verdict
+from wirekit import prove_every_document
 
 import codec
 from codec import projection
 
 
-def verdict(doc: bytes, lexical: bool) -> tuple:
-    try:
-        projection._normalize(doc, None, lexical=lexical)
-    except codec.CompactError as exc:
-        return (exc.code, exc.message, exc.offset)
-    return ("ok",)
-
-
 @pytest.fixture(autouse=True)
 def every_document(monkeypatch):
-    monkeypatch.setattr(projection, "_MIN_BYTES_PER_OBJECT", 1)  # small documents take the reading too
-    monkeypatch.setattr(projection, "_MOST_ITEMS_PER_CONTAINER", 10**9)  # and documents of mostly scalars
+    prove_every_document(monkeypatch)
 
 
 def nested(depth: int, leaf: bytes = b"1") -> bytes:

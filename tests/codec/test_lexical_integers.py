@@ -16,18 +16,11 @@ import sys
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from wirekit import normalize_verdict as verdict
 
 import codec
 from codec import projection
 from codec.scan import stand_in_integers
-
-
-def verdict(doc: bytes, lexical: bool) -> tuple:
-    try:
-        projection._normalize(doc, None, lexical=lexical)
-    except codec.CompactError as exc:
-        return (exc.code, exc.message, exc.offset)
-    return ("ok",)
 
 
 @pytest.fixture
