@@ -436,9 +436,6 @@ _DEEP3 = {
     "nested-511-cut-in-object": fam_nested_511_cut_in_object,
     "nested-511-repeated-key-and-space": fam_nested_511_repeated_key_and_space,
 }
-FAMILIES.update({name: (("json", "text", "model-text"), build) for name, build in _DEEP3.items()})
-TWINS.update(dict.fromkeys(_DEEP3, fam_nested_511))
-
 
 # --- issue 23, branch nan4: arrays nested 511 deep with NaN, Infinity or -Infinity ---------------------
 # The nested-511 document with the leaf of its middle or last item spelled as a
@@ -463,8 +460,9 @@ _NAN4 = {
     "nested-511-infinity-at-end": fam_nested_511_infinity_at_end,
     "nested-511-minus-infinity-in-middle": fam_nested_511_minus_infinity_in_middle,
 }
-FAMILIES.update({name: (("json", "text", "model-text"), build) for name, build in _NAN4.items()})
-TWINS.update(dict.fromkeys(_NAN4, fam_nested_511))
+# both rounds' families: the text forms, each against the valid nested-511 twin
+FAMILIES.update({name: (("json", "text", "model-text"), build) for name, build in {**_DEEP3, **_NAN4}.items()})
+TWINS.update(dict.fromkeys({**_DEEP3, **_NAN4}, fam_nested_511))
 
 
 # --- issue 23, still open: the nested-511 arrays under a top-level object -----------------------------
