@@ -77,6 +77,15 @@ class Problem:
     symbol: str = ""
 
 
+#: The problem kind of a file that the parser accepts but is too deep to analyse.
+TOO_DEEP = "too-deep"
+#: The problem kind of a file whose analysis failed (a bug of the analyser, or
+#: its process died): the file keeps its module and this one diagnostic.
+FAILED = "analysis-failed"
+#: The problem kinds that leave a file without its definitions.
+UNREAD = ("syntax-error", TOO_DEEP, FAILED)
+
+
 @dataclass(frozen=True)
 class ModuleAnalysis:
     module: str
@@ -95,6 +104,14 @@ class ModuleAnalysis:
     def __post_init__(self) -> None:
         self.by_name.update((d.qualname, d) for d in self.definitions)
 
+    @classmethod
+    def given_up(cls, module: str, path: str, lines: int, kind: str, message: str) -> ModuleAnalysis:
+        """A file whose analysis gave up (TOO_DEEP, FAILED): its module and one diagnostic."""
+        return cls(module, path, (Definition(module, "module", 1, max(lines, 1)),), (), (),
+                   (Problem(kind, 1, 1, message),), lines=lines)
+
     @property
-    def syntax_error(self) -> Problem | None:
-        return next((p for p in self.problems if p.kind == "syntax-error"), None)
+    def unread(self) -> Problem | None:
+        """Why the file's definitions are not known (a syntax error, too deep,
+        a failed analysis), so that a view says so instead of showing none."""
+        return next((p for p in self.problems if p.kind in UNREAD), None)

@@ -42,10 +42,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from analysis.filecache import CLASS, PREPARED, VALUE, Event, Record, dump_record, load_record
-from analysis.model import UNRESOLVED, Definition, ModuleAnalysis, Problem
+from analysis.model import FAILED, TOO_DEEP, UNRESOLVED, ModuleAnalysis
 from analysis.resolver import (
-    FAILED,
-    TOO_DEEP,
+    TOO_DEEP_MESSAGE,
     ClassInfo,
     _Analyser,
     collector_paused,
@@ -248,13 +247,11 @@ def _staged(fn: Callable[[], Any]) -> Any:
 
 
 def _failed(job: Job, lines: int, why: str) -> ModuleAnalysis:
-    return ModuleAnalysis(job.module, job.path, (Definition(job.module, "module", 1, max(lines, 1)),), (), (),
-                          (Problem(FAILED, 1, 1, why),), lines=lines)
+    return ModuleAnalysis.given_up(job.module, job.path, lines, FAILED, why)
 
 
 def _too_deep(job: Job, lines: int) -> ModuleAnalysis:
-    return ModuleAnalysis(job.module, job.path, (Definition(job.module, "module", 1, max(lines, 1)),), (), (),
-                          (Problem(TOO_DEEP, 1, 1, "too deeply nested to analyse"),), lines=lines)
+    return ModuleAnalysis.given_up(job.module, job.path, lines, TOO_DEEP, TOO_DEEP_MESSAGE)
 
 
 def _why(exc: BaseException) -> str:

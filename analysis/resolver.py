@@ -24,9 +24,11 @@ from dataclasses import dataclass, replace
 from analysis import scopes
 from analysis.model import (
     CALLS,
+    FAILED,
     IMPORTS,
     INHERITS,
     REFERENCES,
+    TOO_DEEP,
     UNRESOLVED,
     Definition,
     Import,
@@ -173,21 +175,13 @@ def analyse_module(
             # Statement chains and expression depth are walked with explicit
             # stacks; what still recurses (unparsing a thousand-deep expression,
             # say) leaves the file with its module and one diagnostic.
-            lines = len(analyser.text_lines)
-            return ModuleAnalysis(module, path, (Definition(module, "module", 1, max(lines, 1)),), (), (),
-                                  (Problem(TOO_DEEP, 1, 1, "too deeply nested to analyse"),), lines=lines)
+            return ModuleAnalysis.given_up(module, path, len(analyser.text_lines), TOO_DEEP, TOO_DEEP_MESSAGE)
         except Exception as exc:  # noqa: BLE001 - as analysis/pool.py's stages: the file gets a diagnostic
             # (an int literal of more digits than Python writes, say: ast.unparse cannot spell it either)
-            lines = len(analyser.text_lines)
-            return ModuleAnalysis(module, path, (Definition(module, "module", 1, max(lines, 1)),), (), (),
-                                  (Problem(FAILED, 1, 1, failure_reason(exc)),), lines=lines)
+            return ModuleAnalysis.given_up(module, path, len(analyser.text_lines), FAILED, failure_reason(exc))
 
 
-#: The problem kind of a file that the parser accepts but is too deep to analyse.
-TOO_DEEP = "too-deep"
-#: The problem kind of a file whose analysis failed (a bug of the analyser, or
-#: its process died): the file keeps its module and this one diagnostic.
-FAILED = "analysis-failed"
+TOO_DEEP_MESSAGE = "too deeply nested to analyse"
 
 
 def failure_reason(exc: BaseException) -> str:

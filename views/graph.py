@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from analysis.resolver import FAILED, TOO_DEEP, analyse_module
+from analysis.resolver import analyse_module
 from analysis.sources import Workspace
 from views.common import definition_row, first_sentence, grouped_edges, python_file, table
 
@@ -22,8 +22,7 @@ def produce(ws: Workspace, root: str) -> tuple[str, Any]:
     value["imports"] = {i.local: i.target for i in a.imports if i.scope == a.module}
     value["definitions"] = table(["name", "kind", "lines", "signature", "doc"], map(definition_row, defs))
     value["edges"] = grouped_edges(a.uses, [a.module] + [d.qualname for d in defs])
-    # a file whose definitions could not be read says why, rather than showing none
-    error = next((p for p in a.problems if p.kind in ("syntax-error", TOO_DEEP, FAILED)), None)
+    error = a.unread
     if error is not None:
         value["errors"] = [[error.line, error.column, error.message]]
     return rel, value
