@@ -183,7 +183,8 @@ _STRICT_STRING = re.compile(STRICT_STRING).fullmatch
 #: A run of dictionary lines, each one strict string literal and LF.
 _STRICT_LINES = re.compile(b"(?:" + STRICT_STRING + b"\n)*+").match
 _DIGITS = re.compile(DIGIT + rb"*+")
-_CANONICAL_ARRAY_TOKENS = re.compile(CANONICAL_ARRAY_TOKENS).fullmatch
+_CANONICAL_ARRAY_PATTERN = re.compile(CANONICAL_ARRAY_TOKENS)
+_CANONICAL_ARRAY_TOKENS = _CANONICAL_ARRAY_PATTERN.fullmatch
 _FLAT_OBJECT = re.compile(FLAT_OBJECT).fullmatch
 #: In a document of canonical tokens: strings and other bytes skipped whole, up
 #: to the next flat object, which is the group.
@@ -195,7 +196,7 @@ _FLAT_OBJECT_KEYS = re.compile(b"(" + CANONICAL_STRING + b"):" + CANONICAL_SCALA
 #: In a flat object, after its ``{``: a value (a string no colon follows, or any
 #: other scalar) or a comma, taken whole.
 _NOT_A_KEY = CANONICAL_STRING + rb"(?!:)|[^\"]++"
-_CANONICAL_RUN = re.compile(CANONICAL_ARRAY_TOKENS).match
+_CANONICAL_RUN = _CANONICAL_ARRAY_PATTERN.match
 _RFC_ARRAY_TOKENS = re.compile(RFC_ARRAY_TOKENS).match
 _RFC_ARRAY_TOKENS_WITH_CONSTANTS = re.compile(RFC_ARRAY_TOKENS_WITH_CONSTANTS).match
 #: In a document of ``RFC_ARRAY_TOKENS``: strings and other bytes skipped whole,
