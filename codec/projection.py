@@ -422,12 +422,7 @@ def _spelling_departure(selected: bytes, skeleton: bytes) -> CompactError | None
         # key in document order is its verdict, wherever the whitespace stands
         return _repeated_key(selected, len(selected))
     at = first_difference(selected, canonical)
-    return CompactError(
-        E.NONCANONICAL,
-        "JSON is not in the canonical projection encoding: "
-        f"found {excerpt(selected, at)}, canonical is {excerpt(canonical, at)}",
-        at,
-    )
+    return _noncanonical(selected, at, excerpt(canonical, at))
 
 
 def _truncation(selected: bytes, skeleton: bytes) -> CompactError | None:
@@ -741,12 +736,7 @@ def _first_difference_by_tokens(selected: bytes) -> CompactError | bool | None:
             return None
         after += canonical
         pos = end
-    return CompactError(
-        E.NONCANONICAL,
-        "JSON is not in the canonical projection encoding: "
-        f"found {excerpt(selected, at)}, canonical is {excerpt(after)}",
-        at,
-    )
+    return _noncanonical(selected, at, excerpt(after))
 
 
 def _respell(kind: str, spelled: bytes) -> bytes | None:
@@ -913,12 +903,19 @@ def _normalize(selected: bytes, skeleton: bytes | None, *, lexical: bool = True)
         fault = _json_fault(selected, skeleton, diverges=at) if repeats else None  # a repeated key, or an earlier fault
         if fault is not None:
             raise fault
-        raise CompactError(
-            E.NONCANONICAL,
-            "JSON is not in the canonical projection encoding: "
-            f"found {excerpt(selected, at)}, canonical is {canonical_here}",
-            at,
-        )
+        raise _noncanonical(selected, at, canonical_here)
+
+
+def _noncanonical(selected: bytes, at: int, canonical_here: str) -> CompactError:
+    """compact.noncanonical at ``at``, the first byte where ``selected`` and its
+    canonical encoding differ, with the excerpts of both there (``canonical_here``:
+    the encoding's): one message for every reading that finds it (docs/wire-format.md §1)."""
+    return CompactError(
+        E.NONCANONICAL,
+        "JSON is not in the canonical projection encoding: "
+        f"found {excerpt(selected, at)}, canonical is {canonical_here}",
+        at,
+    )
 
 
 def _canonical_with_stand_ins(selected: bytes, skeleton: bytes) -> bool:
