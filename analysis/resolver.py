@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
+from analysis import parse as parsing
 from analysis import scopes
 from analysis.model import (
     CALLS,
@@ -182,6 +183,8 @@ def analyse_module(
 
 
 TOO_DEEP_MESSAGE = "too deeply nested to analyse"
+#: The message of a file too deep for the parser's limits (analysis/parse.py).
+TOO_DEEP_TO_PARSE = "too deeply nested to parse"
 
 
 def failure_reason(exc: BaseException) -> str:
@@ -415,24 +418,32 @@ class _Analyser:
         self.text_lines = source_lines(decode_source(self.source))
         lines = len(self.text_lines)
         self.tree: ast.Module | None = None
-        try:
-            code = fold_data_literals(self.source)
-            tree = ast.parse(code, filename=self.path)
+        code = fold_data_literals(self.source)
+
+        def table_of(tree: ast.AST) -> ScopeFacts | symtable.SymbolTable:
             # which names each scope binds, from the tree (analysis/scopes.py); symtable parses
             # again only a file with a construct whose syntax error only symtable finds
-            table: ScopeFacts | symtable.SymbolTable | None = scopes.facts(tree, code)
-            if table is None:
-                table = symtable.symtable(code, self.path, "exec")  # type: ignore[arg-type]  # bytes (typeshed: str): a BOM is fine
-        except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+            assert isinstance(tree, ast.Module)
+            facts = scopes.facts(tree, code)
+            return facts if facts is not None else symtable.symtable(code, self.path, "exec")  # type: ignore[arg-type]  # bytes (typeshed: str): a BOM is fine
+
+        try:
+            # with the same frames wherever this runs (analysis/parse.py)
+            parsed, table = parsing.parse(code, self.path, table=table_of)
+        except parsing.TOO_DEEP_ERRORS:
+            # Python's own compile() refuses it too (RecursionError, MemoryError): not a syntax error
+            self.problems.append(Problem(TOO_DEEP, 1, 1, TOO_DEEP_TO_PARSE))
+            return False
+        except (SyntaxError, ValueError) as exc:
             line = getattr(exc, "lineno", None) or 1
             col = getattr(exc, "offset", None) or 1
             msg = getattr(exc, "msg", None) or str(exc)
-            if isinstance(exc, (RecursionError, MemoryError)):
-                msg = "too deeply nested for the parser"
-            elif isinstance(exc, SyntaxError):
+            if isinstance(exc, SyntaxError):
                 msg += _newer_syntax(self.text_lines[line - 1] if 0 < line <= lines else "", msg)
             self.problems.append(Problem("syntax-error", line, col, f"syntax error: {msg}"))
             return False
+        assert isinstance(parsed, ast.Module)
+        tree = parsed
         self.tree, self.table = tree, table
         return True
 
@@ -548,12 +559,14 @@ class _Analyser:
         an = _Analyser(self.stub, path, self.module, self.package == self.module, self.external_classes,
                        self.external_values)
         if self.stub_parse is None:
+            stub = self.stub
             try:
-                parsed = ast.parse(self.stub, filename=path)
-                facts = symtable.symtable(self.stub, path, "exec")  # type: ignore[arg-type]  # bytes, as in run
-            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                parsed, facts = parsing.parse(stub, path, table=lambda _tree: symtable.symtable(
+                    stub, path, "exec"))  # type: ignore[arg-type]  # bytes, as in run
+            except (SyntaxError, ValueError, *parsing.TOO_DEEP_ERRORS):
                 self.stub = None  # asked once: without a stub from here on
                 return None
+            assert isinstance(parsed, ast.Module)
             self.stub_parse = (parsed, facts)
         tree, table = self.stub_parse
         an.text_lines = source_lines(decode_source(self.stub))
@@ -1002,9 +1015,18 @@ class _Analyser:
             if isinstance(node.slice, ast.Slice):  # a slice of a list is a list
                 return self._value_type(node.value, scope)
             return self._item_type(node.value, scope) or self._mapped_type(node.value, scope)
-        if isinstance(node, ast.IfExp):  # both branches of one class
-            body = self._value_type(node.body, scope)
-            return body if body is not None and body == self._value_type(node.orelse, scope) else None
+        if isinstance(node, ast.IfExp):  # every branch of one class
+            # a chain ``a if x else b if y else c`` is walked, not recursed on (a thousand branches
+            # compile); the branches are asked in the recursion's order, up to the first of no class
+            kinds = []
+            while isinstance(node, ast.IfExp):
+                body = self._value_type(node.body, scope)
+                if body is None:
+                    return None
+                kinds.append(body)
+                node = node.orelse
+            last = self._value_type(node, scope)
+            return last if last is not None and all(k == last for k in kinds) else None
         if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):  # x or Default(): every side of one class
             kinds = {self._value_type(v, scope) for v in node.values}
             return kinds.pop() if len(kinds) == 1 else None
@@ -1604,9 +1626,11 @@ class _Analyser:
         the expressions they spell, placed at the string's line."""
         if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
             try:
-                parsed = ast.parse(expr.value.strip(), mode="eval").body
-            except SyntaxError:
+                tree, _ = parsing.parse(expr.value.strip(), mode="eval")
+            except (SyntaxError, *parsing.TOO_DEEP_ERRORS):
                 return
+            assert isinstance(tree, ast.Expression)
+            parsed = tree.body
             for node in ast.walk(parsed):
                 if isinstance(node, ast.Attribute):  # its name's place inside the string (one line)
                     node.end_col_offset = expr.col_offset + 1 + (node.end_col_offset or 0)
@@ -2023,7 +2047,7 @@ _FLAKE_CODES = {"unused-import": "F401", "redefinition": "F811", "unresolved-nam
 
 
 def _silenced(kind: str, codes: frozenset[str] | None) -> bool:
-    if codes is None or kind == "syntax-error":
+    if codes is None or kind in ("syntax-error", TOO_DEEP):
         return False
     return not codes or _FLAKE_CODES.get(kind, "") in codes
 
@@ -2187,9 +2211,11 @@ def _unquoted(ann: ast.expr) -> ast.expr | None:
     when it is not an expression; any other annotation as it is."""
     if isinstance(ann, ast.Constant) and isinstance(ann.value, str):
         try:
-            return ast.parse(ann.value, mode="eval").body
-        except SyntaxError:
+            tree, _ = parsing.parse(ann.value, mode="eval")
+        except (SyntaxError, *parsing.TOO_DEEP_ERRORS):
             return None
+        assert isinstance(tree, ast.Expression)
+        return tree.body
     return ann
 
 

@@ -1,0 +1,86 @@
+"""Parsing and analysing with the same frames wherever the caller stands.
+
+Python's limits on nesting are relative to the depth of the stack at the call:
+``ast.parse`` turns the parser's tree into ``ast`` objects under a limit of
+three times the frames left below the recursion limit, and the analysis
+(analysis/resolver.py) meets RecursionError after the frames left. Called from
+a command at depth 20 or from a pool worker at depth 60, the same file would
+parse (or be too deep) in one and not in the other. So:
+
+* ``parse`` gives ``ast.parse`` (and ``symtable``, for the files that need it)
+  ``PARSE_FRAMES`` frames below the frame it is called from, in any thread:
+  the recursion limit is moved for the call (under a lock: it is the process's)
+  and put back. ``PARSE_FRAMES`` is twice what a default interpreter gives a
+  top-level ``compile()``, so every file ``compile()`` accepts parses;
+* ``staged`` gives a stage of the analysis ``STAGE_FRAMES`` frames below the
+  frame it is called from, in the main thread (a server's threads share the
+  limit with requests that may be deep in their own stack for as long as a
+  stage lasts, so there it is left as it is).
+
+A file too deep to parse within ``PARSE_FRAMES`` (Python's own ``compile``
+refuses it too, with RecursionError or MemoryError) is not a syntax error: the
+resolver gives it one ``too-deep`` problem.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+import threading
+from collections.abc import Callable
+from typing import Any, Literal, TypeVar
+
+#: Frames ``parse`` gives ``ast.parse``: its tree conversion allows three nesting
+#: levels a frame, so 6,000 levels (a top-level ``compile()`` of a default
+#: interpreter allows about 3,000; the parser itself stops near 6,000).
+PARSE_FRAMES = 2000
+#: Frames a stage may use below the frame it starts at, whatever the depth of
+#: the caller (a worker's loop or a command's), so RecursionError, and with it
+#: the ``too-deep`` diagnostic, falls on the same files in any process.
+STAGE_FRAMES = 960
+#: What ``parse`` raises for a file too deep for it (the parser's own stack
+#: gives MemoryError, the tree conversion RecursionError).
+TOO_DEEP_ERRORS = (RecursionError, MemoryError)
+
+_LIMIT = threading.Lock()
+T = TypeVar("T")
+
+
+def depth() -> int:
+    """Frames on the stack of the caller (the caller's frame included)."""
+    frame: Any = sys._getframe(1)
+    n = 0
+    while frame is not None:
+        n += 1
+        frame = frame.f_back
+    return n
+
+
+def parse(source: str | bytes, filename: str = "<unknown>", mode: Literal["exec", "eval"] = "exec",
+          *, table: Callable[[ast.AST], Any] | None = None) -> tuple[ast.AST, Any]:
+    """``ast.parse(source, filename, mode)`` with ``PARSE_FRAMES`` frames
+    below this call, and ``table(tree)`` (analysis/scopes.py's facts, or
+    ``symtable``) under the same limit; raises what they raise (a file too
+    deep: one of ``TOO_DEEP_ERRORS``)."""
+    with _LIMIT:
+        old = sys.getrecursionlimit()
+        sys.setrecursionlimit(depth() + PARSE_FRAMES)
+        try:
+            tree = ast.parse(source, filename, mode)
+            return tree, (table(tree) if table is not None else None)
+        finally:
+            sys.setrecursionlimit(old)
+
+
+def staged(fn: Callable[[], T]) -> T:
+    """``fn()`` with ``STAGE_FRAMES`` frames to use, wherever it is called
+    from (in the main thread; a server's threads share one limit, so there it
+    is left alone)."""
+    if threading.current_thread() is not threading.main_thread():
+        return fn()
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(depth() + STAGE_FRAMES)
+    try:
+        return fn()
+    finally:
+        sys.setrecursionlimit(old)
