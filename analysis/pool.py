@@ -34,7 +34,6 @@ import os
 import pickle
 import signal
 import sys
-import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
@@ -43,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 from analysis.filecache import CLASS, PREPARED, VALUE, Event, Record, dump_record, load_record
 from analysis.model import FAILED, TOO_DEEP, UNRESOLVED, ModuleAnalysis
+from analysis.parse import staged as _staged  # each stage with the same frames wherever it runs
 from analysis.resolver import (
     TOO_DEEP_MESSAGE,
     ClassInfo,
@@ -68,10 +68,6 @@ POOL_MIN_FILES = 48
 #: processes (about 45 bytes of trees per byte of source); a file past it is
 #: not kept, and parsed again when it is needed again.
 HOLD_BYTES = 32 * 1024 * 1024
-#: Frames a stage may use below the frame it starts at, whatever the depth of
-#: the caller (a worker's loop or a command's), so RecursionError, and with it
-#: the ``too-deep`` diagnostic, falls on the same files in any process.
-STAGE_FRAMES = 960
 #: Files per reply of a worker (so progress is reported as it goes).
 CHUNK = 32
 #: A worker's finishing when the records are not kept: each record without its questions.
@@ -221,29 +217,6 @@ class _Asker:
         got = self.memo[key] = self.tables.answer(kind, q)
         self.events.append((kind, q, got))
         return got
-
-
-def _depth() -> int:
-    frame: Any = sys._getframe(1)
-    n = 0
-    while frame is not None:
-        n += 1
-        frame = frame.f_back
-    return n
-
-
-def _staged(fn: Callable[[], Any]) -> Any:
-    """``fn()`` with ``STAGE_FRAMES`` frames to use, wherever it is called
-    from (in the main thread; a server's threads share one limit, so there it
-    is left alone)."""
-    if threading.current_thread() is not threading.main_thread():
-        return fn()
-    old = sys.getrecursionlimit()
-    sys.setrecursionlimit(_depth() + STAGE_FRAMES)
-    try:
-        return fn()
-    finally:
-        sys.setrecursionlimit(old)
 
 
 def _failed(job: Job, lines: int, why: str) -> ModuleAnalysis:

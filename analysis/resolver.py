@@ -171,7 +171,10 @@ def analyse_module(
         analyser.on_prepared = on_prepared
         analyser.stub = stub
         try:
-            return analyser.run()
+            # each stage with the frames it has in a pool (analysis/parse.py), wherever this is called
+            if parsing.staged(analyser.parse):
+                parsing.staged(analyser.prepare)
+            return parsing.staged(analyser.finish)
         except RecursionError:
             # Statement chains and expression depth are walked with explicit
             # stacks; what still recurses (unparsing a thousand-deep expression,
@@ -183,6 +186,9 @@ def analyse_module(
 
 
 TOO_DEEP_MESSAGE = "too deeply nested to analyse"
+#: ``_Analyser._value_type`` questions one inside the other at most (a count, not the
+#: stack's depth, so the same wherever the analysis runs).
+TYPING_DEPTH = 100
 #: The message of a file too deep for the parser's limits (analysis/parse.py).
 TOO_DEEP_TO_PARSE = "too deeply nested to parse"
 
@@ -384,6 +390,8 @@ class _Analyser:
         self.mros: dict[str, tuple[str, ...]] = {}
         #: The method whose receiver (``self``, ``cls``) ``_value_type`` takes to be of no known class.
         self.hidden_receiver: _Scope | None = None
+        #: ``_value_type`` questions under way, one inside the other (at most ``TYPING_DEPTH``).
+        self.typing_depth = 0
         #: The ``try`` statements being visited, told each class a local is given (``_Branches.saw``).
         self.watched: list[_Branches] = []
         self.overload_stubs: dict[str, list[Definition]] = {}
@@ -966,7 +974,19 @@ class _Analyser:
 
     def _value_type(self, node: ast.expr, scope: _Scope) -> str | None:
         """The class of the value an expression is, when sound to know: a
-        literal, a constructed class, a call with a known return class."""
+        literal, a constructed class, a call with a known return class. Past
+        ``TYPING_DEPTH`` nested questions (a chain ``a.b().c().d()...`` of a
+        thousand calls asks each link of the one before) the class is not
+        known, rather than the file too deep to analyse."""
+        if self.typing_depth >= TYPING_DEPTH:
+            return None
+        self.typing_depth += 1
+        try:
+            return self._value_type_of(node, scope)
+        finally:
+            self.typing_depth -= 1
+
+    def _value_type_of(self, node: ast.expr, scope: _Scope) -> str | None:
         literal = _LITERAL_TYPES.get(type(node))
         if literal is not None:
             return literal
@@ -1018,15 +1038,15 @@ class _Analyser:
         if isinstance(node, ast.IfExp):  # every branch of one class
             # a chain ``a if x else b if y else c`` is walked, not recursed on (a thousand branches
             # compile); the branches are asked in the recursion's order, up to the first of no class
-            kinds = []
+            branches: list[str] = []
             while isinstance(node, ast.IfExp):
                 body = self._value_type(node.body, scope)
                 if body is None:
                     return None
-                kinds.append(body)
+                branches.append(body)
                 node = node.orelse
             last = self._value_type(node, scope)
-            return last if last is not None and all(k == last for k in kinds) else None
+            return last if last is not None and all(k == last for k in branches) else None
         if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):  # x or Default(): every side of one class
             kinds = {self._value_type(v, scope) for v in node.values}
             return kinds.pop() if len(kinds) == 1 else None
@@ -1773,15 +1793,15 @@ class _Analyser:
                 owner_scope = _function_scope(scope)
                 info = self._class_info(owner_scope.cls) if owner_scope and owner_scope.cls else None
                 if info is None or owner_scope is None or owner_scope.cls is None:  # (info implies both)
-                    return UNRESOLVED + spell(expr)
+                    return self._unresolved(expr)
                 owner = self._member_owner(owner_scope.cls, chain[0], after=owner_scope.cls)
                 if owner is not None and len(chain) == 1:
                     return f"{owner}.{chain[0]}"
-                return UNRESOLVED + spell(expr)
+                return self._unresolved(expr)
             if not isinstance(node, ast.Name):
                 value = self._value_type(node, scope)
                 if value is None:
-                    return UNRESOLVED + spell(expr)
+                    return self._unresolved(expr)
                 return self._walk_members(value, chain, expr, True)
             base_name = node.id
             owner_scope = _binding_scope(scope, base_name)
@@ -1797,11 +1817,17 @@ class _Analyser:
                 base = self._resolve_name(base_name, scope)
                 is_instance = False
                 if base is None:
-                    return UNRESOLVED + spell(expr)
+                    return self._unresolved(expr)
             if base is None or base.startswith(UNRESOLVED):  # (None: not after the elif above)
-                return UNRESOLVED + spell(expr)
+                return self._unresolved(expr)
             return self._walk_members(base, chain, expr, is_instance)
-        return UNRESOLVED + spell(expr)
+        return self._unresolved(expr)
+
+    def _unresolved(self, expr: ast.expr) -> str:
+        """UNRESOLVED + the expression as written; only UNRESOLVED while typing
+        (``_value_type`` asks only whether it resolves): a chain of a thousand
+        calls would otherwise spell each link's chain again, at each link."""
+        return UNRESOLVED if self.typing_depth else UNRESOLVED + spell(expr)
 
     def _walk_members(self, base: str, chain: list[str], expr: ast.expr, is_instance: bool) -> str:
         """``base`` then each attribute of ``chain`` through the class members;
@@ -1820,14 +1846,14 @@ class _Analyser:
             if self._is_class(current):
                 owner = self._member_owner(current, attr)
                 if owner is None:
-                    return UNRESOLVED + spell(expr)
+                    return self._unresolved(expr)
                 current = f"{owner}.{attr}"
                 continue
             if is_instance:
-                return UNRESOLVED + spell(expr)
+                return self._unresolved(expr)
             if current in self.defined_here:
                 # an attribute of a function or variable defined here: no static type
-                return UNRESOLVED + spell(expr)
+                return self._unresolved(expr)
             current = f"{current}.{attr}"
         return current
 

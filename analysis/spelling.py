@@ -7,12 +7,13 @@ was two fifths of declaring (an ``_Unparser`` object, a ``traverse`` and a
 attributes, calls, subscripts, constants, ``X | Y``, lists and tuples, a
 function's parameters) with the same bytes, and hands anything else, or any
 expression nested deeper than ``DEPTH``, to ``ast.unparse`` whole, so an
-unusual expression, and how deep an expression may be before the analysis
-gives up on it, are exactly as before. ``tests/analysis/test_spelling.py``
-compares the two on every expression of this repository's analysis/ sources
-and of snippets written to reach each rule (and, outside the suite, the two
-were compared on every expression of the standard library: 11.8 M nodes, no
-difference).
+unusual expression is exactly as before. A chain of attributes, subscripts and
+calls (``a.b().c[0]``) is one level, walked without recursion: a chain of a
+thousand links, which ``ast.unparse`` recurses on too deep, is spelled here.
+``tests/analysis/test_spelling.py`` compares the two on every expression of
+this repository's analysis/ sources and of snippets written to reach each rule
+(and, outside the suite, the two were compared on every expression of the
+standard library: 11.8 M nodes, no difference).
 """
 
 from __future__ import annotations
@@ -67,24 +68,10 @@ def _expr(node: ast.AST, depth: int) -> str:
     kind = type(node)
     if kind is ast.Name:
         return node.id  # type: ignore[attr-defined]
-    if kind is ast.Attribute:
-        value = node.value  # type: ignore[attr-defined]
-        return f"{_atom(value, depth)}.{node.attr}"  # type: ignore[attr-defined]
+    if kind is ast.Attribute or kind is ast.Subscript or kind is ast.Call:
+        return _chain(node, depth)
     if kind is ast.Constant:
         return _constant(node)  # type: ignore[arg-type]
-    if kind is ast.Subscript:
-        index = node.slice  # type: ignore[attr-defined]
-        if type(index) is ast.Tuple and index.elts:
-            elts = index.elts
-            inner = _expr(elts[0], depth) + "," if len(elts) == 1 else ", ".join(_expr(e, depth) for e in elts)
-        else:
-            inner = _expr(index, depth)
-        return f"{_atom(node.value, depth)}[{inner}]"  # type: ignore[attr-defined]
-    if kind is ast.Call:
-        parts = [_expr(a, depth) for a in node.args]  # type: ignore[attr-defined]
-        for k in node.keywords:  # type: ignore[attr-defined]
-            parts.append(("**" if k.arg is None else k.arg + "=") + _expr(k.value, depth))
-        return f"{_atom(node.func, depth)}({', '.join(parts)})"  # type: ignore[attr-defined]
     if kind is ast.BinOp and type(node.op) is ast.BitOr:  # type: ignore[attr-defined]
         left, right = node.left, node.right  # type: ignore[attr-defined]
         spelled = _expr(left, depth) if type(left) is ast.BinOp and type(left.op) is ast.BitOr else \
@@ -104,6 +91,36 @@ def _expr(node: ast.AST, depth: int) -> str:
         if type(operand) is ast.Constant and type(operand.value) in (int, float) and node.operand.kind is None:  # type: ignore[attr-defined]
             return "-" + _constant(operand)
     raise _Other
+
+
+def _chain(node: ast.AST, depth: int) -> str:
+    """An attribute, subscript or call, and the ones it is made of
+    (``a.b(c)[d].e``): walked down to the first of another shape (an atom),
+    not recursed on, so a chain of a thousand links is spelled here."""
+    suffixes: list[str] = []
+    kind = type(node)
+    while True:
+        if kind is ast.Attribute:
+            suffixes.append("." + node.attr)  # type: ignore[attr-defined]
+        elif kind is ast.Subscript:
+            index = node.slice  # type: ignore[attr-defined]
+            if type(index) is ast.Tuple and index.elts:
+                elts = index.elts
+                inner = _expr(elts[0], depth) + "," if len(elts) == 1 else ", ".join(_expr(e, depth) for e in elts)
+            else:
+                inner = _expr(index, depth)
+            suffixes.append(f"[{inner}]")
+        elif kind is ast.Call:
+            parts = [_expr(a, depth) for a in node.args]  # type: ignore[attr-defined]
+            for k in node.keywords:  # type: ignore[attr-defined]
+                parts.append(("**" if k.arg is None else k.arg + "=") + _expr(k.value, depth))
+            suffixes.append(f"({', '.join(parts)})")
+        else:
+            break
+        node = node.func if kind is ast.Call else node.value  # type: ignore[attr-defined]
+        kind = type(node)
+    suffixes.reverse()
+    return _atom(node, depth) + "".join(suffixes)
 
 
 def _constant(node: ast.Constant) -> str:
