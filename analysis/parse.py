@@ -8,9 +8,9 @@ a command at depth 20 or from a pool worker at depth 60, the same file would
 parse (or be too deep) in one and not in the other. So:
 
 * ``parse`` gives ``ast.parse`` (and ``symtable``, for the files that need it)
-  ``PARSE_FRAMES`` frames below the frame it is called from, in any thread:
-  the recursion limit is moved for the call (under a lock: it is the process's)
-  and put back. ``PARSE_FRAMES`` is twice what a default interpreter gives a
+  ``PARSE_FRAMES`` frames below the depth it is called at (``depth``: as the
+  interpreter counts it, C calls included), in any thread: the recursion limit
+  is moved for the call (under a lock: it is the process's) and put back. ``PARSE_FRAMES`` is twice what a default interpreter gives a
   top-level ``compile()``, so every file ``compile()`` accepts parses;
 * ``staged`` gives a stage of the analysis ``STAGE_FRAMES`` frames below the
   frame it is called from, in the main thread (a server's threads share the
@@ -25,6 +25,7 @@ resolver gives it one ``too-deep`` problem.
 from __future__ import annotations
 
 import ast
+import re
 import sys
 import threading
 from collections.abc import Callable
@@ -43,11 +44,25 @@ STAGE_FRAMES = 960
 TOO_DEEP_ERRORS = (RecursionError, MemoryError)
 
 _LIMIT = threading.Lock()
+_SAID_DEPTH = re.compile(r"at the recursion depth (\d+)")
 T = TypeVar("T")
 
 
 def depth() -> int:
-    """Frames on the stack of the caller (the caller's frame included)."""
+    """The recursion depth the interpreter counts where this is called: its
+    Python frames and, on 3.11, the calls from C that count against the limit
+    too (a test runner's or a pool's, which ``sys._getframe`` does not see).
+    The interpreter says it when asked for a limit below it; where it does
+    not, the frames."""
+    old = sys.getrecursionlimit()
+    try:
+        sys.setrecursionlimit(1)  # refused (RecursionError) at any depth: nothing changes
+    except RecursionError as exc:
+        said = _SAID_DEPTH.search(str(exc))
+        if said is not None:
+            return int(said.group(1))
+    else:  # (an interpreter that took it)
+        sys.setrecursionlimit(old)
     frame: Any = sys._getframe(1)
     n = 0
     while frame is not None:
