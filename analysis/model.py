@@ -77,7 +77,7 @@ class Problem:
     symbol: str = ""
 
 
-#: The problem kind of a file that the parser accepts but is too deep to analyse.
+#: The problem kind of a file too deep to analyse, or too deep for the parser (analysis/parse.py).
 TOO_DEEP = "too-deep"
 #: The problem kind of a file whose analysis failed (a bug of the analyser, or
 #: its process died): the file keeps its module and this one diagnostic.

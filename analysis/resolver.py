@@ -422,7 +422,7 @@ class _Analyser:
 
     def parse(self) -> bool:
         """Read the source into an ast and a symbol table; False (and a
-        syntax-error problem) when Python does not accept it."""
+        syntax-error problem, or a too-deep one) when it does not parse."""
         self.text_lines = source_lines(decode_source(self.source))
         lines = len(self.text_lines)
         self.tree: ast.Module | None = None
