@@ -62,7 +62,7 @@ def analyser_version() -> str:
     version (whose ``ast`` it reads): any change to either is a new cache."""
     h = hashlib.sha256(f"semaprax-analysis/1 {sys.version_info[:2]}".encode())
     here = Path(__file__).resolve().parent
-    for name in ("filecache.py", "index.py", "model.py", "pool.py", "resolver.py", "scopes.py", "sources.py",
+    for name in ("filecache.py", "index.py", "model.py", "parse.py", "pool.py", "resolver.py", "scopes.py", "sources.py",
                  "spelling.py", "stdlib_types.py", "_stdlib_classes.py"):
         h.update((here / name).read_bytes())
     return h.hexdigest()
