@@ -98,8 +98,33 @@ def is_utf8(name: str) -> bool:
 
 def spelled(name: str) -> str:
     """A file name that is not UTF-8, spelled in UTF-8: each byte that is not
-    part of a UTF-8 character as ``\\xNN`` (``caf\\xe9.py`` for Latin-1 ``café.py``)."""
-    return os.fsencode(name).decode("utf-8", "backslashreplace")
+    part of a UTF-8 character as ``\\xNN`` (``caf\\xe9.py`` for Latin-1 ``café.py``).
+    A lone surrogate that stands for no byte (one a client sent, outside
+    U+DC80..U+DCFF) is spelled ``\\udNNN``."""
+    try:
+        return os.fsencode(name).decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:
+        return name.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def unnameable(root: str, what: str = "root") -> str | None:
+    """Why no view can name ``root``, or None: a path or symbol that is not UTF-8
+    text (a lone surrogate, as Python spells a file name that is not UTF-8).
+    The workspace-wide views skip such a file and say so under the same
+    spelling (``Workspace.skipped``); a root naming one gets this answer."""
+    if is_utf8(root):
+        return None
+    return (f"{what} {spelled(root)} is not UTF-8 (bytes that are not UTF-8 are spelled \\xNN); "
+            f"views name files in UTF-8, so a file or folder whose name is not UTF-8 is skipped "
+            f"(workspace-wide views say 'skipped NAME: its name is not UTF-8'); rename it to view it")
+
+
+def check_nameable(root: str, what: str = "root") -> None:
+    """Refuse (WorkspaceError) a root that no view can name (``unnameable``),
+    never a traceback."""
+    why = unnameable(root, what)
+    if why is not None:
+        raise WorkspaceError(why)
 
 
 @dataclass(frozen=True)
@@ -133,6 +158,7 @@ class Workspace:
 
     def relative(self, root: str) -> str:
         """Normalize a user-given root path to workspace-relative form."""
+        check_nameable(root)
         path = Path(root)
         if path.is_absolute():
             try:

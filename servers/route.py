@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import codec
-from analysis.sources import Workspace, WorkspaceError
+from analysis.sources import Workspace, WorkspaceError, check_nameable
 from analysis.warm import IndexCache
 from codec import CompactError, CompactProjection
 from codec import errors as E
@@ -206,7 +206,13 @@ def check_root(folder: Path, profile: str, root: str) -> None:
     """A path root (graph, symbols, project-graph, diagnostics) must name a place
     inside the workspace once symlinks are followed. The refusal is the same
     whether or not anything exists there, so it tells nothing about what lies
-    outside; an over-long root is refused before the file system is asked."""
+    outside; an over-long root is refused before the file system is asked. A
+    root that is not UTF-8 text (a lone surrogate) is refused first, as the CLI
+    refuses it (analysis/sources.py, check_nameable)."""
+    try:
+        check_nameable(root, "symbol" if profile in roots.SYMBOL_PROFILES else "root")
+    except WorkspaceError as exc:
+        raise workspace_error(str(exc)) from None
     if profile in roots.SYMBOL_PROFILES:
         if len(root.encode("utf-8", "surrogatepass")) > MAX_PATH_BYTES:
             raise params_error(f"root is {len(root):,} characters long; a qualified symbol is at most "
@@ -312,6 +318,7 @@ def make_projection(profile: str, root: str, workspace: str | os.PathLike[str] =
         raise CompactError(E.METADATA, f"unknown profile {profile!r}; expected one of {', '.join(PRODUCERS)}")
     if budget is not None and index_cache is None:  # the narrower roots' views reuse the index
         index_cache = IndexCache()
+    check_nameable(root, "symbol" if profile in roots.SYMBOL_PROFILES else "root")
     ws = Workspace(workspace, index_cache=index_cache)
 
     def produce() -> CompactProjection:
