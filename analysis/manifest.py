@@ -6,8 +6,9 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass
+from typing import Any
 
-from analysis.sources import Workspace, WorkspaceError, is_utf8
+from analysis.sources import Workspace, WorkspaceError, is_utf8, layout_of
 
 MANIFEST_NAMES = ("semaprax.toml", "pyproject.toml")
 
@@ -50,7 +51,7 @@ def load_project(ws: Workspace, manifest: str) -> Project:
         if not isinstance(roots, list) or not all(isinstance(r, str) for r in roots):
             raise WorkspaceError(f"{manifest!r}: sources must be a list of paths")
     else:
-        roots = _packages_beside(ws, folder)
+        roots = _packages_beside(ws, folder, data, manifest)
     files: set[str] = set()
     for root in roots:
         rel = ws.relative(_join(folder, root))
@@ -89,23 +90,34 @@ def _excluded(data: dict, name: str, manifest: str) -> list[str]:
 TEST_FOLDERS = ("tests", "test")
 
 
-def _packages_beside(ws: Workspace, folder: str) -> list[str]:
+def _packages_beside(ws: Workspace, folder: str, data: dict[str, Any], manifest: str) -> list[str]:
     """Top-level packages and modules next to a pyproject.toml, the packages
     under its src/ folder, and its tests/ (or test/) folder, package or not:
-    the usual layouts (``pkg/``, ``src/pkg/``, ``tests/``). A name that is not
-    UTF-8 is left out here; the listing says so (sources.Workspace.skipped)."""
+    the usual layouts (``pkg/``, ``src/pkg/``, ``tests/``). A folder without
+    ``__init__.py`` under a source root of the project's Layout is a namespace
+    package (PEP 420) when it holds Python files and the build would find it
+    (analysis/sources.py, Layout.finds). A name that is not UTF-8 is left out
+    here; the listing says so (sources.Workspace.skipped)."""
     base = ws.folder / folder if folder else ws.folder
+    layout = layout_of(manifest, data, (base / "src").is_dir())
+    tops = [base, base / "src"]
+    tops += [t for t in (ws.folder / r if r else ws.folder for r in layout.roots) if t not in tops]
     found = []
-    for top in (base, base / "src"):
+    for top in tops:
         if not top.is_dir():
             continue
+        top_rel = top.relative_to(ws.folder).as_posix()
+        top_rel = "" if top_rel == "." else top_rel
         for child in sorted(top.iterdir()):
             if not is_utf8(child.name):
                 continue
             tests = child.is_dir() and top == base and child.name in TEST_FOLDERS
             package = (child / "__init__.py").is_file() and child.name not in TEST_FOLDERS
             module = child.suffix == ".py" and child.is_file() and top == base and child.name != "setup.py"
-            if tests or package or module:
+            namespace = (not package and child.is_dir() and top_rel in layout.roots
+                         and layout.finds(top_rel, [child.name])
+                         and bool(ws.python_files(_join(top_rel, child.name))))
+            if tests or package or module or namespace:
                 found.append(child.relative_to(base).as_posix())
     return found
 
