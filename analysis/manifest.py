@@ -21,6 +21,7 @@ class Project:
     sources: tuple[str, ...]  # workspace-relative .py files, bytewise order
     dependencies: tuple[str, ...]  # declared distribution names, normalized
     scripts: tuple[tuple[str, str], ...]  # (command, "module:function")
+    requires_python: str | None = None  # [project] requires-python, as written
 
 
 def _join(folder: str, rel: str) -> str:
@@ -68,10 +69,13 @@ def load_project(ws: Workspace, manifest: str) -> Project:
     raw_scripts = table.get("scripts") or {}
     if not isinstance(raw_scripts, dict) or not all(isinstance(v, str) for v in raw_scripts.values()):
         raise WorkspaceError(f"{manifest!r}: [project.scripts] must map command names to 'module:function'")
+    requires = table.get("requires-python")
+    if requires is not None and not isinstance(requires, str):
+        raise WorkspaceError(f"{manifest!r}: [project] requires-python must be a string")
     dependencies = tuple(sorted({_distribution(d) for d in raw_deps}))
     scripts = tuple(sorted((str(k), v) for k, v in raw_scripts.items()))
     return Project(project_name, manifest, folder, tuple(sorted(files, key=lambda p: p.encode())),
-                   dependencies, scripts)
+                   dependencies, scripts, requires)
 
 
 def _excluded(data: dict, name: str, manifest: str) -> list[str]:
