@@ -22,6 +22,9 @@ class Project:
     dependencies: tuple[str, ...]  # declared distribution names, normalized
     scripts: tuple[tuple[str, str], ...]  # (command, "module:function")
     requires_python: str | None = None  # [project] requires-python, as written
+    #: distribution names declared for extras and groups ([project.optional-dependencies],
+    #: PEP 735 [dependency-groups]: a test suite's pytest), normalized, bytewise order
+    optional_dependencies: tuple[str, ...] = ()
 
 
 def _join(folder: str, rel: str) -> str:
@@ -75,7 +78,7 @@ def load_project(ws: Workspace, manifest: str) -> Project:
     dependencies = tuple(sorted({_distribution(d) for d in raw_deps}))
     scripts = tuple(sorted((str(k), v) for k, v in raw_scripts.items()))
     return Project(project_name, manifest, folder, tuple(sorted(files, key=lambda p: p.encode())),
-                   dependencies, scripts, requires)
+                   dependencies, scripts, requires, _optional(table, data, manifest))
 
 
 def _excluded(data: dict, name: str, manifest: str) -> list[str]:
@@ -124,6 +127,44 @@ def _packages_beside(ws: Workspace, folder: str, data: dict[str, Any], manifest:
             if tests or package or module or namespace:
                 found.append(child.relative_to(base).as_posix())
     return found
+
+
+def _optional(table: dict[str, Any], data: dict[str, Any], manifest: str) -> tuple[str, ...]:
+    """The distributions of ``[project.optional-dependencies]`` (extra -> list of
+    requirements) and PEP 735 ``[dependency-groups]`` (group -> list of
+    requirements and ``{include-group = NAME}`` tables, which name no new one)."""
+    names: set[str] = set()
+    extras = table.get("optional-dependencies", {})
+    if not isinstance(extras, dict) or not all(
+            isinstance(v, list) and all(isinstance(r, str) for r in v) for v in extras.values()):
+        raise WorkspaceError(f"{manifest!r}: [project.optional-dependencies] must map extras to lists of strings")
+    names.update(_distribution(r) for v in extras.values() for r in v)
+    groups = data.get("dependency-groups", {})
+    if not isinstance(groups, dict) or not all(
+            isinstance(v, list) and all(isinstance(r, str) or (isinstance(r, dict) and list(r) == ["include-group"]
+                                                               and isinstance(r["include-group"], str)) for r in v)
+            for v in groups.values()):
+        raise WorkspaceError(f"{manifest!r}: [dependency-groups] must map groups to lists of requirement strings "
+                             f"and {{include-group = \"name\"}} tables (PEP 735)")
+    names.update(_distribution(r) for v in groups.values() for r in v if isinstance(r, str))
+    names.update(_poetry(data, manifest))
+    return tuple(sorted(names, key=str.encode))
+
+
+def _poetry(data: dict[str, Any], manifest: str) -> set[str]:
+    """Poetry's own tables, keyed by distribution name: ``[tool.poetry.dependencies]``,
+    ``[tool.poetry.dev-dependencies]`` and ``[tool.poetry.group.NAME.dependencies]``."""
+    tool = data.get("tool", {})
+    poetry = tool.get("poetry", {}) if isinstance(tool, dict) else {}
+    if not isinstance(poetry, dict):
+        return set()
+    tables = [poetry.get("dependencies", {}), poetry.get("dev-dependencies", {})]
+    groups = poetry.get("group", {})
+    if isinstance(groups, dict):
+        tables += [g.get("dependencies", {}) for g in groups.values() if isinstance(g, dict)]
+    if not all(isinstance(t, dict) for t in tables):
+        raise WorkspaceError(f"{manifest!r}: [tool.poetry] dependencies must be tables of distribution names")
+    return {_distribution(name) for t in tables for name in t if name != "python"}
 
 
 def _distribution(requirement: str) -> str:

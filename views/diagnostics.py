@@ -29,7 +29,8 @@ def produce(ws: Workspace, root: str) -> tuple[str, Any]:
         project = manifest_root(ws, root)
         index = index_of(ws, list(project.sources))
         rows = problem_rows(_without_reexports(index.modules))
-        rows.extend(_unresolved_imports(index, project.dependencies,
+        declared = project.dependencies + project.optional_dependencies
+        rows.extend(_unresolved_imports(index, declared,
                                         stdlib_names(project.requires_python, project.manifest)))
         rows.extend(_skipped_rows(ws, project.folder))
         rows.extend(_same_names(index))

@@ -64,3 +64,28 @@ def test_the_bundled_tables_cover_the_versions_they_name():
     names_311 = diagnostics.stdlib_names("==3.11.*")
     assert {"tomllib", "distutils", "json", "_abc"} <= names_311 and "annotationlib" not in names_311
     assert "annotationlib" in diagnostics.stdlib_names(">=3.14")
+
+
+# --- declared test dependencies ---------------------------------------------------------------
+
+TESTS = {
+    "src/pkg/__init__.py": "def add(a, b):\n    return a + b\n",
+    "tests/conftest.py": "import pytest\nimport yaml\nimport hypothesis\nimport requests\n",
+}
+
+
+@pytest.mark.parametrize("manifest", [
+    "[project.optional-dependencies]\ntest = ['pytest>=8', 'PyYAML; python_version>\"3\"', 'Hypothesis[cli]']\n",
+    "[dependency-groups]\ntest = ['pytest>=8', {include-group = 'yaml'}]\nyaml = ['pyyaml==6.*', 'hypothesis']\n",
+    "[tool.poetry.group.dev.dependencies]\npytest = '^8'\npyyaml = '*'\nhypothesis = '*'\n",
+], ids=["optional-dependencies", "dependency-groups", "poetry-group"])
+def test_declared_test_dependencies_are_declared(tmp_path, manifest):
+    _write(tmp_path, {"pyproject.toml": "[project]\nname = 'pkg'\n" + manifest, **TESTS})
+    # pytest, yaml (the PyYAML distribution) and hypothesis are declared; requests is not
+    assert _unresolved(tmp_path) == ["cannot resolve import of 'requests'"]
+
+
+def test_a_dependency_group_of_the_wrong_shape_is_a_diagnostic(tmp_path):
+    _write(tmp_path, {"pyproject.toml": "[project]\nname = 'pkg'\n[dependency-groups]\ntest = 'pytest'\n", **TESTS})
+    with pytest.raises(WorkspaceError, match="dependency-groups"):
+        make_projection("diagnostics", "pyproject.toml", tmp_path)
