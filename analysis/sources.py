@@ -160,6 +160,8 @@ class Layout:
         the project's build finds, namespace folders included."""
         if not folders or not self.namespaces or not all(f.isidentifier() for f in folders):
             return False
+        if folders[0] in ("tests", "test"):  # a test suite keeps the names pytest gives its modules
+            return False
         if root == self.flat and (folders[0] in FLAT_LAYOUT_RESERVED or folders[0][:1] in "._"):
             return False
         name = ".".join(folders)

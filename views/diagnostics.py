@@ -140,13 +140,14 @@ def stdlib_names(requires_python: str | None, manifest: str = "") -> set[str]:
 
 
 def _unresolved_imports(index: WorkspaceIndex, dependencies: tuple[str, ...],
-                        stdlib: set[str]) -> list[list[Any]]:
+                        stdlib: set[str] | None = None) -> list[list[Any]]:
     """Imports that name neither a project module (nor a name in one), nor the
-    standard library (``stdlib``), nor a declared dependency. Linear in the
-    imports: the sets are made once, and each import looks up its own prefixes."""
+    standard library (``stdlib``; by default every version's, stdlib_names),
+    nor a declared dependency. Linear in the imports: the sets are made once,
+    and each import looks up its own prefixes."""
     modules = {a.module for a in index.modules}
     internal_tops = {m.split(".")[0] for m in modules}
-    known_tops = stdlib | import_names(dependencies)
+    known_tops = (stdlib_names(None) if stdlib is None else stdlib) | import_names(dependencies)
     # every proper prefix of a module name: ``from pkg import sub`` names package pkg
     prefixes = {m[:i] for m in modules for i, c in enumerate(m) if c == "."}
     rows = []

@@ -108,3 +108,14 @@ def test_without_a_manifest_the_import_tables_name_is_a_root(tmp_path):
     assert refs["defined"][0] == "nsroot/inner/leaf.py" and "app/main.py" in refs["files"]
     task = _view("task-context", shown, tmp_path)
     assert task["path"] == "nsroot/inner/leaf.py"
+
+
+def test_an_explicit_find_of_the_project_folder_leaves_test_names_to_pytest(tmp_path):
+    _write(tmp_path, {
+        "pyproject.toml": PYPROJECT + "[tool.setuptools.packages.find]\nwhere = ['.']\n",
+        "acme/tools/__init__.py": "", "acme/tools/leaf.py": LEAF,
+        "tests/unit/test_leaf.py": TEST,
+    })
+    modules = _modules(tmp_path)
+    assert modules["acme/tools/leaf.py"] == "acme.tools.leaf"
+    assert modules["tests/unit/test_leaf.py"] == "test_leaf"
