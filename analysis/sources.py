@@ -360,17 +360,16 @@ class Workspace:
         outermost package (or the file) are a namespace package, as Python
         names it with that root on sys.path (``src/acme/tools/leaf.py`` is
         ``acme.tools.leaf``, with no ``src/acme/__init__.py``). The manifest is
-        read (so in the revision) whenever it names the file."""
+        read (so in the revision) whenever it is asked about the file's folders."""
         layout = self.layout(folders[:start])
         if layout is None:
             return start
         for root in layout.roots:
             parts = root.split("/") if root else []
             if len(parts) < start and folders[:len(parts)] == parts:
-                if layout.finds(root, folders[len(parts):start]):
-                    self.read_files.setdefault(layout.manifest, self._manifests[layout.manifest])
-                    return len(parts)
-                return start
+                # asked about these folders, the manifest decides the name either way
+                self.read_files.setdefault(layout.manifest, self._manifests[layout.manifest])
+                return len(parts) if layout.finds(root, folders[len(parts):start]) else start
         return start
 
     def layout(self, folders: list[str]) -> Layout | None:

@@ -15,6 +15,7 @@ from workspacekit import write_files as _write
 from analysis.manifest import load_project
 from analysis.sources import Workspace, WorkspaceError
 from servers.route import make_projection
+from views.expand import expand
 
 LEAF = "def grow(n):\n    return n + 1\n"
 TEST = "from acme.tools.leaf import grow\n\ndef test_grow():\n    assert grow(1) == 2\n"
@@ -119,3 +120,37 @@ def test_an_explicit_find_of_the_project_folder_leaves_test_names_to_pytest(tmp_
     modules = _modules(tmp_path)
     assert modules["acme/tools/leaf.py"] == "acme.tools.leaf"
     assert modules["tests/unit/test_leaf.py"] == "test_leaf"
+
+
+def test_a_server_sees_an_edit_of_the_manifest_that_renames_a_module(tmp_path):
+    from analysis.warm import IndexCache
+
+    off = PYPROJECT + "[tool.setuptools.packages.find]\nnamespaces = false\n"
+    _write(tmp_path, {"pyproject.toml": off, "acme/tools/__init__.py": "", "acme/tools/leaf.py": LEAF})
+    cache = IndexCache()
+
+    def module() -> str:
+        view = make_projection("symbols", "acme/tools/leaf.py", tmp_path, index_cache=cache)
+        return expand("symbols", json.loads(view.selected))["modules"][0]["module"]
+
+    assert module() == "tools.leaf"  # the manifest was asked, and said no: it is watched all the same
+    (tmp_path / "pyproject.toml").write_text(PYPROJECT)
+    assert module() == "acme.tools.leaf"
+    (tmp_path / "pyproject.toml").write_text(off)
+    assert module() == "tools.leaf"
+
+
+def test_the_same_bytes_under_any_hash_seed(tmp_path):
+    import subprocess
+    import sys
+
+    _write(tmp_path, {"pyproject.toml": PYPROJECT, "src/acme/tools/__init__.py": "", "src/acme/tools/leaf.py": LEAF,
+                      "src/acme/other/mod.py": "from acme.tools.leaf import grow\n", "tests/test_leaf.py": TEST})
+    wires = set()
+    for seed in ("0", "1", "12345"):
+        done = subprocess.run([sys.executable, "-m", "semaprax", "project", "pyproject.toml", "--profile",
+                               "project-graph", "--workspace", str(tmp_path), "--no-cache"],
+                              capture_output=True, env={**__import__("os").environ, "PYTHONHASHSEED": seed},
+                              check=True)
+        wires.add(done.stdout)
+    assert len(wires) == 1 and b"acme.other.mod" in next(iter(wires))
