@@ -108,7 +108,8 @@ def _packages_beside(ws: Workspace, folder: str, data: dict[str, Any], manifest:
     base = ws.folder / folder if folder else ws.folder
     layout = layout_of(manifest, data, (base / "src").is_dir())
     tops = [base, base / "src"]
-    tops += [t for t in (ws.folder / r if r else ws.folder for r in layout.roots) if t not in tops]
+    tops += [t for t in (ws.folder / r if r else ws.folder for r in layout.roots)
+             if t not in tops and t.is_relative_to(base)]  # a where beside the project is not its source
     found = []
     for top in tops:
         if not top.is_dir():

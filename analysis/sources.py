@@ -194,10 +194,8 @@ def layout_of(manifest: str, data: dict[str, Any], has_src: bool) -> Layout:
         raise WorkspaceError(f"{manifest!r}: [tool.setuptools.packages.find] namespaces must be true or false")
     roots = []
     for where in _strings(find.get("where"), (".",), "where", manifest):
-        rel = posixpath.normpath(posixpath.join(folder, where)) if folder else posixpath.normpath(where)
-        if rel == "..":
-            continue
-        if not rel.startswith("../"):
+        rel = posixpath.normpath(posixpath.join(folder, where))
+        if rel != ".." and not rel.startswith(("../", "/")):  # a folder outside the workspace names nothing here
             roots.append("" if rel == "." else rel)
     return Layout(manifest, tuple(roots), None, namespaces, _strings(find.get("include"), ("*",), "include", manifest),
                   _strings(find.get("exclude"), (), "exclude", manifest))
