@@ -235,8 +235,8 @@ class Workspace:
     # --- paths --------------------------------------------------------------------
 
     def relative(self, root: str) -> str:
-        """Normalize a user-given root path to workspace-relative form."""
-        check_nameable(root)
+        """Normalize a user-given root path to workspace-relative form; a path
+        that is not UTF-8 below the workspace is refused (check_nameable)."""
         path = Path(root)
         if path.is_absolute():
             try:
@@ -244,6 +244,7 @@ class Workspace:
             except ValueError:
                 raise WorkspaceError(f"{root!r} is outside the workspace {str(self.folder)!r}") from None
         normal = posixpath.normpath(path.as_posix())
+        check_nameable(normal)
         if normal == ".":
             return ""
         if normal == ".." or normal.startswith("../"):

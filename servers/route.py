@@ -209,8 +209,10 @@ def check_root(folder: Path, profile: str, root: str) -> None:
     outside; an over-long root is refused before the file system is asked. A
     root that is not UTF-8 text (a lone surrogate) is refused first, as the CLI
     refuses it (analysis/sources.py, check_nameable)."""
-    try:
-        check_nameable(root, "symbol" if profile in roots.SYMBOL_PROFILES else "root")
+    symbol = profile in roots.SYMBOL_PROFILES
+    try:  # an absolute path is judged below the workspace (Workspace.relative), whatever the workspace's name
+        if symbol or not Path(root).is_absolute():
+            check_nameable(root, "symbol" if symbol else "root")
     except WorkspaceError as exc:
         raise workspace_error(str(exc)) from None
     if profile in roots.SYMBOL_PROFILES:
@@ -318,7 +320,8 @@ def make_projection(profile: str, root: str, workspace: str | os.PathLike[str] =
         raise CompactError(E.METADATA, f"unknown profile {profile!r}; expected one of {', '.join(PRODUCERS)}")
     if budget is not None and index_cache is None:  # the narrower roots' views reuse the index
         index_cache = IndexCache()
-    check_nameable(root, "symbol" if profile in roots.SYMBOL_PROFILES else "root")
+    if profile in roots.SYMBOL_PROFILES:  # a path root is checked by Workspace.relative
+        check_nameable(root, "symbol")
     ws = Workspace(workspace, index_cache=index_cache)
 
     def produce() -> CompactProjection:

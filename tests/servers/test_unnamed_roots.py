@@ -94,3 +94,15 @@ def test_mcp_answers_every_request_holding_a_lone_surrogate_and_goes_on(ws):
     assert got[23]["error"]["code"] == jsonrpc_code("semaprax.params")
     assert "method" in got[23]["error"]["message"]
     assert got[24]["result"]["content"][0]["text"].startswith("SEMAPRAX-TEXT 1\n")
+
+
+def test_an_absolute_root_is_judged_below_the_workspace(ws, tmp_path_factory):
+    refused = run_cli("project", str(ws / LATIN1), "--profile", "graph", "--workspace", str(ws))
+    assert refused.returncode == 1 and f"root {SPELLED} is not UTF-8" in refused.stderr.decode()
+    # a workspace whose own name is not UTF-8: its files are named below it, in UTF-8
+    odd = tmp_path_factory.mktemp("x") / os.fsdecode(b"w\xe9s")
+    odd.mkdir()
+    (odd / "a.py").write_text("def f():\n    return 1\n")
+    for root in ("a.py", str(odd / "a.py")):
+        done = run_cli("project", root, "--profile", "graph", "--workspace", str(odd))
+        assert done.returncode == 0 and done.stdout.startswith(b"{\"path\":\"a.py\""), done.stderr
