@@ -4,15 +4,14 @@ Depends on the standard library and cbor2, and uses msgspec's JSON encoder, when
 installed, for the canonical encoding of float-free values (codec/projection.py). The project's description of the
 format is docs/wire-format.md; code cites it as ``docs/wire-format.md §N``."""
 
-from .binary_v1 import CborItems, decode_binary, encode_binary
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+from . import limits as limits
 from .errors import CODES, CompactError, excerpt
-from .layout import JsonValues, ModelTextLayout, Reference, WireLayout, layout_model_text, layout_wire
-from .model_text import (
-    check_binding,
-    decode_model_text,
-    decode_model_text_and_verify,
-    encode_model_text,
-)
 from .projection import (
     PROFILES,
     CompactProjection,
@@ -22,8 +21,46 @@ from .projection import (
     source_digest,
 )
 from .scan import STRING, Field, Span, split_strings
-from .text_v1 import decode_text, encode_text
 from .wire import FORMAT_VERSIONS, FORMS, DecodedWire, decode_json, decode_wire, detect_form
+
+if TYPE_CHECKING:  # imported on first use (``_LAZY``): a command loads the forms it reads or writes
+    from .binary_v1 import CborItems, decode_binary, encode_binary
+    from .layout import JsonValues, ModelTextLayout, Reference, WireLayout, layout_model_text, layout_wire
+    from .model_text import (
+        check_binding,
+        decode_model_text,
+        decode_model_text_and_verify,
+        encode_model_text,
+    )
+    from .text_v1 import decode_text, encode_text
+
+#: Names of this package that live in a form's module, imported when first asked for.
+_LAZY = {
+    **dict.fromkeys(("CborItems", "decode_binary", "encode_binary"), "binary_v1"),
+    **dict.fromkeys(("JsonValues", "ModelTextLayout", "Reference", "WireLayout", "layout_model_text",
+                     "layout_wire"), "layout"),
+    **dict.fromkeys(("check_binding", "decode_model_text", "decode_model_text_and_verify", "encode_model_text"),
+                    "model_text"),
+    **dict.fromkeys(("decode_text", "encode_text"), "text_v1"),
+}
+_SUBMODULES = frozenset({"binary_v1", "layout", "model_text", "text_v1", "negotiate", "visible", "stages"})
+
+
+def _lazy(name: str) -> Any:
+    """A form's name, its module imported now if it was not; kept for the next lookup."""
+    value = getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+    globals()[name] = value
+    return value
+
+
+if not TYPE_CHECKING:  # a type checker reads the imports above instead
+    def __getattr__(name: str) -> Any:
+        """A form's name or module, imported on first use (PEP 562)."""
+        if name in _SUBMODULES:
+            return importlib.import_module(f"{__name__}.{name}")
+        if name in _LAZY:
+            return _lazy(name)
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def encode_json(p: CompactProjection) -> bytes:
@@ -31,12 +68,33 @@ def encode_json(p: CompactProjection) -> bytes:
     return p.selected
 
 
-ENCODERS = {
-    "json": encode_json,
-    "text": encode_text,
-    "binary": encode_binary,
-    "model-text": encode_model_text,
-}
+Encoder = Callable[[CompactProjection], bytes]
+
+
+class _Encoders(Mapping[str, Encoder]):
+    """Form -> encoder, the form's module imported on first lookup; ``in``, ``len``
+    and iteration (in FORMS order) import nothing."""
+
+    _NAMES = {"text": "encode_text", "binary": "encode_binary", "model-text": "encode_model_text"}
+
+    def __getitem__(self, form: str) -> Encoder:
+        if form == "json":
+            return encode_json
+        name = self._NAMES[form]
+        found: Encoder = globals()[name] if name in globals() else _lazy(name)
+        return found
+
+    def __contains__(self, form: object) -> bool:
+        return form in FORMS
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(FORMS)
+
+    def __len__(self) -> int:
+        return len(FORMS)
+
+
+ENCODERS: Mapping[str, Encoder] = _Encoders()
 
 __all__ = [
     "CODES",
