@@ -23,7 +23,7 @@ FORMS: tuple[str, ...] = (JSON_FORM, TEXT_FORM, BINARY_FORM, MODEL_TEXT_FORM)
 
 #: Each form's format_version (docs/wire-format.md, the forms table): the
 #: FORMAT_VERSION of text_v1, binary_v1 and model_text, written here so that
-#: naming a version imports no decoder (tests/codec/test_wire_lazy.py checks they agree).
+#: naming a version imports no decoder (tests/test_imports.py checks they agree).
 FORMAT_VERSIONS = {
     JSON_FORM: 1,
     TEXT_FORM: 1,
