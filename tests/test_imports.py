@@ -20,7 +20,7 @@ import views
 
 ROOT = Path(__file__).resolve().parents[1]
 
-FILES = {
+FILES: dict[str, str | bytes] = {
     "pkg/__init__.py": '"""A package."""\n',
     "pkg/a.py": "import os\n\nfrom pkg.b import helper\n\n\ndef run() -> str:\n    return helper() + os.sep\n",
     "pkg/b.py": "def helper() -> str:\n    return 'b'\n",
@@ -112,4 +112,4 @@ def test_the_lazy_codec_names_are_the_forms_own() -> None:
                                     "model-text": model_text.FORMAT_VERSION}
     assert binary_v1.MAGIC.startswith(wire.BINARY_HEAD)
     with pytest.raises(AttributeError):
-        codec.no_such_name  # noqa: B018
+        codec.no_such_name  # type: ignore[attr-defined]  # noqa: B018
