@@ -4,12 +4,13 @@
 
 Each round runs, in fresh processes under ``python -X importtime``, ``semaprax
 --help`` (the CLI's own import), a graph view of one small file (``project FILE
---profile graph``), a project-graph view of its package and ``replay`` of the
+--profile graph``), a project-graph view of its manifest and ``replay`` of the
 graph view's v1 text wire (an unfitted view) over a small generated workspace,
-with ``--no-cache`` and a fresh cache folder. Reported per command, medians over
+with ``--no-cache``. Reported per command, medians over
 the rounds with their spread: the CLI module's import (self and cumulative ms),
 the imports the request made after it (ms, the sum of the top-level cumulative
-figures), the number of modules loaded, and the process's wall time.
+figures), the number of modules loaded, and the process's wall time and CPU
+time (user and system; less disturbed than wall time by other processes).
 
 ``--baseline DIR`` runs the same commands with another checkout's code (a folder
 holding ``codec/``, ``analysis/``, ... and ``semaprax/``, e.g. ``git archive`` of
@@ -22,6 +23,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -54,15 +56,18 @@ COMMANDS = ("cli --help", "project graph", "project project-graph", "replay (unf
 
 
 def run_once(checkout: Path, argv: list[str], cache: Path) -> dict[str, float]:
-    """One process: the CLI's import (self, cumulative), the imports after it, modules, wall ms."""
+    """One process: the CLI's import (self, cumulative), the imports after it, modules, wall and CPU ms."""
     code = ("import sys; from semaprax.cli import main; sys.argv[0] = 'semaprax'; "
             f"sys.exit(main({argv!r}))")
     env = dict(os.environ, XDG_CACHE_HOME=str(cache))
     env.pop("PYTHONPATH", None)
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-X", "importtime", "-c", code], check=False, cwd=checkout, env=env,
                           capture_output=True, text=True)
     wall = (time.perf_counter() - start) * 1000
+    now = resource.getrusage(resource.RUSAGE_CHILDREN)  # this child's alone: they run one at a time
+    cpu = (now.ru_utime + now.ru_stime - used.ru_utime - used.ru_stime) * 1000
     if done.returncode != 0:
         raise SystemExit(f"semaprax bench startup: {argv} failed in {checkout}:\n{done.stderr[-2000:]}")
     cli_self = cli_cum = after = 0.0
@@ -79,7 +84,7 @@ def run_once(checkout: Path, argv: list[str], cache: Path) -> dict[str, float]:
         elif seen_cli and indent == 1:  # a top-level import made by the request, after the CLI's
             after += cumulative / 1000
     return {"cli self": cli_self, "cli cumulative": cli_cum, "request imports": after,
-            "modules": modules, "wall": wall}
+            "modules": modules, "wall": wall, "cpu": cpu}
 
 
 def _median(values: list[float]) -> str:
@@ -115,7 +120,7 @@ def main(argv: list[str]) -> int:
     load = os.getloadavg()
     print(f"python {sys.version.split()[0]}, {args.rounds} rounds, load average {load[0]:.1f} {load[1]:.1f} "
           f"{load[2]:.1f} on {os.cpu_count()} cores; medians in ms [min-max]")
-    keys = ("cli self", "cli cumulative", "request imports", "modules", "wall")
+    keys = ("cli self", "cli cumulative", "request imports", "modules", "wall", "cpu")
     for command in COMMANDS:
         print(f"\n{command}: semaprax {' '.join(_command(command, Path('WS'), Path('graph.wire')))}")
         for label in checkouts:
