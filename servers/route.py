@@ -38,7 +38,7 @@ from servers import roots
 from servers.failures import jsonrpc_code
 from views import PRODUCERS
 
-if TYPE_CHECKING:  # views.fit brings the tokenizers: imported where a budget is given
+if TYPE_CHECKING:  # imported where a budget is given; views.fit (the tokenizers) only to fit one
     from views.budget import Budget
 
 METHOD = "workspace/compact-projection"

@@ -86,10 +86,14 @@ def test_graph_and_symbols_never_build_the_workspace_index(tmp_path: Path) -> No
     one_file = sorted(set(views.PROFILE_NAMES) - views.INDEXED)
     assert one_file == ["graph", "symbols"]
     run = ("from analysis.sources import Workspace\nfrom views import PRODUCERS\n"
+           "from servers.route import make_projection\nfrom views.budget import Budget\n"
            f"ws = Workspace({str(ws)!r})\n"
-           "PRODUCERS['graph'](ws, 'pkg/a.py')\nPRODUCERS['symbols'](ws, 'pkg')\nstatus = 0")
+           "PRODUCERS['graph'](ws, 'pkg/a.py')\nPRODUCERS['symbols'](ws, 'pkg')\n"
+           "for profile, root in (('graph', 'pkg/a.py'), ('symbols', 'pkg')):  # fitted: the narrower roots too\n"
+           f"    make_projection(profile, root, {str(ws)!r}, budget=Budget(30))\n"
+           "status = 0")
     found = loaded([], tmp_path, run)
-    assert {"views.graph", "views.symbols"} <= found
+    assert {"views.graph", "views.symbols", "views.fit"} <= found
     assert sorted(found & {"analysis.index", "analysis.filecache", "analysis.pool"}) == []
 
 
