@@ -12,18 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 from . import limits as limits
 from .errors import CODES, CompactError, excerpt
-from .projection import (
-    PROFILES,
-    CompactProjection,
-    canonical_json,
-    canonicalize,
-    first_difference,
-    source_digest,
-)
-from .scan import STRING, Field, Span, split_strings
-from .wire import FORMAT_VERSIONS, FORMS, DecodedWire, decode_json, decode_wire, detect_form
+from .names import FORMAT_VERSIONS, FORMS, PROFILES
 
-if TYPE_CHECKING:  # imported on first use (``_LAZY``): a command loads the forms it reads or writes
+if TYPE_CHECKING:  # imported on first use (``_LAZY``): a command loads the parts it reads or writes
     from .binary_v1 import CborItems, decode_binary, encode_binary
     from .layout import JsonValues, ModelTextLayout, Reference, WireLayout, layout_model_text, layout_wire
     from .model_text import (
@@ -32,22 +23,37 @@ if TYPE_CHECKING:  # imported on first use (``_LAZY``): a command loads the form
         decode_model_text_and_verify,
         encode_model_text,
     )
+    from .projection import (
+        CompactProjection,
+        canonical_json,
+        canonicalize,
+        first_difference,
+        source_digest,
+    )
+    from .scan import STRING, Field, Span, split_strings
     from .text_v1 import decode_text, encode_text
+    from .wire import DecodedWire, decode_json, decode_wire, detect_form
 
-#: Names of this package that live in a form's module, imported when first asked for.
+#: Names of this package that live in its modules, each imported when first asked
+#: for: ``import codec`` loads the errors, the limits and the names alone.
 _LAZY = {
     **dict.fromkeys(("CborItems", "decode_binary", "encode_binary"), "binary_v1"),
     **dict.fromkeys(("JsonValues", "ModelTextLayout", "Reference", "WireLayout", "layout_model_text",
                      "layout_wire"), "layout"),
     **dict.fromkeys(("check_binding", "decode_model_text", "decode_model_text_and_verify", "encode_model_text"),
                     "model_text"),
+    **dict.fromkeys(("CompactProjection", "canonical_json", "canonicalize", "first_difference", "source_digest"),
+                    "projection"),
+    **dict.fromkeys(("STRING", "Field", "Span", "split_strings"), "scan"),
     **dict.fromkeys(("decode_text", "encode_text"), "text_v1"),
+    **dict.fromkeys(("DecodedWire", "decode_json", "decode_wire", "detect_form"), "wire"),
 }
-_SUBMODULES = frozenset({"binary_v1", "layout", "model_text", "text_v1", "negotiate", "visible", "stages"})
+_SUBMODULES = frozenset({"binary_v1", "layout", "model_text", "negotiate", "projection", "scan", "stages", "text_v1",
+                         "visible", "wire"})
 
 
 def _lazy(name: str) -> Any:
-    """A form's name, its module imported now if it was not; kept for the next lookup."""
+    """A name of one of the modules, that module imported now if it was not; kept for the next lookup."""
     value = getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
     globals()[name] = value
     return value
@@ -55,7 +61,7 @@ def _lazy(name: str) -> Any:
 
 if not TYPE_CHECKING:  # a type checker reads the imports above instead
     def __getattr__(name: str) -> Any:
-        """A form's name or module, imported on first use (PEP 562)."""
+        """A module's name, or a module, imported on first use (PEP 562)."""
         if name in _SUBMODULES:
             return importlib.import_module(f"{__name__}.{name}")
         if name in _LAZY:
@@ -68,7 +74,7 @@ def encode_json(p: CompactProjection) -> bytes:
     return p.selected
 
 
-Encoder = Callable[[CompactProjection], bytes]
+Encoder = Callable[["CompactProjection"], bytes]
 
 
 class _Encoders(Mapping[str, Encoder]):

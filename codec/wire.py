@@ -9,30 +9,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import errors as E
-from . import stages
+from . import names, stages
 from .errors import CompactError
+from .names import BINARY_HEAD
 from .projection import CompactProjection, normalize
 from .scan import check_wire_size, wire_bytes
 
-#: Form names, which are also the CLI's encoding names.
-JSON_FORM = "json"
-TEXT_FORM = "text"
-BINARY_FORM = "binary"
-MODEL_TEXT_FORM = "model-text"
-FORMS: tuple[str, ...] = (JSON_FORM, TEXT_FORM, BINARY_FORM, MODEL_TEXT_FORM)
-
-#: Each form's format_version (docs/wire-format.md, the forms table): the
-#: FORMAT_VERSION of text_v1, binary_v1 and model_text, written here so that
-#: naming a version imports no decoder (tests/test_imports.py checks they agree).
-FORMAT_VERSIONS = {
-    JSON_FORM: 1,
-    TEXT_FORM: 1,
-    BINARY_FORM: 1,
-    MODEL_TEXT_FORM: 2,
-}
-#: The first four bytes of a v1 binary wire (binary_v1.MAGIC without its version
-#: byte, docs/wire-format.md §7 and §8).
-BINARY_HEAD = b"SPXB"
+#: The form names and versions, from codec/names.py (which imports nothing).
+JSON_FORM = names.JSON_FORM
+TEXT_FORM = names.TEXT_FORM
+BINARY_FORM = names.BINARY_FORM
+MODEL_TEXT_FORM = names.MODEL_TEXT_FORM
+FORMS = names.FORMS
+FORMAT_VERSIONS = names.FORMAT_VERSIONS
 
 
 @dataclass(frozen=True)

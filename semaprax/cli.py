@@ -14,14 +14,16 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
-import codec
-from codec import CompactError, CompactProjection
+import codec  # its errors, limits and names; each of its modules is imported where a command uses it
+from codec import CompactError
 from codec import errors as E
 from codec.errors import excerpt
-from codec.projection import first_difference
 from codec.visible import visible as _visible  # metadata never move the cursor or forge lines
+
+if TYPE_CHECKING:
+    from codec import CompactProjection
 
 EXIT_FAILURE = 1
 EXIT_USAGE = 2
@@ -94,7 +96,7 @@ def _decode_any(args: argparse.Namespace) -> CompactProjection:
             "a full JSON wire has no metadata: give "
             + ", ".join("--" + n.replace("_", "-") for n in missing)
         )
-    return CompactProjection(args.profile, args.root, args.source_revision, found.selected)
+    return codec.CompactProjection(args.profile, args.root, args.source_revision, found.selected)
 
 
 def cmd_decode(args: argparse.Namespace) -> int:
@@ -187,7 +189,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     _cache(args, p.profile)
     again = replay_projection(p, args.workspace)  # a fitted view is fitted again to its budget
     if again.selected != p.selected:
-        at = first_difference(p.selected, again.selected)
+        at = codec.first_difference(p.selected, again.selected)
         raise CompactError(  # the offset is in the selected document, not the wire: it is in the message
             E.REPLAY,
             f"regenerated {p.profile} view of {p.root!r} differs from the wire's at byte {at} of the "

@@ -16,13 +16,15 @@ from collections.abc import Callable, Iterator, Mapping
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from codec.names import PROFILES
+
 if TYPE_CHECKING:
     from analysis.sources import Workspace
 
 Producer = Callable[["Workspace", str], "tuple[str, Any]"]
 
-#: The profiles, in the registries' order.
-PROFILE_NAMES: tuple[str, ...] = ("graph", "task-context", "project-graph", "symbols", "references", "diagnostics")
+#: The profiles, in the registries' order (the wire's, docs/wire-format.md §1).
+PROFILE_NAMES: tuple[str, ...] = PROFILES
 
 #: The profiles whose producer builds the workspace index (analysis/index.py): the
 #: ones that analysis.index's settings (progress, ``--jobs``) and the per-file cache
