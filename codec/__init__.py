@@ -7,7 +7,7 @@ format is docs/wire-format.md; code cites it as ``docs/wire-format.md §N``."""
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, MutableMapping
 from typing import TYPE_CHECKING, Any
 
 from . import limits as limits
@@ -77,18 +77,32 @@ def encode_json(p: CompactProjection) -> bytes:
 Encoder = Callable[["CompactProjection"], bytes]
 
 
-class _Encoders(Mapping[str, Encoder]):
+class _Encoders(MutableMapping[str, Encoder]):
     """Form -> encoder, the form's module imported on first lookup; ``in``, ``len``
-    and iteration (in FORMS order) import nothing."""
+    and iteration (in FORMS order) import nothing. A form's encoder may be
+    replaced (a test's stand-in), never a form added or removed."""
 
     _NAMES = {"text": "encode_text", "binary": "encode_binary", "model-text": "encode_model_text"}
 
+    def __init__(self) -> None:
+        self._given: dict[str, Encoder] = {}
+
     def __getitem__(self, form: str) -> Encoder:
+        if form in self._given:
+            return self._given[form]
         if form == "json":
             return encode_json
         name = self._NAMES[form]
         found: Encoder = globals()[name] if name in globals() else _lazy(name)
         return found
+
+    def __setitem__(self, form: str, encoder: Encoder) -> None:
+        if form not in FORMS:
+            raise KeyError(form)
+        self._given[form] = encoder
+
+    def __delitem__(self, form: str) -> None:
+        raise TypeError(f"the wire forms are fixed: {form!r} cannot be removed")
 
     def __contains__(self, form: object) -> bool:
         return form in FORMS
@@ -100,7 +114,7 @@ class _Encoders(Mapping[str, Encoder]):
         return len(FORMS)
 
 
-ENCODERS: Mapping[str, Encoder] = _Encoders()
+ENCODERS: MutableMapping[str, Encoder] = _Encoders()
 
 __all__ = [
     "CODES",
