@@ -38,8 +38,8 @@ from servers import roots
 from servers.failures import jsonrpc_code
 from views import PRODUCERS
 
-if TYPE_CHECKING:  # views.fit brings the tokenizers: imported where a budget is given
-    from views.fit import Budget
+if TYPE_CHECKING:  # imported where a budget is given; views.fit (the tokenizers) only to fit one
+    from views.budget import Budget
 
 METHOD = "workspace/compact-projection"
 
@@ -350,7 +350,7 @@ def replay_projection(p: CompactProjection, workspace: str | os.PathLike[str] = 
     replay of a fitted view makes the same bytes when the sources are the same."""
     import json
 
-    from views.fit import budget_of
+    from views.budget import budget_of  # not views.fit: a whole view is replayed without the tokenizers
 
     try:
         value = json.loads(p.selected)
@@ -389,7 +389,7 @@ def answer(request: Request, workspace: str | os.PathLike[str] | None, *,
     checkpoint("view")
     budget = None
     if request.max_tokens is not None:  # auto fits full JSON; the form it picks is cheaper still
-        from views.fit import Budget
+        from views.budget import Budget
 
         budget = Budget(request.max_tokens, "json" if auto else encoding)
     try:
