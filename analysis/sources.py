@@ -12,7 +12,6 @@ import os
 import posixpath
 import re
 import tokenize
-import tomllib
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
@@ -392,6 +391,7 @@ class Workspace:
         return True, self._parse_layout(where, manifest)
 
     def _parse_layout(self, where: str, manifest: str) -> Layout | None:
+        import tomllib  # only a workspace with a pyproject.toml pays for it (tests/test_imports.py)
         try:
             data = self._manifests.get(manifest)
             if data is None:
