@@ -448,10 +448,7 @@ def _walk_structure(runs: list[bytes], keys: list[bytes]) -> int | bool | None:
     sets: list[dict[int, set[bytes]]] = []  # per open run: the keys of each of its objects
     next_key = 0
     repeat: int | None = None
-    closed = False  # the first value is closed: nothing may follow
-    for run in runs:
-        if closed:
-            return False
+    for run in runs:  # (after the first value closes, a comma, closer or key finds nothing open)
         first = run[0]
         if first == 0x5B or first == 0x7B:  # [ {
             pieces.append(run)
@@ -479,7 +476,6 @@ def _walk_structure(runs: list[bytes], keys: list[bytes]) -> int | bool | None:
             opened = b"".join(reversed(taken))
             if opened[::-1].translate(_CLOSER_OF) != run:
                 return False
-            closed = not pieces
         elif first == 0x3A:  # keys: of the innermost open object
             if not pieces or pieces[-1][-1] != 0x7B:
                 return False
