@@ -680,6 +680,217 @@ def _departure(selected: bytes, skeleton: bytes) -> CompactError | bool | None:
     return _syntax_error(selected, at)
 
 
+#: Runs of a structure as the skeleton spells it (brackets, braces, commas and
+#: colons): openers, closers, keys (a colon, with the comma before it), bare commas.
+_STRUCTURE_TOKEN_RUNS = re.compile(rb"[\[{]++|[\]}]++|,?+:(?:,:)*+|(?:,(?!:))++")
+
+
+@dataclass
+class _Structure:
+    """What ``_read_structure`` found: the index (among the structure bytes) of
+    the first one out of place, or None; what is open after the bytes read
+    (outermost first); the index of the first key its object already has."""
+
+    fault: int | None
+    openers: bytes
+    repeat: int | None
+
+
+def _read_structure(structure: bytes, keys: list[bytes]) -> _Structure | None:
+    """Walk ``structure`` (a skeleton's brackets, braces, commas and colons,
+    nothing else) one run at a time, as ``_walk_structure`` does, up to the
+    first byte out of place: a closer of the wrong kind or with nothing open,
+    a key (its comma, or its colon) outside an object, a bare comma outside an
+    array, anything after the first value. ``keys``: each key's identity, in
+    order (one per colon). None when the runs are too many to walk."""
+    runs = _STRUCTURE_TOKEN_RUNS.findall(structure)
+    if len(runs) > max(_FEWEST_RUNS, len(structure) // _MIN_BYTES_PER_RUN):
+        return None
+    pieces: list[bytes] = []
+    sets: list[dict[int, set[bytes]]] = []
+    consumed = next_key = 0
+    repeat: int | None = None
+    fault: int | None = None
+    for run in runs:
+        first = run[0]
+        if first == 0x5B or first == 0x7B:
+            if not pieces and consumed:
+                fault = consumed  # after the first value
+                break
+            pieces.append(run)
+            sets.append({})
+        elif first == 0x5D or first == 0x7D:
+            need = len(run)
+            taken: list[bytes] = []
+            while need and pieces:
+                top = pieces[-1]
+                if len(top) <= need:
+                    taken.append(top)
+                    pieces.pop()
+                    sets.pop()
+                    need -= len(top)
+                else:
+                    keep = len(top) - need
+                    taken.append(top[keep:])
+                    pieces[-1] = top[:keep]
+                    objects = sets[-1]
+                    for position in [p for p in objects if p >= keep]:
+                        del objects[position]
+                    need = 0
+            expected = b"".join(reversed(taken))[::-1].translate(_CLOSER_OF)
+            if expected != run:
+                fault = consumed + first_difference(expected, run)
+                break
+        elif first == 0x3A or run.endswith(b":"):  # keys: of the innermost open object
+            if not pieces or pieces[-1][-1] != 0x7B:
+                fault = consumed
+                break
+            count = run.count(b":")
+            if repeat is None:
+                seen = sets[-1].setdefault(len(pieces[-1]) - 1, set())
+                for index, key in enumerate(keys[next_key : next_key + count], next_key):
+                    if key in seen:
+                        repeat = index
+                        break
+                    seen.add(key)
+            next_key += count
+        elif not pieces or pieces[-1][-1] != 0x5B:  # bare commas: in an array
+            fault = consumed
+            break
+        consumed += len(run)
+    return _Structure(fault, b"".join(pieces), repeat)
+
+
+def _structure_offset(document: bytes, nth: int) -> int | None:
+    """Where structure byte number ``nth`` (from 0: brackets, braces, commas
+    and colons outside strings) of ``document`` stands: one counted,
+    possessive pass."""
+    before = re.compile(
+        b"(?:(?:" + scan.STRING + rb'|[^"\[\]{},:]++)*+[\[\]{},:]){%d}+(?:' % nth
+        + scan.STRING + rb'|[^"\[\]{},:]++)*+'
+    ).match(document)
+    return None if before is None else before.end()
+
+
+def _object_departure(selected: bytes, skeleton: bytes) -> CompactError | bool | None:
+    """``_departure`` for a document whose objects may hold containers
+    (``{"a":[[…]]}``, objects at any depth), found without its value: a
+    CompactError (code, message and offset as the parser and ``_json_fault``
+    give them), True when it is canonical after all, or None when this reading
+    cannot tell (the caller reads the document as it stands).
+
+    One pass in C (``scan.rfc_tokens_end``) reads the document as tokens of
+    RFC 8259 spelled any way, each followed only by what may follow it, and
+    the structure of the bytes read (brackets, braces, commas, colons) is
+    walked one run at a time (``_read_structure``: kinds matched, keys only in
+    objects, bare commas only in arrays, one value; each object's keys by
+    ``_key_identity``).
+
+    - When the whole document is such tokens and its structure one value,
+      ``json.loads`` reads it: its verdict is the first token fault
+      (``_token_fault``) or repeated key in document order, as ``_json_fault``
+      places them, else compact.noncanonical at the first difference from the
+      encoding (``_first_difference_by_tokens``).
+    - Else the parser's first syntax error is at the first byte out of place,
+      or where the tokens stop, or (never closed) at the last bracket:
+      ``_object_syntax_error`` parses a stand-in for what is open there and a
+      window of the bytes from there.
+    - ``NaN``, ``Infinity``, ``-Infinity`` as a value: as in ``_departure``.
+
+    Arrays nested 511 deep under an object with a float, an escape, a stray
+    byte, a cut or a repeated key were parsed in full (issue 23)."""
+    if b"{" not in skeleton:
+        return None
+    lead = len(selected) - len(selected.lstrip(_JSON_SPACE))
+    if selected[lead : lead + 1] not in (b"[", b"{"):
+        return None
+    bare = skeleton.translate(None, _JSON_SPACE)
+    if not _worth_proving(len(selected), bare):
+        return None
+    constants = b"NaN" in bare or b"Infinity" in bare
+    end = scan.rfc_tokens_end(selected, constants=constants)
+    read = _read_structure_of(selected, skeleton if end == len(selected) else None, end)
+    if read is None:
+        return None
+    if read.fault is None and end == len(selected) and not read.openers:
+        return _object_parsed_verdict(selected, read.repeat, constants=constants)
+    at = end
+    if read.fault is not None:
+        fault_at = _structure_offset(selected, read.fault)
+        if fault_at is None:
+            return None  # pragma: no cover - the walk counted bytes that are there
+        at = min(at, fault_at)
+    elif end == len(selected):  # never closed: the parser reads up to the end
+        at = len(selected.rstrip(_JSON_SPACE)) - 1
+    if constants and _constant_before(selected, at):
+        return _object_parsed_verdict(selected, read.repeat, constants=True)
+    return _object_syntax_error(selected, at)
+
+
+def _read_structure_of(selected: bytes, skeleton: bytes | None, end: int) -> _Structure | None:
+    """``_read_structure`` of ``selected[:end]`` (whole tokens; ``skeleton``
+    is its skeleton when given), with its keys' identities."""
+    if skeleton is None:
+        prefix = selected[:end]
+        skeleton = _skeleton_of(prefix) if b'"' in prefix else prefix
+        del prefix
+    structure = skeleton.translate(None, _NOT_STRUCTURE)
+    keys = scan.rfc_keys(selected, end) if b":" in structure else []
+    keys = [_key_identity(key[1:-1]) if b"\\" in key else key[1:-1] for key in keys]
+    if len(keys) != structure.count(b":"):
+        return None  # pragma: no cover - every colon of whole tokens is a key's
+    return _read_structure(structure, keys)
+
+
+def _object_parsed_verdict(selected: bytes, repeat: int | None, *, constants: bool = False) -> CompactError | bool | None:
+    """``_parsed_verdict`` for ``_object_departure``: ``repeat`` is the index
+    (among the keys, in order) of the first repeated key, or None."""
+    fault = _token_fault(selected, len(selected))
+    if constants and (fault is None or fault.offset is None):
+        return None  # the constant is not where the reading took it: the parser decides
+    stop = len(selected) if fault is None or fault.offset is None else fault.offset
+    if repeat is not None:
+        at = scan.rfc_key_offset(selected, repeat)
+        if at < stop:
+            return _duplicate_key_at(selected, at)
+    if fault is not None:
+        return fault
+    return _first_difference_by_tokens(selected, scan.canonical_tokens_run_end)
+
+
+def _duplicate_key_at(selected: bytes, at: int) -> CompactError:
+    """compact.json for the repeated key whose token starts at ``at``, with the
+    message the key walk gives (``_duplicate_key_fault``)."""
+    end = scan.strict_string_end(selected, at)
+    token = selected[at:end].decode("utf-8", "replace")
+    return CompactError(E.JSON, f"duplicate object key {token[:60]}", at)
+
+
+def _object_syntax_error(selected: bytes, at: int) -> CompactError | None:
+    """``_syntax_error`` where objects may be open at ``at``: the stand-in
+    opens each open container as its kind (``[``, or ``{"":`` with a key and
+    its colon, so the parser reads a value there), and leaves the innermost
+    in the parser's state after the last token before ``at``: after ``[``, a
+    bare comma, a colon or a value. Nothing open after a value: the parser
+    reads extra data at ``at``."""
+    prefix = selected[:at]
+    read = _read_structure_of(selected, None, at)
+    if read is None or read.fault is not None:
+        return None
+    last = prefix.rstrip(_JSON_SPACE)[-1:]
+    del prefix
+    if not read.openers:
+        if last:
+            return CompactError(E.JSON, "invalid JSON: Extra data", at)
+        return None
+    stand_in = "".join("[" if opener == 0x5B else '{"":' for opener in read.openers[:-1])
+    if read.openers[-1] == 0x5B:
+        stand_in += "[" + ("" if last == b"[" else "0," if last == b"," else "0")
+    else:
+        stand_in += '{"":' + ("" if last == b":" else "0")
+    return _window_error(selected, at, stand_in)
+
+
 def _constant_before(selected: bytes, at: int) -> bool:
     """Whether ``NaN``, ``Infinity`` or ``-Infinity`` stands before ``at`` in
     ``selected``, whose bytes before ``at`` are whole
@@ -751,6 +962,14 @@ def _syntax_error(selected: bytes, at: int) -> CompactError | None:
     if depth < 1 and last:
         return None  # past the end of the first value: not read here
     stand_in = "[" * depth + ("" if last in (b"[", b"") else "0," if last == b"," else "0")
+    return _window_error(selected, at, stand_in)
+
+
+def _window_error(selected: bytes, at: int, stand_in: str) -> CompactError | None:
+    """The syntax error ``json.loads`` gives ``selected`` when ``stand_in``
+    leaves the parser in the state it is in at ``at`` (see ``_syntax_error``):
+    ``stand_in`` and a window of the bytes from ``at`` are parsed, and the
+    error moved back; None when it is not found that way."""
     window = _FIRST_WINDOW
     while True:
         end = min(at + window, len(selected))
@@ -827,7 +1046,9 @@ def _repeated_key(selected: bytes, stop: int) -> CompactError | None:
     return None
 
 
-def _first_difference_by_tokens(selected: bytes) -> CompactError | bool | None:
+def _first_difference_by_tokens(
+    selected: bytes, run_end: Callable[[bytes, int], int] = scan.canonical_run_end
+) -> CompactError | bool | None:
     """compact.noncanonical at the first byte where ``selected`` (which
     ``json.loads`` reads, with no token fault and no repeated key) and its
     canonical encoding differ, with the excerpts of both there, as the parsing
@@ -836,8 +1057,10 @@ def _first_difference_by_tokens(selected: bytes) -> CompactError | bool | None:
 
     Runs of canonical tokens are skipped in C (``scan.canonical_run_end``: they
     are spelled as the encoding spells them); every other token is respelled
-    alone, as the encoding spells its value (whitespace as nothing)."""
-    pos = scan.canonical_run_end(selected, 0)
+    alone, as the encoding spells its value (whitespace as nothing).
+    ``run_end``: where a run of canonical tokens from a place ends
+    (``scan.canonical_tokens_run_end`` where objects hold containers)."""
+    pos = run_end(selected, 0)
     respelled = 0
     while True:  # up to the first token spelled otherwise than its encoding
         if pos == len(selected):
@@ -853,14 +1076,14 @@ def _first_difference_by_tokens(selected: bytes) -> CompactError | bool | None:
             return None
         if canonical != spelled:
             break
-        pos = scan.canonical_run_end(selected, end)
+        pos = run_end(selected, end)
     differs = first_difference(spelled, canonical)
     if differs == len(spelled):
         return None  # the token spells a prefix of its encoding: what follows it decides
     at, pos = pos + differs, end
     after = canonical[differs:]  # the encoding from ``at``: 25 bytes of it, or all
     while len(after) <= 24 and pos < len(selected):
-        run = scan.canonical_run_end(selected, pos)
+        run = run_end(selected, pos)
         if run > pos:
             after += selected[pos : min(run, pos + 25)]
             pos = run
@@ -981,6 +1204,8 @@ def _normalize(selected: bytes, skeleton: bytes | None, *, lexical: bool = True)
         if departure is not None:
             raise departure
         verdict = _departure(selected, skeleton)
+        if verdict is None:
+            verdict = _object_departure(selected, skeleton)
         if verdict is True:
             return
         if isinstance(verdict, CompactError):

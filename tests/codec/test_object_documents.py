@@ -130,6 +130,86 @@ def test_the_proof_agrees_with_parsing(doc):
     assert verdict(doc, lexical=True) == verdict(doc, lexical=False)
 
 
+#: Leaves spelled any way, canonical or not, valid or not (docs/wire-format.md §1).
+LEAVES = [
+    b"1", b"1.5", b"1.50", b"1E2", b"-0", b"1e400", b"01", b"-", b"NaN", b"-Infinity", b"tru", b'"\\u0041"',
+    b'"\\ud800"', b'"a', b"x", b"}", b"]", b"[", b",", b":", b'{"a":0,"a":1}', b'{"a":[1],"a":1}', b'{"a" :[1]}',
+    b'{"a":[1], "b":2}', b'{"a":[NaN]}', b'{"a":', b'{"a":[1]', b'{"a":[1],', b"{", b" 1", b"1 ", b'{"\\u0061":[1],"a":2}',
+]
+SPACES = [b" ", b"\n", b"\r\n "]
+
+
+@st.composite
+def departing(draw) -> bytes:
+    """Deep arrays under objects, some leaves spelled otherwise, maybe
+    whitespace or a departure somewhere, maybe cut anywhere."""
+    count = draw(st.integers(1, 4))
+    items = [nested(draw(st.integers(0, 12)), draw(st.sampled_from(LEAVES)) if draw(st.booleans()) else b"1")
+             for _ in range(count)]
+    keys = draw(st.lists(st.sampled_from(KEYS[:3]), min_size=count, max_size=count))
+    if draw(st.booleans()):
+        doc = bytearray(b"{" + b",".join(k + b":" + item for k, item in zip(keys, items)) + b"}")
+    else:
+        doc = bytearray(b"[" + b",".join(b"{" + k + b":" + item + b"}" for k, item in zip(keys, items)) + b"]")
+    for _ in range(draw(st.integers(0, 2))):
+        at = draw(st.integers(0, len(doc)))
+        doc[at:at] = draw(st.sampled_from(SPACES + LEAVES))
+    if draw(st.integers(0, 3)) == 0:
+        doc = doc[: draw(st.integers(1, len(doc)))]
+    return bytes(doc)
+
+
+@settings(max_examples=200, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(departing())
+@example(b'{"a":[[1.50]]}')
+@example(b'{"a":[[1]], "b":1}')
+@example(b'{"a":[["\\u0041"]]}')
+@example(b'{"a":[[1]],"b":[[1e400]]}')
+@example(b'{"a":[[1]],"b":[["\\ud800"]],"a":1}')
+@example(b'{"a":[[1]],"a":[[1.50]]}')
+@example(b'{"a":[[1.50]],"a":1}')
+@example(b'{"a":[[1]x]}')
+@example(b'{"a":[[1]]x}')
+@example(b'{"a":[[1]]}x')
+@example(b'{"a":[[1]]} ')
+@example(b'{"a":[[1]}}')
+@example(b'{"a":[[1]],2}')
+@example(b'{"a":[[1],"b":2]}')
+@example(b'{"a":[[1]]]')
+@example(b'{"a":[[1]]},[1]')
+@example(b'{"a":[[12')
+@example(b'{"a":[["ab')
+@example(b'{"a":[[1]],"b":')
+@example(b'{"a":[[1]],"b"')
+@example(b'{"a":[[1]],')
+@example(b'{"a":[[1]]')
+@example(b'{"a":[[NaN]]}')
+@example(b'{"a":[[1]],"b":NaN}')
+@example(b'{"a":[[1]],"a":NaN}')
+@example(b'{"a":[[Infinity]],"b":[1.50}')
+@example(b'{"a":[[1]],"b":[NaN}')
+@example(b'{"a":[[1]],"b":{"c":NaN}}')
+@example(b'[{"a":[1]},{"b":[2]} ]')
+@example(b'[{"a":[1]},{"b":[2]},]')
+@example(b'{"a" : [[1]] , "b" : {"c" : [2]}}')
+def test_a_departure_under_an_object_is_the_parsers_verdict(doc):
+    assert verdict(doc, lexical=True) == verdict(doc, lexical=False)
+
+
+@pytest.mark.parametrize("doc", [
+    b'{"a":[[1.50]]}', b'{"a":[[1]], "b":1}', b'{"a":[["\\u0041"]]}', b'{"a":[[1]],"b":[[1e400]]}', b'{"a":[[1.50]],"a":1}',
+    b'{"a":[[1]x]}', b'{"a":[[1]]}x', b'{"a":[[1]}}', b'{"a":[[1]],2}', b'{"a":[[1],"b":2]}', b'{"a":[[1]]},[1]',
+    b'{"a":[[12', b'{"a":[[1]],"b":', b'{"a":[[1]],"b"', b'{"a":[[NaN]]}', b'{"a":[[1]],"a":NaN}', b'{"a":{"b":[1]x}}',
+    b'[{"a":[1]},{"b":[2]},]', b'{"a":[1],"b":{"c":[2],"c":3}} ',
+])
+def test_departures_under_objects_are_named_by_the_reading(doc):
+    # named here, not left to the parser (None)
+    found = projection._object_departure(doc, _skeleton_of(doc))
+    assert isinstance(found, codec.CompactError)
+    assert (found.code, found.message, found.offset) == verdict(doc, lexical=False)
+
+
 values = st.recursive(
     st.one_of(st.integers(-(10**20), 10**20), st.booleans(), st.none(), st.text(max_size=4)),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
@@ -245,3 +325,61 @@ def test_a_repeated_key_under_an_object_is_placed_in_every_text_form(monkeypatch
         verdicts.append((caught.value.code, caught.value.message, caught.value.offset))
     assert verdicts[0] == verdicts[1]
     assert verdicts[0][:2] == ("compact.json", 'duplicate object key "c"')
+
+
+def under_object(middle: bytes | None = None, end: bytes | None = None) -> bytes:
+    """``deep_array`` under a top-level object: ``middle`` replaces the leaf of
+    item 20, ``end`` that of the last item."""
+    items = [ITEM] * ITEMS
+    if middle is not None:
+        items[ITEMS // 2] = nested(510, middle)
+    if end is not None:
+        items[-1] = nested(510, end)
+    return b'{"a":[' + b",".join(items) + b"]}"
+
+
+def stray(byte: bytes) -> bytes:
+    doc = under_object()
+    at = doc.index(b"],[", len(doc) // 2) + 2
+    return doc[:at] + byte + doc[at:]
+
+
+DEEP_DEPARTURES = {
+    "float 1.50 in the middle": under_object(middle=b"1.50"),
+    "float 1E2 at the end": under_object(end=b"1E2"),
+    "float 1e400 in the middle": under_object(middle=b"1e400"),
+    "escape in the middle": under_object(middle=b'"\\u0041"'),
+    "lone surrogate at the end": under_object(end=b'"\\udc00"'),
+    "stray x in the middle": stray(b"x"),
+    "stray } in the middle": stray(b"}"),
+    "stray ] in the middle": stray(b"]"),
+    "cut inside a number": under_object(end=b"123")[:-513],
+    "cut inside a string": under_object(end=b'"abc"')[:-514],
+    "cut after the array": under_object()[:-1],
+    "a space at the end": under_object() + b" ",
+    "a space after the key": under_object().replace(b'"a":', b'"a": ', 1),
+    "repeated key at the end and a space": under_object()[:-1] + b', "a":1}',
+    "repeated key after a float": under_object(middle=b"1.50")[:-1] + b',"a":1}',
+    "NaN in the middle": under_object(middle=b"NaN"),
+    "Infinity at the end": under_object(end=b"Infinity"),
+    "a key in the array": stray(b'"k":'),
+    "extra data after the object": under_object() + b",1",
+}
+
+
+@pytest.mark.parametrize("name", sorted(DEEP_DEPARTURES))
+def test_nested_511_deep_under_an_object_with_a_departure_is_rejected_without_parsing(monkeypatch, name):
+    doc = DEEP_DEPARTURES[name]
+    expected = verdict(doc, lexical=False)
+    assert expected[0] != "ok"
+    loads = json.loads
+    read = []
+
+    def window_only(text, *args, **kwargs):  # the stand-in parse reads a small window, never the document
+        read.append(len(text))
+        assert len(text) < len(doc) // 4, "parsed in full"
+        return loads(text, *args, **kwargs)
+
+    monkeypatch.setattr("codec.projection.json.loads", window_only)
+    assert verdict(doc, lexical=True) == expected
+    assert sum(read) < len(doc) // 4
