@@ -383,3 +383,27 @@ def test_nested_511_deep_under_an_object_with_a_departure_is_rejected_without_pa
     monkeypatch.setattr("codec.projection.json.loads", window_only)
     assert verdict(doc, lexical=True) == expected
     assert sum(read) < len(doc) // 4
+
+
+@pytest.mark.parametrize("form", ["json", "text", "model-text"])
+def test_the_bench_families_under_an_object_get_the_parsing_verdict_in_every_text_form(monkeypatch, form):
+    # the families of `semaprax bench hostile` (branch obj23t) at 24 KiB: the
+    # verdict, with the offset mapped into the wire, is the one decoding gives
+    # when the reading steps aside
+    from semaprax.bench import hostile
+
+    monkeypatch.setattr(projection, "_MIN_BYTES_PER_OBJECT", 256)  # the gates as shipped
+    monkeypatch.setattr(projection, "_MOST_ITEMS_PER_CONTAINER", 4)
+    reading = projection._object_departure
+    for name, build in hostile._OBJ23T.items():
+        wire = build(form, 24 << 10)
+        verdicts = []
+        for departure in (reading, lambda selected, skeleton: None):
+            monkeypatch.setattr(projection, "_object_departure", departure)
+            with pytest.raises(codec.CompactError) as caught:
+                codec.decode_wire(wire)
+            verdicts.append((caught.value.code, caught.value.message, caught.value.offset))
+        assert verdicts[0] == verdicts[1], name
+    valid = hostile.fam_nested_511_under_object(form, 24 << 10)
+    monkeypatch.setattr(projection.json, "loads", lambda *a, **k: pytest.fail("parsed"))
+    assert codec.decode_wire(valid).form == form
