@@ -604,6 +604,7 @@ def _truncation(selected: bytes, skeleton: bytes) -> CompactError | None:
     return CompactError(E.JSON, f"invalid JSON: {message}", len(selected))
 
 
+_SPACE_RUN = re.compile(rb"[" + scan.SPACE_BYTES + rb"]*+").match
 #: The stand-in parse of ``_syntax_error`` reads this many bytes of the
 #: document first, and up to ``_MOST_WINDOW`` (four times more each try)
 #: before it leaves the document to the parser.
@@ -969,21 +970,29 @@ def _window_error(selected: bytes, at: int, stand_in: str) -> CompactError | Non
     """The syntax error ``json.loads`` gives ``selected`` when ``stand_in``
     leaves the parser in the state it is in at ``at`` (see ``_syntax_error``):
     ``stand_in`` and a window of the bytes from ``at`` are parsed, and the
-    error moved back; None when it is not found that way."""
+    error moved back; None when it is not found that way.
+
+    A string the window cuts (``Unterminated string``) is read whole by the
+    next window, however long: its end is found in C, and a string is one
+    token for the parser (no container is built), so an error inside a long
+    string or past it is found without the 256 KiB bound; so is a run of
+    whitespace the window cuts."""
     window = _FIRST_WINDOW
     while True:
         end = min(at + window, len(selected))
         text = selected[at:end].decode("utf-8", "ignore" if end < len(selected) else "strict")
+        string_at = None
         try:
             with_stack(json.loads, stand_in + text, parse_constant=_reject_constant)
         except json.JSONDecodeError as exc:
             if exc.pos < len(stand_in):
                 return None
             offset = at + _byte_offset(text, exc.pos - len(stand_in))
-            if end == len(selected) or (
-                offset < end - _CUT_MARGIN and not exc.msg.startswith("Unterminated string")
-            ):
+            unterminated = exc.msg.startswith("Unterminated string")
+            if end == len(selected) or (offset < end - _CUT_MARGIN and not unterminated):
                 return CompactError(E.JSON, f"invalid JSON: {exc.msg}", offset)
+            if unterminated:
+                string_at = offset  # the string's opening quote
         except RecursionError:
             return None  # too deep here: the parser decides
         except ValueError:
@@ -994,7 +1003,19 @@ def _window_error(selected: bytes, at: int, stand_in: str) -> CompactError | Non
                 return None
             fault = _token_fault(selected, len(selected))
             return fault if fault is not None and fault.offset is not None else None
-        if end == len(selected) or window >= _MOST_WINDOW:
+        if end == len(selected):
+            return None
+        if string_at is not None:
+            closes = scan.string_end(selected, string_at)
+            if closes is not None and closes + _CUT_MARGIN >= end:  # the window cut the string: take it whole
+                window = max(window * 4, closes - at + _FIRST_WINDOW)
+                continue
+        elif selected[end - 1] in _JSON_SPACE:  # the window cut a run of whitespace: take it whole
+            spaces = _SPACE_RUN(selected, end)
+            assert spaces is not None  # `*+`: matches everywhere
+            window = max(window * 4, spaces.end() - at + _FIRST_WINDOW)
+            continue
+        if window >= _MOST_WINDOW:
             return None
         window *= 4
 

@@ -653,6 +653,13 @@ def strict_string_end(document: bytes, pos: int) -> int:
     return m.end()
 
 
+def string_end(document: bytes, pos: int) -> int | None:
+    """Where the string token (as ``STRING`` reads it: to its closing quote,
+    or to the end) that starts at ``pos`` ends; None when none starts there."""
+    m = _STRING_TOKEN(document, pos)
+    return None if m is None else m.end()
+
+
 def string_token_end(data: bytes) -> int | None:
     """Where the string token at the start of ``data`` ends, or None when
     ``data`` does not start with one."""

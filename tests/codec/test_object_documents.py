@@ -407,3 +407,26 @@ def test_the_bench_families_under_an_object_get_the_parsing_verdict_in_every_tex
     valid = hostile.fam_nested_511_under_object(form, 24 << 10)
     monkeypatch.setattr(projection.json, "loads", lambda *a, **k: pytest.fail("parsed"))
     assert codec.decode_wire(valid).form == form
+
+
+# --- an error far past where the tokens stop ---------------------------------------------------------
+
+LONG = 300 << 10  # past the largest window (256 KiB)
+
+
+@pytest.mark.parametrize("name, middle", [
+    ("a control byte deep in a long string", b"[" * 500 + b'"' + b"a" * LONG + b'\x01b"' + b"]" * 500),
+    ("a bad escape deep in a long string", b"[" * 500 + b'"' + b"a" * LONG + b'\\xb"' + b"]" * 500),
+    ("a stray byte after a long run of spaces", b"[" * 500 + b"1," + b" " * LONG + b"x" + b"]" * 500),
+])
+@pytest.mark.parametrize("shape", ["array", "object"])
+def test_an_error_far_past_where_the_tokens_stop_is_named(name, middle, shape):
+    # the window takes a string or a run of whitespace it cuts whole, instead
+    # of giving up at 256 KiB and leaving the document to the parser
+    items = b",".join([ITEM] * 10 + [middle] + [ITEM] * 10)
+    doc = b"[" + items + b"]" if shape == "array" else b'{"a":[' + items + b"]}"
+    skeleton = _skeleton_of(doc)
+    found = projection._departure(doc, skeleton) or projection._object_departure(doc, skeleton)
+    assert isinstance(found, codec.CompactError), name
+    assert (found.code, found.message, found.offset) == verdict(doc, lexical=False)
+    assert verdict(doc, lexical=True) == verdict(doc, lexical=False)
