@@ -889,7 +889,26 @@ def _object_syntax_error(selected: bytes, at: int) -> CompactError | None:
         stand_in += "[" + ("" if last == b"[" else "0," if last == b"," else "0")
     else:
         stand_in += '{"":' + ("" if last == b":" else "0")
-    return _window_error(selected, at, stand_in)
+    return _window_error(selected, at, stand_in, _object_constant_verdict)
+
+
+def _object_constant_verdict(selected: bytes) -> CompactError | None:
+    """The verdict when the parser raises at a ``NaN`` or ``Infinity`` it
+    reads before any syntax error, as ``_json_fault`` places it: the first
+    token fault (the constant at the latest), or a key repeated before it (the
+    bytes before it are whole tokens the parser read: their structure is
+    walked); None when that is not found."""
+    fault = _token_fault(selected, len(selected))
+    if fault is None or fault.offset is None:
+        return None
+    read = _read_structure_of(selected, None, fault.offset)
+    if read is None or read.fault is not None:
+        return None
+    if read.repeat is not None:
+        at = scan.rfc_key_offset(selected, read.repeat)
+        if at < fault.offset:
+            return _duplicate_key_at(selected, at)
+    return fault
 
 
 def _constant_before(selected: bytes, at: int) -> bool:
@@ -966,7 +985,9 @@ def _syntax_error(selected: bytes, at: int) -> CompactError | None:
     return _window_error(selected, at, stand_in)
 
 
-def _window_error(selected: bytes, at: int, stand_in: str) -> CompactError | None:
+def _window_error(
+    selected: bytes, at: int, stand_in: str, on_constant: Callable[[bytes], CompactError | None] | None = None
+) -> CompactError | None:
     """The syntax error ``json.loads`` gives ``selected`` when ``stand_in``
     leaves the parser in the state it is in at ``at`` (see ``_syntax_error``):
     ``stand_in`` and a window of the bytes from ``at`` are parsed, and the
@@ -976,7 +997,9 @@ def _window_error(selected: bytes, at: int, stand_in: str) -> CompactError | Non
     next window, however long: its end is found in C, and a string is one
     token for the parser (no container is built), so an error inside a long
     string or past it is found without the 256 KiB bound; so is a run of
-    whitespace the window cuts."""
+    whitespace the window cuts. ``on_constant``: the verdict when the window
+    reads ``NaN`` or ``Infinity`` before any syntax error (the parser raises
+    there), given the document."""
     window = _FIRST_WINDOW
     while True:
         end = min(at + window, len(selected))
@@ -999,6 +1022,8 @@ def _window_error(selected: bytes, at: int, stand_in: str) -> CompactError | Non
             # NaN or Infinity in the window, read before any syntax error: the
             # parser raises there, and the slow path places the first token
             # fault (``_json_fault``); with no ``{`` no key can repeat
+            if on_constant is not None:
+                return on_constant(selected)
             if b"{" in selected:
                 return None
             fault = _token_fault(selected, len(selected))

@@ -202,6 +202,10 @@ def test_a_departure_under_an_object_is_the_parsers_verdict(doc):
     b'{"a":[[1]x]}', b'{"a":[[1]]}x', b'{"a":[[1]}}', b'{"a":[[1]],2}', b'{"a":[[1],"b":2]}', b'{"a":[[1]]},[1]',
     b'{"a":[[12', b'{"a":[[1]],"b":', b'{"a":[[1]],"b"', b'{"a":[[NaN]]}', b'{"a":[[1]],"a":NaN}', b'{"a":{"b":[1]x}}',
     b'[{"a":[1]},{"b":[2]},]', b'{"a":[1],"b":{"c":[2],"c":3}} ',
+    # a constant after an object that holds a container (left to the parser before)
+    b'[[{"a":[1]}],[NaN]]', b'[[{"a":[1]}],{"a":0,"a":1},NaN]', b'[{"a":NaN}]', b'[{"a":[1]},NaN x]', b'[{"a":[1]},NaNx]',
+    b'{"a":[1],"b":NaN', b'{"a":[1],"a":NaN', b'{"a":[1],"b":[1e400,{"c":1,"c":2}],"d":NaN}x',
+    b'{"a":[1],"b":[{"c":1,"c":2}, NaN}',
 ])
 def test_departures_under_objects_are_named_by_the_reading(doc):
     # named here, not left to the parser (None)
