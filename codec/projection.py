@@ -379,6 +379,18 @@ _MIN_BYTES_PER_RUN = 128
 _FEWEST_RUNS = 4096
 
 
+def _few_turns(size: int, skeleton: bytes) -> bool:
+    """Whether the brackets of ``skeleton`` turn (an opener next to a closer,
+    either way; strings and scalars between count for nothing) at most once
+    per ``_MIN_BYTES_PER_RUN`` bytes of the document (or ``_FEWEST_RUNS``
+    times): the structure walks of ``_canonical_objects`` and
+    ``_object_departure`` take a few steps of Python per run, where parsing
+    a document of short runs (the graph view's, 48 bytes a turn) is cheaper."""
+    brackets = skeleton.translate(_BRACKET_KIND, _NOT_BRACKETS)
+    turns = brackets.count(b"[]") + brackets.count(b"][")
+    return turns <= max(_FEWEST_RUNS, size // _MIN_BYTES_PER_RUN)
+
+
 def _canonical_objects(selected: bytes, skeleton: bytes) -> bool:
     """``_canonical_without_value`` for a document whose objects may hold
     containers (``{"a":[[…]]}``), found without building its value: True when
@@ -403,7 +415,7 @@ def _canonical_objects(selected: bytes, skeleton: bytes) -> bool:
 
     Arrays nested 511 deep under a top-level object were parsed in full: 8 M
     lists, 3.3 s and 890 MiB at 16 MiB, 9.7x the graph baseline (issue 23)."""
-    if not scan.canonical_tokens(selected):
+    if not _few_turns(len(selected), skeleton) or not scan.canonical_tokens(selected):
         return False
     structure = skeleton.translate(None, _NOT_STRUCTURE).replace(b",:", b":")
     structure, flat = _FLAT_STRUCTURE.subn(b"", structure)
@@ -806,7 +818,7 @@ def _object_departure(selected: bytes, skeleton: bytes) -> CompactError | bool |
     if selected[lead : lead + 1] not in (b"[", b"{"):
         return None
     bare = skeleton.translate(None, _JSON_SPACE)
-    if not _worth_proving(len(selected), bare):
+    if not _worth_proving(len(selected), bare) or not _few_turns(len(selected), bare):
         return None
     constants = b"NaN" in bare or b"Infinity" in bare
     end = scan.rfc_tokens_end(selected, constants=constants)
