@@ -314,8 +314,10 @@ def _canonical_without_value(selected: bytes, skeleton: bytes) -> bool:
     building its value: every token canonical and followed only by what may
     follow it (``scan.canonical_array_tokens``, one pass in C), its brackets
     balanced with the first ``[`` closed by the last byte, no object repeating
-    a key. False in every other case, and the caller reads the document as it
-    stands, which decides the verdict, its code and its offset.
+    a key. A document whose objects hold containers (``{"a":[[…]]}``) is
+    proved by ``_canonical_objects``. False in every other case, and the
+    caller reads the document as it stands, which decides the verdict, its
+    code and its offset.
 
     One verdict is given here: when all of that holds but an object repeats a
     key, the document is compact.json at the first repeated key in document
