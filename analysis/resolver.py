@@ -903,6 +903,8 @@ class _Analyser:
                     if returns and scope.cls and scope.self_name and all(
                             isinstance(r.value, ast.Name) and r.value.id == scope.self_name for r in returns):
                         cls = scope.cls
+                        if not isinstance(node, ast.AsyncFunctionDef):  # the receiver's class, when known
+                            self.attribute_types[scope.qualname + "()self"] = cls
                     elif returns and all(r.value is not None and not isinstance(r.value, ast.Name) for r in returns):
                         # every return makes a value of one class (``return Token(...)``, ``return ""``)
                         kinds = {self._value_type(r.value, scope) for r in returns if r.value is not None}
@@ -944,6 +946,16 @@ class _Analyser:
         finally:
             self.hidden_receiver = None
 
+    def _receiver_type(self, node: ast.expr, scope: _Scope) -> str | None:
+        """The class of the instance a method is called on (``b`` of
+        ``b.chain()``), as ``_resolve_expr`` reaches it; None for a class."""
+        cls = self._value_type(node, scope)
+        if cls is None and isinstance(node, (ast.Name, ast.Attribute)):
+            target = self._resolve_expr(node, scope)
+            if target and not target.startswith(UNRESOLVED) and not self._is_class(target):
+                cls = self._value_of(target)
+        return cls
+
     def _value_of(self, qualname: str) -> str | None:
         """The class of an attribute's value, or of a call's result (``"f()"``)."""
         found = self.attribute_types.get(qualname) or _KNOWN_RESULTS.get(qualname) or STDLIB_RESULTS.get(qualname)
@@ -977,6 +989,14 @@ class _Analyser:
             cls = self._class_named(target)
             if cls is not None:
                 return cls
+            if isinstance(node.func, ast.Attribute) and self._value_of(target + "()self") is not None:
+                # ``return self``: called on an instance of a subclass, it gives that subclass
+                receiver = self._receiver_type(node.func.value, scope)
+                if receiver is None and self.hidden_receiver is not None \
+                        and isinstance(base := _chain_base(node.func.value), ast.Name) \
+                        and base.id == self.hidden_receiver.self_name:
+                    return None  # ``return self.chain()``: of the class of a receiver hidden by _from_receiver
+                return receiver or self._value_of(target + "()")
             if target in _CASTS and node.args:  # typing.cast(T, x) is a T
                 return self._class_of_annotation(node.args[0], scope)
             if target in _COPIES and len(node.args) == 1 and not isinstance(node.args[0], ast.Starred):
@@ -1459,6 +1479,9 @@ class _Analyser:
                 continue
             elif isinstance(node, ast.If) and (narrowed := self._narrowing(node, scope)) is not None:
                 stack.extend(reversed([node.test, *narrowed, *node.orelse]))
+            elif typed and isinstance(node, ast.Assert) and (asserted := self._asserted(node.test, scope)):
+                stack.extend(asserted)  # after the statement, as a rebinding
+                stack.extend(reversed(_child_nodes(node)))
             elif isinstance(node, ast.Assign) and (rebound := self._rebinding(node, scope)) is not None:
                 stack.append(rebound)  # after the statement: its value is read with the types before it
                 stack.extend(reversed(_child_nodes(node)))
@@ -1476,13 +1499,16 @@ class _Analyser:
         parts: list[ast.AST | _Narrow | _Step]
         if isinstance(node, ast.If):
             narrowed = self._narrowing(node, scope)
-            parts = [node.test, *(node.body if narrowed is None else narrowed), step, *node.orelse, join]
+            exited = self._exited_unless(node, scope)
+            parts = [node.test, *(node.body if narrowed is None else narrowed), step, *node.orelse, join,
+                     *([exited] if exited else [])]
         elif isinstance(node, (ast.For, ast.AsyncFor)):  # run zero or more times
             looped = self._loop_typing(node, scope)
-            parts = [node.target, node.iter, *([looped] if looped else []), *node.body,
-                     _Step(branches, "after_part"), step, *node.orelse, join]
+            parts = [node.target, node.iter, *([looped] if looped else []), *self._loop_entry(node, scope, branches),
+                     *node.body, _Step(branches, "after_part"), step, *node.orelse, join]
         elif isinstance(node, ast.While):
-            parts = [node.test, *node.body, _Step(branches, "after_part"), step, *node.orelse, join]
+            parts = [*self._loop_entry(node, scope, branches), node.test, *node.body, _Step(branches, "after_part"),
+                     step, *node.orelse, join]
         elif isinstance(node, (ast.Try, ast.TryStar)):
             # a handler runs after any part of the body: the locals it rebinds may hold any class they held there
             # a handler runs after any part of the body: a local may hold any class the body gave it
@@ -1502,6 +1528,27 @@ class _Analyser:
                 parts += [case, step]
             parts.append(join)  # no case taken: the types before
         return parts
+
+    def _loop_entry(self, node: ast.For | ast.AsyncFor | ast.While, scope: _Scope,
+                    branches: _Branches) -> list[_Narrow]:
+        """A loop's body (and a ``while``'s test) runs again after itself: at
+        its start a local is of the join of its class before the loop and each
+        class the body rebinds it to (``_rebinding``'s rule; the loop's own
+        target is bound anew each time), not of the first pass's class alone."""
+        skip = node.target.id if not isinstance(node, ast.While) and isinstance(node.target, ast.Name) else None
+        joined: dict[str, str | None] = {}
+        for stmt in _walk_body(node.body):
+            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+                continue
+            name = stmt.targets[0].id
+            was = joined[name] if name in joined else scope.types.get(name)
+            if was is None or name == skip or name not in scope.rebound or not scope.is_local(name):
+                continue
+            value = stmt.value
+            cls = _local_type(scope, value.id) if isinstance(value, ast.Name) else self._constructed_class(value, scope)
+            if cls is not None:  # a value of no known class leaves the class (_rebinding)
+                joined[name] = branches._join(name, was, cls)
+        return [_Narrow(scope.types, name, cls) for name, cls in joined.items() if cls != scope.types.get(name)]
 
     def _rebinding(self, node: ast.Assign, scope: _Scope) -> _Narrow | None:
         """``x = <value of a known class>`` in a function: from there on ``x``
@@ -1536,11 +1583,9 @@ class _Analyser:
             return None
         return _Narrow(scope.types, name, cls)
 
-    def _narrowing(self, node: ast.If, scope: _Scope) -> list[ast.AST | _Narrow] | None:
-        """``if isinstance(x, C):``: in its body, up to and including the first
-        statement that binds ``x`` again, ``x`` is a C (one class, known); the
-        body wrapped between a narrowing and its undoing, or None."""
-        test = node.test
+    def _isinstance_of(self, test: ast.expr, scope: _Scope) -> tuple[str, str] | None:
+        """``isinstance(x, C)`` of a local ``x`` of this function and one known
+        class C: (x, C)."""
         if not (isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and len(test.args) == 2
                 and isinstance(test.args[0], ast.Name) and not test.keywords
                 and self._resolve_name(test.func.id, scope) == "builtins.isinstance"):
@@ -1551,8 +1596,32 @@ class _Analyser:
             return None
         cls = self._class_of_annotation(test.args[1], scope) if isinstance(test.args[1], (ast.Name, ast.Attribute)) \
             else None
-        if cls is None:
+        return None if cls is None else (name, cls)
+
+    def _asserted(self, test: ast.expr, scope: _Scope) -> list[_Narrow]:
+        """``assert isinstance(x, C)`` (alone or among ``and``-ed tests): from
+        there on ``x`` is a C (up to its next binding, which retypes it)."""
+        tests = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+        return [_Narrow(scope.types, *found) for t in tests if (found := self._isinstance_of(t, scope)) is not None]
+
+    def _exited_unless(self, node: ast.If, scope: _Scope) -> _Narrow | None:
+        """``if not isinstance(x, C):`` whose body always leaves (``raise``,
+        ``return``, ``continue``, ``break`` last) and no ``else``: after it ``x`` is a C."""
+        test = node.test
+        if node.orelse or not node.body or not isinstance(node.body[-1], (ast.Raise, ast.Return, ast.Continue, ast.Break)) \
+                or not (isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)):
             return None
+        found = self._isinstance_of(test.operand, scope)
+        return None if found is None else _Narrow(scope.types, *found)
+
+    def _narrowing(self, node: ast.If, scope: _Scope) -> list[ast.AST | _Narrow] | None:
+        """``if isinstance(x, C):``: in its body, up to and including the first
+        statement that binds ``x`` again, ``x`` is a C (one class, known); the
+        body wrapped between a narrowing and its undoing, or None."""
+        found = self._isinstance_of(node.test, scope)
+        if found is None:
+            return None
+        name, cls = found
         end = len(node.body)
         for k, stmt in enumerate(node.body):
             if any(isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)

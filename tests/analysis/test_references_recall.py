@@ -495,3 +495,35 @@ def test_a_local_rebound_in_a_branch_to_a_subclass_is_of_the_base_after_it(tmp_p
     assert _lines(index, "pkg.jar.Jar.put") == [("pkg.jar", 19)]
     calls = {(u.line, u.target) for u in index.by_module["pkg.jar"].uses if u.kind == "calls"}
     assert (27, "?jar.put") in calls
+
+
+def test_an_asserted_isinstance_and_an_early_exit_narrow_what_follows(tmp_path: Path) -> None:
+    # ``assert isinstance(e, Extension)`` and ``if not isinstance(e, C): raise``
+    # make ``e`` a C in the rest of the block (wsproto's handshake)
+    index = _index(tmp_path, {"pkg/ext.py": (
+        "class Extension:\n"
+        "    def offer(self) -> str:\n"
+        "        return ''\n"
+        "\n"
+        "\n"
+        "def offers(extensions: list[object]) -> None:\n"
+        "    for e in extensions:\n"
+        "        assert isinstance(e, Extension)\n"
+        "        e.offer()\n"                                  # 9
+        "\n"
+        "\n"
+        "def checked(e: object, f: object) -> str:\n"
+        "    if not isinstance(e, Extension):\n"
+        "        raise TypeError(e)\n"
+        "    assert isinstance(f, Extension) and f\n"
+        "    f.offer()\n"                                      # 16
+        "    return e.offer()\n"                               # 17
+        "\n"
+        "\n"
+        "def maybe(e: object) -> None:\n"
+        "    if not isinstance(e, Extension):\n"
+        "        print(e)\n"
+        "    e.offer()\n"                                      # 23
+    )})
+    lines = [line for m, line in _lines(index, "pkg.ext.Extension.offer")]
+    assert lines == [9, 16, 17]
