@@ -317,7 +317,7 @@ class _Branches:
     def _join(self, name: str, a: str | None, b: str | None) -> str | None:
         if a == b or a is None or b is None:
             return a if a == b else None
-        if name.startswith(("[]", "{}", "^")):
+        if name.startswith(("[]", "{}", "^", "|")):
             return None
         return a if a in self.mro(b) else b if b in self.mro(a) else None
 
@@ -501,7 +501,14 @@ class _Analyser:
                 value = _local_type(scope, "{}" + node.value.id)
                 if value:
                     self.attribute_types.setdefault(f"{cls}.{attr}{{}}", value)
+                union = _local_type(scope, "|" + node.value.id)
+                if union:
+                    self.attribute_types.setdefault(f"{cls}.{attr}|", union)
             elif isinstance(node, ast.Assign):  # self.x = env.make(): what typed locals give, now they are typed
+                if f"{cls}.{attr}" not in self.attribute_types and f"{cls}.{attr}|" not in self.attribute_types:
+                    union = self._union_value(node.value, scope)  # self.x = logger or DummyLogger()
+                    if union:
+                        self.attribute_types[f"{cls}.{attr}|"] = union
                 if f"{cls}.{attr}" not in self.attribute_types:
                     typed = self._constructed_class(node.value, scope)
                     if typed:
@@ -807,6 +814,9 @@ class _Analyser:
                     value = self._mapped_of_annotation(node.annotation, scope)
                     if value:
                         self.attribute_types.setdefault(qual + "{}", value)
+                    union = self._union_of_annotation(node.annotation, scope)
+                    if union:
+                        self.attribute_types.setdefault(qual + "|", union)
                 else:
                     kind = self._constructed_class(node.value, scope)
                 if kind:
@@ -894,6 +904,9 @@ class _Analyser:
                     made = self._instance_of_type(node.returns, scope.parent)
                     if made and not isinstance(node, ast.AsyncFunctionDef):  # -> type[X]: calling what it returns
                         self.attribute_types[scope.qualname + "()()"] = made
+                    union = self._union_of_annotation(node.returns, scope.parent)
+                    if union and not isinstance(node, ast.AsyncFunctionDef):  # -> A | B: either
+                        self.attribute_types[scope.qualname + "()|"] = union
                     if not isinstance(node, ast.AsyncFunctionDef):  # tuple[A, B]: each place's class
                         for k, part in enumerate(self._tuple_parts(node.returns, scope.parent)):
                             if part:
@@ -932,6 +945,9 @@ class _Analyser:
                         value = self._mapped_of_annotation(stmt.annotation, scope)
                         if value:
                             self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}{{}}", value)
+                        union = self._union_of_annotation(stmt.annotation, scope)
+                        if union:
+                            self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}|", union)
 
     def _from_receiver(self, returns: list[ast.Return], scope: _Scope, kinds: set[str | None]) -> bool:
         """Whether the class of what a method returns comes from its receiver
@@ -1112,6 +1128,9 @@ class _Analyser:
                     made = self._instance_of_type(arg.annotation, scope.parent)
                     if made:  # ``cls: type[Range]``: the local is the class Range ("^" + name)
                         scope.types["^" + arg.arg] = made
+                    union = self._union_of_annotation(arg.annotation, scope.parent)
+                    if union:  # ``logger: A | B | None``: either class ("|" + name)
+                        scope.types["|" + arg.arg] = union
             if scope.cls and scope.self_name and any(isinstance(d, ast.Name) and d.id == "classmethod"
                                                      for d in node.decorator_list):
                 scope.types["^" + scope.self_name] = scope.cls  # a classmethod's cls
@@ -1133,6 +1152,9 @@ class _Analyser:
                 value = self._mapped_of_annotation(stmt.annotation, scope)
                 if value:
                     scope.types["{}" + stmt.target.id] = value
+                union = self._union_of_annotation(stmt.annotation, scope)
+                if union:
+                    scope.types["|" + stmt.target.id] = union
             elif isinstance(stmt, ast.Assign):
                 cls = self._constructed_class(stmt.value, scope)
                 if cls:
@@ -1380,6 +1402,66 @@ class _Analyser:
             if target and not target.startswith(UNRESOLVED):
                 return self._class_named(target)
         return None
+
+    def _union_of_annotation(self, ann: ast.expr, scope: _Scope | None) -> str | None:
+        """``A | B``, ``Union[A, B]``, ``Optional[Union[A, B]]`` (``None``
+        aside) of two known classes or more: their names, sorted, joined by a
+        space (the ``"|"`` value types); None for one class or none."""
+        sides: list[ast.expr] = []
+        todo = [ann]
+        while todo:
+            part = _unquoted(todo.pop())
+            if part is None:
+                continue
+            if isinstance(part, ast.BinOp) and isinstance(part.op, ast.BitOr):
+                todo += [part.right, part.left]
+            elif isinstance(part, ast.Subscript) and isinstance(part.value, (ast.Name, ast.Attribute)) \
+                    and self._resolve_expr(part.value, scope) in _UNIONS:
+                todo += reversed(part.slice.elts) if isinstance(part.slice, ast.Tuple) else [part.slice]
+            elif not (isinstance(part, ast.Constant) and part.value is None):
+                sides.append(part)
+        classes = {c for side in sides if (c := self._class_of_annotation(side, scope)) is not None}
+        return " ".join(sorted(classes)) if len(classes) > 1 else None
+
+    def _union_value(self, node: ast.expr, scope: _Scope) -> str | None:
+        """The classes a value may be of, as ``_union_of_annotation`` gives
+        them: a local of a union, ``a or b`` of the classes or unions of a and b."""
+        if isinstance(node, ast.Name):
+            return _local_type(scope, "|" + node.id)
+        if not (isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or)):
+            return None
+        classes: set[str] = set()
+        for part in node.values:
+            union = self._union_value(part, scope)
+            cls = self._value_type(part, scope) if union is None else None
+            if union is None and cls is None:
+                return None
+            classes.update(union.split() if union else [cls] if cls else [])
+        return " ".join(sorted(classes)) if len(classes) > 1 else None
+
+    def _union_of_expr(self, node: ast.expr, scope: _Scope) -> str | None:
+        """The classes the value of an expression may be of (two or more): a
+        local, an attribute or a call's result annotated with a union."""
+        if isinstance(node, ast.Name):
+            return _local_type(scope, "|" + node.id)
+        if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
+            target, suffix = self._resolve_expr(node.func, scope), "()|"
+        elif isinstance(node, ast.Attribute):
+            target, suffix = self._resolve_expr(node, scope), "|"
+        else:
+            return None
+        return self._value_of(target + suffix) if target and not target.startswith(UNRESOLVED) else None
+
+    def _record_union(self, source: str, expr: ast.Attribute, scope: _Scope) -> None:
+        """``x.m`` of an ``x`` of a union of classes refers to each class's
+        ``m`` (jedi lists the line for each); the call itself names none."""
+        union = self._union_of_expr(expr.value, scope)
+        if union is None:
+            return
+        line, column = expr.end_lineno or expr.lineno, (expr.end_col_offset or 0) - len(expr.attr)
+        owners = {o for cls in union.split() if self._is_class(cls) and (o := self._member_owner(cls, expr.attr))}
+        for owner in sorted(owners):
+            self.uses.append(Use(source, f"{owner}.{expr.attr}", REFERENCES, line, column))
 
     def _constructed_class(self, call: ast.expr, scope: _Scope) -> str | None:
         """The class of ``x`` in ``x = <call>`` when that is sound: a call of a
@@ -1705,6 +1787,8 @@ class _Analyser:
                     self._record(source, target, CALLS, func, scope)
                     if isinstance(func, ast.Attribute):
                         self._record_members(source, func, scope)
+                        if target and target.startswith(UNRESOLVED):
+                            self._record_union(source, func, scope)
                     base = _chain_base(func)
                     if not isinstance(base, ast.Name):
                         frame.stack.append(base)
@@ -1719,6 +1803,7 @@ class _Analyser:
                     target = self._resolve_expr(node, scope)
                     if isinstance(node, ast.Attribute) and target and target.startswith(UNRESOLVED):
                         target = None  # an attribute of an unknown value: not an edge
+                        self._record_union(source, node, scope)
                     self._record(source, target, REFERENCES, node, scope)
                     if isinstance(node, ast.Attribute):
                         self._record_members(source, node, scope)
@@ -1972,6 +2057,8 @@ _KNOWN_RESULTS = {
     "textwrap.dedent()": "builtins.str", "json.dumps()": "builtins.str",
 }
 
+#: Annotations whose arguments are the classes a value may be of.
+_UNIONS = frozenset({"typing.Union", "typing_extensions.Union", "typing.Optional", "typing_extensions.Optional"})
 #: Functions whose result is their first argument read as an annotation.
 _CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
 #: Built-ins whose result holds the items of their one argument.
@@ -2369,7 +2456,7 @@ def _local_type(scope: _Scope, name: str) -> str | None:
     """The class of local ``name`` (``"[]name"``: of its items; ``"^name"``:
     the class the local is, a ``type[X]``), looked up through comprehensions
     and lambdas to the function that binds it."""
-    real = name.lstrip("[]^")
+    real = name.lstrip("[]^|")
     s: _Scope | None = scope
     while s is not None:
         if name in s.types:

@@ -527,3 +527,47 @@ def test_an_asserted_isinstance_and_an_early_exit_narrow_what_follows(tmp_path: 
     )})
     lines = [line for m, line in _lines(index, "pkg.ext.Extension.offer")]
     assert lines == [9, 16, 17]
+
+
+def test_a_value_of_a_union_of_classes_refers_to_each_class_member(tmp_path: Path) -> None:
+    # ``logger: DummyLogger | OutputLogger | None``, ``self.logger = logger or
+    # DummyLogger()`` (h2's configuration): ``config.logger.debug()`` may be
+    # either class's method, and jedi lists it for both; the call itself names none
+    index = _index(tmp_path, {"pkg/config.py": (
+        "from typing import Optional, Union\n"
+        "\n"
+        "\n"
+        "class DummyLogger:\n"
+        "    def debug(self, msg: str) -> None:\n"
+        "        pass\n"
+        "\n"
+        "\n"
+        "class OutputLogger:\n"
+        "    def debug(self, msg: str) -> None:\n"
+        "        print(msg)\n"
+        "\n"
+        "\n"
+        "class Config:\n"
+        "    fallback: 'DummyLogger | OutputLogger'\n"
+        "\n"
+        "    def __init__(self, logger: DummyLogger | OutputLogger | None = None) -> None:\n"
+        "        self.logger = logger or DummyLogger()\n"
+        "        logger.debug('made')\n"                                    # 19
+        "\n"
+        "\n"
+        "def pick(flag: bool) -> Optional[Union[DummyLogger, OutputLogger]]:\n"
+        "    return DummyLogger() if flag else OutputLogger()\n"
+    ), "pkg/conn.py": (
+        "from pkg.config import Config, pick\n"
+        "\n"
+        "\n"
+        "def run(config: Config) -> None:\n"
+        "    config.logger.debug('run')\n"                                  # 5
+        "    config.fallback.debug('run')\n"                                # 6
+        "    pick(True).debug('pick')\n"                                    # 7
+    )})
+    want = [("pkg.config", 19), ("pkg.conn", 5), ("pkg.conn", 6), ("pkg.conn", 7)]
+    assert _lines(index, "pkg.config.DummyLogger.debug") == want
+    assert _lines(index, "pkg.config.OutputLogger.debug") == want
+    calls = {u.target for u in index.by_module["pkg.conn"].uses if u.kind == "calls" and u.line == 5}
+    assert not any(t.endswith(".debug") and not t.startswith("?") for t in calls)
