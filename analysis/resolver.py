@@ -491,6 +491,8 @@ class _Analyser:
                     if not name.startswith("[]") and f"{scope.qualname}.{name}" in self.defined_here:
                         self.attribute_types.setdefault(f"{scope.qualname}.{name}", cls)
         for cls, attr, node, scope in self.assigned:  # self.x = a typed parameter or local
+            if f"{cls}.{attr}" in self.annotated:
+                continue  # its annotation says its class
             if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name):
                 typed = _local_type(scope, node.value.id)
                 if typed:
@@ -802,10 +804,12 @@ class _Analyser:
             resolved = tuple(self._resolve_expr(_generic_origin(b), parent_scope) or "" for b in bases)
             self.local_classes[qual] = ClassInfo(tuple(r for r in resolved if r), frozenset(members[qual]))
         self.assigned = assigned
+        # an annotation declares the attribute's class (or classes): no assignment gives it another
+        self.annotated = {f"{cls}.{attr}" for cls, attr, node, _ in assigned if isinstance(node, ast.AnnAssign)}
         # their classes, now that every local class is known
         for cls, attr, node, scope in assigned:
             qual = f"{cls}.{attr}"
-            if qual not in self.attribute_types:
+            if qual not in self.attribute_types and (isinstance(node, ast.AnnAssign) or qual not in self.annotated):
                 if isinstance(node, ast.AnnAssign):
                     kind = self._class_of_annotation(node.annotation, scope)
                     item = self._element_of_annotation(node.annotation, scope)

@@ -162,3 +162,18 @@ def test_a_loop_body_runs_again_with_the_classes_it_left() -> None:
     assert _calls(source, "same") == {"m.A.run"}
     assert _calls(source, "derived") == {"m.A.run"}  # a D is an A: the base's method, as the join after a branch
     assert _calls(source, "first_time") == {"m.C.run"}
+
+
+def test_an_attribute_annotated_with_a_union_takes_no_class_from_an_assignment() -> None:
+    # ``self.masker: None | A | C = None`` declares either class: a later
+    # ``self.masker = A()`` does not make every ``self.masker`` an A
+    source = CLASSES + (
+        "class Frames:\n"
+        "    def __init__(self) -> None:\n        self.masker: None | A | C = None\n        self.kept: A | None = None\n\n"
+        "    def start(self, simple: bool) -> None:\n"
+        "        self.masker = A() if simple else C()\n        self.masker = A()\n        self.kept = A()\n\n"
+        "    def use(self) -> None:\n        self.masker.run()\n\n"
+        "    def use_kept(self) -> None:\n        self.kept.run()\n"
+    )
+    assert _calls(source, "Frames.use") == {"?self.masker.run"}
+    assert _calls(source, "Frames.use_kept") == {"m.A.run"}
