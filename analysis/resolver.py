@@ -1042,6 +1042,12 @@ class _Analyser:
             if isinstance(node.slice, ast.Slice):  # a slice of a list is a list
                 return self._value_type(node.value, scope)
             return self._item_type(node.value, scope) or self._mapped_type(node.value, scope)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
+            left = self._value_type(node.left, scope)
+            if isinstance(node.op, ast.Mod):  # "%s" % x formats a str (bytes: bytes)
+                return left if left in ("builtins.str", "builtins.bytes") else None
+            # a + b of two str, bytes, lists or tuples
+            return left if left in _CONCATENATED and left == self._value_type(node.right, scope) else None
         if isinstance(node, ast.IfExp):  # both branches of one class
             body = self._value_type(node.body, scope)
             return body if body is not None and body == self._value_type(node.orelse, scope) else None
@@ -1086,8 +1092,8 @@ class _Analyser:
         if isinstance(node, (ast.List, ast.Tuple, ast.Set)) and node.elts:
             kinds = {self._value_type(e, scope) for e in node.elts}
             return kinds.pop() if len(kinds) == 1 else None
-        if isinstance(node, ast.Name):
-            return _local_type(scope, "[]" + node.id)
+        if isinstance(node, ast.Name) and (found := _local_type(scope, "[]" + node.id)) is not None:
+            return found
         if (first := _or_empty(node)) is not None:  # xs or []
             return self._item_type(first, scope)
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):  # xs[1:]
@@ -1103,7 +1109,14 @@ class _Analyser:
             if isinstance(func, (ast.Name, ast.Attribute)):
                 target = self._resolve_expr(func, scope)
                 if target and not target.startswith(UNRESOLVED):
-                    return self._value_of(target + ("()[]" if isinstance(node, ast.Call) else "[]"))
+                    found = self._value_of(target + ("()[]" if isinstance(node, ast.Call) else "[]"))
+                    if found is not None:
+                        return found
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):  # xs + ys: the items of both
+            left = self._item_type(node.left, scope)
+            return left if left is not None and left == self._item_type(node.right, scope) else None
+        if isinstance(node, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)):
+            return _TEXT_ITEMS.get(self._value_type(node, scope) or "")  # a str's items are str, a bytes' int
         return None
 
     # --- types of locals -----------------------------------------------------------
@@ -1184,8 +1197,10 @@ class _Analyser:
                                 for prefix, found in (("^", made), ("[]", item), ("{}", mapped)):
                                     if found:
                                         scope.types.setdefault(prefix + name, found)
-                elif names and isinstance(value_node, (ast.List, ast.Tuple, ast.Set, ast.ListComp, ast.SetComp,
-                                                       ast.GeneratorExp, ast.Attribute, ast.Subscript)):
+                if len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Tuple):
+                    self._unpack_types(stmt.targets[0], value_node, scope)
+                if names and isinstance(value_node, (ast.List, ast.Tuple, ast.Set, ast.ListComp, ast.SetComp,
+                                                     ast.GeneratorExp, ast.Attribute, ast.Subscript, ast.BinOp)):
                     item = self._item_type(value_node, scope)  # xs = [...], = self.xs, = xs[1:]
                     mapped = self._mapped_type(value_node, scope) if isinstance(value_node, ast.Attribute) else None
                     for name in names:
@@ -1208,6 +1223,29 @@ class _Analyser:
                         cls = self._entered_class(item_node.context_expr, scope)
                         if cls:
                             scope.types.setdefault(item_node.optional_vars.id, cls)
+
+    def _unpack_types(self, target: ast.Tuple, value: ast.expr, scope: _Scope) -> None:
+        """``a, b = x.strip(), y[1:]``: each name of the class of its place;
+        ``key, value = param.split("=")``: each of the class of the items."""
+        elts = target.elts
+        if any(isinstance(e, ast.Starred) for e in elts):
+            return
+        if isinstance(value, ast.Tuple) and len(value.elts) == len(elts) \
+                and not any(isinstance(v, ast.Starred) for v in value.elts):
+            for elt, part in zip(elts, value.elts):
+                if isinstance(elt, ast.Name):
+                    cls = self._constructed_class(part, scope)
+                    if cls:
+                        scope.types.setdefault(elt.id, cls)
+                    item = self._item_type(part, scope)
+                    if item:
+                        scope.types.setdefault("[]" + elt.id, item)
+            return
+        item = self._item_type(value, scope)
+        if item:
+            for elt in elts:
+                if isinstance(elt, ast.Name):
+                    scope.types.setdefault(elt.id, item)
 
     def _comprehension_scope(self, node: ast.Lambda | ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp,
                              scope: _Scope) -> _Scope:
@@ -2046,6 +2084,11 @@ _KNOWN_RESULTS = {
         "capitalize", "center", "expandtabs", "join", "ljust", "lower", "lstrip", "removeprefix", "removesuffix",
         "replace", "rjust", "rstrip", "strip", "swapcase", "title", "translate", "upper", "zfill")},
     "builtins.str.encode()": "builtins.bytes", "builtins.bytes.decode()": "builtins.str",
+    **{f"builtins.{c}.{m}(){part}": f"builtins.{c}" for c in ("str", "bytes") for m, parts in (
+        ("partition", ("(0)", "(1)", "(2)")), ("rpartition", ("(0)", "(1)", "(2)")),
+        ("split", ("[]",)), ("rsplit", ("[]",)), ("splitlines", ("[]",))) for part in parts},
+    **{f"builtins.bytes.{m}()": "builtins.list" for m in ("split", "rsplit", "splitlines")},
+    "builtins.bytes.partition()": "builtins.tuple", "builtins.bytes.rpartition()": "builtins.tuple",
     "builtins.str.split()": "builtins.list", "builtins.str.rsplit()": "builtins.list",
     "builtins.str.splitlines()": "builtins.list", "builtins.str.partition()": "builtins.tuple",
     "builtins.str.rpartition()": "builtins.tuple", "builtins.str.split()[]": "builtins.str",
@@ -2061,6 +2104,9 @@ _KNOWN_RESULTS = {
     "textwrap.dedent()": "builtins.str", "json.dumps()": "builtins.str",
 }
 
+#: What iterating over a str and a bytes gives; classes whose ``+`` makes one of them.
+_TEXT_ITEMS = {"builtins.str": "builtins.str", "builtins.bytes": "builtins.int", "builtins.bytearray": "builtins.int"}
+_CONCATENATED = frozenset({"builtins.str", "builtins.bytes", "builtins.list", "builtins.tuple"})
 #: Annotations whose arguments are the classes a value may be of.
 _UNIONS = frozenset({"typing.Union", "typing_extensions.Union", "typing.Optional", "typing_extensions.Optional"})
 #: Functions whose result is their first argument read as an annotation.

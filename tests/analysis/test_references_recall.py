@@ -571,3 +571,43 @@ def test_a_value_of_a_union_of_classes_refers_to_each_class_member(tmp_path: Pat
     assert _lines(index, "pkg.config.OutputLogger.debug") == want
     calls = {u.target for u in index.by_module["pkg.conn"].uses if u.kind == "calls" and u.line == 5}
     assert not any(t.endswith(".debug") and not t.startswith("?") for t in calls)
+
+
+def _calls_at(index: WorkspaceIndex, module: str) -> dict[int, set[str]]:
+    found: dict[int, set[str]] = {}
+    for u in index.by_module[module].uses:
+        if u.kind == "calls":
+            found.setdefault(u.line, set()).add(u.target)
+    return found
+
+
+def test_unpacked_values_slices_and_operators_of_strings_and_lists(tmp_path: Path) -> None:
+    # ``key, value = param.split("=")`` (each an item), ``a, b = x.strip(), y``
+    # (place by place), ``tokens[0]``/``for c in name`` of a str (a str),
+    # ``left + right`` of two lists (their items), ``"%s" % x`` (a str),
+    # ``head, sep, tail = s.partition(";")``, ``data.split(b",")`` of bytes
+    index = _index(tmp_path, {"pkg/text.py": (
+        "def parse(header: str, data: bytes, extra: list[str]) -> None:\n"
+        "    tokens = header.split(';')\n"
+        "    content_type, params = tokens[0].strip(), tokens[1:]\n"
+        "    content_type.lower()\n"                                        # 4
+        "    for param in params + extra:\n"
+        "        key, value = param.split('=')\n"
+        "        key.strip()\n"                                             # 7
+        "    name, sep, rest = header.partition(';')\n"
+        "    name.rstrip()\n"                                               # 9
+        "    for c in header:\n"
+        "        c.isdigit()\n"                                             # 11
+        "    ('%s!' % name).upper()\n"                                      # 12
+        "    for piece in data.split(b','):\n"
+        "        piece.decode()\n"                                          # 14
+        "    header[1:].casefold()\n"                                       # 15
+    )})
+    calls = _calls_at(index, "pkg.text")
+    assert calls[4] == {"builtins.str.lower"}
+    assert calls[7] == {"builtins.str.strip"}
+    assert calls[9] == {"builtins.str.rstrip"}
+    assert calls[11] == {"builtins.str.isdigit"}
+    assert "builtins.str.upper" in calls[12]
+    assert calls[14] == {"builtins.bytes.decode"}
+    assert calls[15] == {"builtins.str.casefold"}
