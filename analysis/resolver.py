@@ -478,6 +478,7 @@ class _Analyser:
         ``on_prepared``), and the types of locals: what asks the other modules."""
         self._class_infos()
         self._class_aliases()
+        self._type_aliases()
         stub = self.stub_analysis = self._read_stub()
         self._value_types()
         if stub is not None:  # the stub's result and attribute classes are the ones a type checker uses
@@ -506,6 +507,9 @@ class _Analyser:
                 union = _local_type(scope, "|" + node.value.id)
                 if union:
                     self.attribute_types.setdefault(f"{cls}.{attr}|", union)
+                parts = _local_type(scope, "[]()" + node.value.id)
+                if parts:
+                    self.attribute_types.setdefault(f"{cls}.{attr}[]()", parts)
             elif isinstance(node, ast.Assign):  # self.x = env.make(): what typed locals give, now they are typed
                 if f"{cls}.{attr}" not in self.attribute_types and f"{cls}.{attr}|" not in self.attribute_types:
                     union = self._union_value(node.value, scope)  # self.x = logger or DummyLogger()
@@ -821,6 +825,9 @@ class _Analyser:
                     union = self._union_of_annotation(node.annotation, scope)
                     if union:
                         self.attribute_types.setdefault(qual + "|", union)
+                    parts = self._element_parts(node.annotation, scope)
+                    if parts:
+                        self.attribute_types.setdefault(qual + "[]()", parts)
                 else:
                     kind = self._constructed_class(node.value, scope)
                 if kind:
@@ -868,6 +875,78 @@ class _Analyser:
             cls = self._class_named(target) if target and not target.startswith(UNRESOLVED) else None
             if cls is not None and cls != f"{self.module}.{name}":
                 self.attribute_types[f"{self.module}.{name}="] = cls
+
+    def _type_aliases(self) -> None:
+        """``Headers = list[tuple[bytes, bytes]]`` (or ``X: TypeAlias = "..."``)
+        at module level, bound once: the annotation it stands for, spelled in
+        qualified names (``"m.Headers=type"`` in the value types), read by
+        ``_unaliased`` here and in the modules that import it."""
+        root = self.scopes[0][0]
+        counts: dict[str, int] = {}
+        found: list[tuple[str, ast.expr]] = []
+        assert self.tree is not None  # (after parse)
+        for stmt in self._statements(self.tree.body):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] \
+                if isinstance(stmt, (ast.AnnAssign, ast.AugAssign)) else []
+            for t in targets:
+                for n in _target_names(t):
+                    counts[n.id] = counts.get(n.id, 0) + 1
+            for bound in _other_bindings(stmt):
+                counts[bound] = counts.get(bound, 0) + 1
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                    and isinstance(stmt.value, (ast.Subscript, ast.BinOp)):
+                found.append((stmt.targets[0].id, stmt.value))
+            elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None \
+                    and isinstance(stmt.annotation, (ast.Name, ast.Attribute)) \
+                    and self._resolve_expr(stmt.annotation, root) in _TYPE_ALIAS \
+                    and (value := _unquoted(stmt.value)) is not None:
+                found.append((stmt.target.id, value))
+        for name, value in found:
+            if counts.get(name) == 1 and (spelled := self._qualified(value, root)) is not None:
+                self.attribute_types[f"{self.module}.{name}=type"] = spelled
+
+    def _qualified(self, ann: ast.expr, scope: _Scope) -> str | None:
+        """An annotation with each name spelled as what it resolves to
+        (``list[tuple[builtins.bytes, m.Bound]]``), or None when a name does not."""
+        def qualify(node: ast.expr) -> ast.expr | None:
+            if isinstance(node, (ast.Name, ast.Attribute)):
+                target = self._resolve_expr(node, scope)
+                if not target or target.startswith(UNRESOLVED):
+                    return None
+                parts = target.split(".")
+                out: ast.expr = ast.Name(parts[0], ast.Load())
+                for part in parts[1:]:
+                    out = ast.Attribute(out, part, ast.Load())
+                return out
+            if isinstance(node, ast.Constant):
+                if not isinstance(node.value, str):
+                    return node
+                inner = _unquoted(node)
+                return None if inner is None or isinstance(inner, ast.Constant) else qualify(inner)
+            if isinstance(node, ast.Subscript):
+                value, index = qualify(node.value), qualify(node.slice)
+                return None if value is None or index is None else ast.Subscript(value, index, ast.Load())
+            if isinstance(node, ast.Tuple):
+                elts = [qualify(e) for e in node.elts]
+                return None if any(e is None for e in elts) else ast.Tuple(elts, ast.Load())  # type: ignore[arg-type]
+            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+                left, right = qualify(node.left), qualify(node.right)
+                return None if left is None or right is None else ast.BinOp(left, ast.BitOr(), right)
+            return None
+        done = qualify(ann)
+        return None if done is None else spell(done)
+
+    def _unaliased(self, ann: ast.expr, scope: _Scope | None) -> tuple[ast.expr | None, _Scope | None]:
+        """An annotation (a string parsed) and the scope to read it in: for
+        the name of a type alias (``_type_aliases``), what it stands for, read
+        in qualified names."""
+        unquoted = _unquoted(ann)
+        if isinstance(unquoted, (ast.Name, ast.Attribute)) and scope is not _QUALIFIED and scope is not None:
+            target = self._resolve_expr(unquoted, scope)
+            if target and not target.startswith((UNRESOLVED, "builtins.", "typing.")) and not self._is_class(target) \
+                    and (spelled := self._value_of(target + "=type")) is not None:
+                return _parsed_alias(spelled), _QUALIFIED
+        return unquoted, scope
 
     def _class_named(self, qualname: str) -> str | None:
         """The class ``qualname`` is, or is another name of (``_class_aliases``)."""
@@ -952,6 +1031,9 @@ class _Analyser:
                         union = self._union_of_annotation(stmt.annotation, scope)
                         if union:
                             self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}|", union)
+                        parts = self._element_parts(stmt.annotation, scope)
+                        if parts:
+                            self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}[]()", parts)
 
     def _from_receiver(self, returns: list[ast.Return], scope: _Scope, kinds: set[str | None]) -> bool:
         """Whether the class of what a method returns comes from its receiver
@@ -1148,6 +1230,9 @@ class _Analyser:
                     union = self._union_of_annotation(arg.annotation, scope.parent)
                     if union:  # ``logger: A | B | None``: either class ("|" + name)
                         scope.types["|" + arg.arg] = union
+                    parts = self._element_parts(arg.annotation, scope.parent)
+                    if parts:  # ``headers: list[tuple[A, B]]``: the places of its items ("[]()" + name)
+                        scope.types["[]()" + arg.arg] = parts
             if scope.cls and scope.self_name and any(isinstance(d, ast.Name) and d.id == "classmethod"
                                                      for d in node.decorator_list):
                 scope.types["^" + scope.self_name] = scope.cls  # a classmethod's cls
@@ -1172,6 +1257,9 @@ class _Analyser:
                 union = self._union_of_annotation(stmt.annotation, scope)
                 if union:
                     scope.types["|" + stmt.target.id] = union
+                parts = self._element_parts(stmt.annotation, scope)
+                if parts:
+                    scope.types["[]()" + stmt.target.id] = parts
             elif isinstance(stmt, ast.Assign):
                 cls = self._constructed_class(stmt.value, scope)
                 if cls:
@@ -1217,6 +1305,7 @@ class _Analyser:
                     item = self._iterated_type(iterable, scope)
                     if item:
                         scope.types.setdefault(name, item)
+                self._unpack_parts(stmt.target, self._item_parts(stmt.iter, scope), scope)
             elif isinstance(stmt, ast.With):
                 for item_node in stmt.items:
                     if isinstance(item_node.optional_vars, ast.Name):
@@ -1241,11 +1330,21 @@ class _Analyser:
                     if item:
                         scope.types.setdefault("[]" + elt.id, item)
             return
+        if isinstance(value, ast.Subscript) and not isinstance(value.slice, ast.Slice):  # a, b = pairs[0]
+            self._unpack_parts(target, self._item_parts(value.value, scope), scope)
         item = self._item_type(value, scope)
         if item:
             for elt in elts:
                 if isinstance(elt, ast.Name):
                     scope.types.setdefault(elt.id, item)
+
+    @staticmethod
+    def _unpack_parts(target: ast.Tuple, parts: list[str | None], scope: _Scope) -> None:
+        """Each name of ``target`` of the class of its place (``_item_parts``)."""
+        if len(parts) == len(target.elts):
+            for elt, part in zip(target.elts, parts):
+                if isinstance(elt, ast.Name) and part:
+                    scope.types.setdefault(elt.id, part)
 
     def _comprehension_scope(self, node: ast.Lambda | ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp,
                              scope: _Scope) -> _Scope:
@@ -1320,7 +1419,8 @@ class _Analyser:
 
     def _tuple_parts(self, ann: ast.expr, scope: _Scope | None) -> list[str | None]:
         """The class of each place of ``tuple[A, B, C]`` (none for ``tuple[X, ...]``)."""
-        if (unquoted := _unquoted(ann)) is None:
+        unquoted, scope = self._unaliased(ann, scope)
+        if unquoted is None:
             return []
         ann = unquoted
         if not (isinstance(ann, ast.Subscript) and isinstance(ann.value, (ast.Name, ast.Attribute))
@@ -1335,7 +1435,8 @@ class _Analyser:
 
     def _instance_of_type(self, ann: ast.expr, scope: _Scope | None) -> str | None:
         """X of an annotation ``type[X]`` (``Type[X]``, ``type[X] | None``): what calling the value makes."""
-        if (unquoted := _unquoted(ann)) is None:
+        unquoted, scope = self._unaliased(ann, scope)
+        if unquoted is None:
             return None
         ann = unquoted
         ann = self._without_none(ann, scope)
@@ -1367,7 +1468,8 @@ class _Analyser:
         """The value class of ``dict[K, V]``, ``Mapping[K, V]`` and the like
         (or of one of them ``| None``): what ``m[k]``, ``m.get(k)`` and
         ``m.values()`` give."""
-        if (unquoted := _unquoted(ann)) is None:
+        unquoted, scope = self._unaliased(ann, scope)
+        if unquoted is None:
             return None
         ann = unquoted
         ann = self._without_none(ann, scope)
@@ -1394,27 +1496,52 @@ class _Analyser:
     def _element_of_annotation(self, ann: ast.expr, scope: _Scope | None) -> str | None:
         """The item class of ``list[X]``, ``Sequence[X]``, ``Iterable[X]``,
         ``tuple[X, ...]`` and the like (or of one of them ``| None``), for ``for x in xs``."""
-        if (unquoted := _unquoted(ann)) is None:
-            return None
+        item, scope = self._element_node(ann, scope)
+        return None if item is None else self._class_of_annotation(item, scope)
+
+    def _element_parts(self, ann: ast.expr, scope: _Scope | None) -> str | None:
+        """For items annotated ``tuple[A, B]`` (``list[tuple[A, B]]``): the
+        class of each place, space-separated, ``-`` for one not known."""
+        item, scope = self._element_node(ann, scope)
+        parts = self._tuple_parts(item, scope) if item is not None else []
+        return " ".join(p or "-" for p in parts) if any(parts) else None
+
+    def _item_parts(self, node: ast.expr, scope: _Scope) -> list[str | None]:
+        """The class of each place of the items of ``node`` (``_element_parts``)."""
+        if isinstance(node, ast.Name):
+            found = _local_type(scope, "[]()" + node.id)
+        elif isinstance(node, ast.Attribute) and (target := self._resolve_expr(node, scope)) \
+                and not target.startswith(UNRESOLVED):
+            found = self._value_of(target + "[]()")
+        else:
+            found = None
+        return [None if p == "-" else p for p in found.split()] if found else []
+
+    def _element_node(self, ann: ast.expr, scope: _Scope | None) -> tuple[ast.expr | None, _Scope | None]:
+        """The annotation of the items of ``ann`` and the scope to read it in."""
+        unquoted, scope = self._unaliased(ann, scope)
+        if unquoted is None:
+            return None, scope
         ann = unquoted
         ann = self._without_none(ann, scope)
         if not isinstance(ann, ast.Subscript):
-            return None
+            return None, scope
         origin = _last_name(ann.value)
         item = ann.slice
         if origin in ("tuple", "Tuple"):
             if not (isinstance(item, ast.Tuple) and len(item.elts) == 2 and isinstance(item.elts[1], ast.Constant)
                     and item.elts[1].value is Ellipsis):
-                return None
+                return None, scope
             item = item.elts[0]
         elif origin in ("Generator", "AsyncGenerator") and isinstance(item, ast.Tuple) and item.elts:
             item = item.elts[0]  # Generator[Yield, Send, Return]
         elif origin not in _ITERABLES:
-            return None
-        return self._class_of_annotation(item, scope)
+            return None, scope
+        return item, scope
 
     def _class_of_annotation(self, ann: ast.expr, scope: _Scope | None) -> str | None:
-        if (unquoted := _unquoted(ann)) is None:
+        unquoted, scope = self._unaliased(ann, scope)
+        if unquoted is None:
             return None
         ann = unquoted
         if isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):  # X | None
@@ -1450,7 +1577,8 @@ class _Analyser:
         aside) of two known classes or more: their names, sorted, joined by a
         space (the ``"|"`` value types); None for one class or none."""
         sides: list[ast.expr] = []
-        todo = [ann]
+        first, scope = self._unaliased(ann, scope)
+        todo = [first] if first is not None else []
         while todo:
             part = _unquoted(todo.pop())
             if part is None:
@@ -1932,6 +2060,8 @@ class _Analyser:
         variable (no edge); UNRESOLVED + text when it cannot be known."""
         if scope is None:
             return None
+        if scope is _QUALIFIED:  # an alias's annotation, spelled in qualified names
+            return spell(expr) if isinstance(_chain_base(expr), ast.Name) else UNRESOLVED + spell(expr)
         if isinstance(expr, ast.Name):
             return self._resolve_name(expr.id, scope)
         if isinstance(expr, ast.Attribute):
@@ -2388,6 +2518,18 @@ def _target_names(target: ast.expr) -> Iterable[ast.Name]:
         yield from _target_names(target.value)
 
 
+#: The scope an alias's annotation is read in: each name is the qualified name it spells.
+_QUALIFIED = _Scope("module", "", None, None)
+#: Annotations that declare a type alias.
+_TYPE_ALIAS = frozenset({"typing.TypeAlias", "typing_extensions.TypeAlias"})
+
+
+@functools.lru_cache(maxsize=1024)
+def _parsed_alias(spelled: str) -> ast.expr:
+    """The annotation a type alias stands for, parsed once."""
+    return ast.parse(spelled, mode="eval").body
+
+
 def _unquoted(ann: ast.expr) -> ast.expr | None:
     """The annotation a string annotation (``"list[X]"``) spells, parsed; none
     when it is not an expression; any other annotation as it is."""
@@ -2506,7 +2648,7 @@ def _local_type(scope: _Scope, name: str) -> str | None:
     """The class of local ``name`` (``"[]name"``: of its items; ``"^name"``:
     the class the local is, a ``type[X]``), looked up through comprehensions
     and lambdas to the function that binds it."""
-    real = name.lstrip("[]^|")
+    real = name.lstrip("[]^|()")
     s: _Scope | None = scope
     while s is not None:
         if name in s.types:

@@ -611,3 +611,46 @@ def test_unpacked_values_slices_and_operators_of_strings_and_lists(tmp_path: Pat
     assert "builtins.str.upper" in calls[12]
     assert calls[14] == {"builtins.bytes.decode"}
     assert calls[15] == {"builtins.str.casefold"}
+
+
+def test_a_generic_type_alias_and_the_places_of_its_tuple_items(tmp_path: Path) -> None:
+    # ``Headers = list[tuple[bytes, bytes]]`` in another module (wsproto),
+    # ``Interval: TypeAlias = "tuple[Bound, Bound]"`` under TYPE_CHECKING
+    # (packaging): an annotation naming the alias is what it stands for, and
+    # ``for name, value in headers`` / ``lower, upper = intervals[0]`` give each
+    # name its place's class
+    index = _index(tmp_path, {"pkg/typing.py": (
+        "from typing import TYPE_CHECKING\n"
+        "Headers = list[tuple[bytes, bytes]]\n"
+        "if TYPE_CHECKING:\n"
+        "    from typing import TypeAlias\n"
+        "    from pkg.bound import Bound\n"
+        "    Interval: TypeAlias = 'tuple[Bound, Bound]'\n"
+    ), "pkg/bound.py": (
+        "class Bound:\n"
+        "    def key(self) -> int:\n"
+        "        return 0\n"
+    ), "pkg/use.py": (
+        "from __future__ import annotations\n"
+        "from dataclasses import dataclass, field\n"
+        "from pkg.typing import Headers, Interval\n"
+        "\n"
+        "\n"
+        "@dataclass\n"
+        "class Request:\n"
+        "    headers: Headers = field(default_factory=list)\n"
+        "\n"
+        "\n"
+        "def handle(event: Request, intervals: list[Interval]) -> None:\n"
+        "    out: Headers = []\n"
+        "    for name, value in event.headers:\n"
+        "        out.append((name.lower(), value))\n"                      # 14
+        "    lower, upper = intervals[0]\n"
+        "    lower.key()\n"                                                # 16
+        "    for low, high in intervals:\n"
+        "        high.key()\n"                                             # 18
+    )})
+    calls = _calls_at(index, "pkg.use")
+    assert calls[14] == {"builtins.list.append", "builtins.bytes.lower"}
+    assert calls[16] == {"pkg.bound.Bound.key"}
+    assert calls[18] == {"pkg.bound.Bound.key"}
