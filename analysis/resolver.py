@@ -317,7 +317,7 @@ class _Branches:
     def _join(self, name: str, a: str | None, b: str | None) -> str | None:
         if a == b or a is None or b is None:
             return a if a == b else None
-        if name.startswith(("[]", "{}", "^", "|")):
+        if name.startswith(("[]", "{", "^", "|")):
             return None
         return a if a in self.mro(b) else b if b in self.mro(a) else None
 
@@ -510,6 +510,9 @@ class _Analyser:
                 parts = _local_type(scope, "[]()" + node.value.id)
                 if parts:
                     self.attribute_types.setdefault(f"{cls}.{attr}[]()", parts)
+                key = _local_type(scope, "{<}" + node.value.id)
+                if key:
+                    self.attribute_types.setdefault(f"{cls}.{attr}{{<}}", key)
             elif isinstance(node, ast.Assign):  # self.x = env.make(): what typed locals give, now they are typed
                 if f"{cls}.{attr}" not in self.attribute_types and f"{cls}.{attr}|" not in self.attribute_types:
                     union = self._union_value(node.value, scope)  # self.x = logger or DummyLogger()
@@ -828,6 +831,9 @@ class _Analyser:
                     parts = self._element_parts(node.annotation, scope)
                     if parts:
                         self.attribute_types.setdefault(qual + "[]()", parts)
+                    key = self._mapped_key_of_annotation(node.annotation, scope)
+                    if key:
+                        self.attribute_types.setdefault(qual + "{<}", key)
                 else:
                     kind = self._constructed_class(node.value, scope)
                 if kind:
@@ -1034,6 +1040,9 @@ class _Analyser:
                         parts = self._element_parts(stmt.annotation, scope)
                         if parts:
                             self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}[]()", parts)
+                        key = self._mapped_key_of_annotation(stmt.annotation, scope)
+                        if key:
+                            self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}{{<}}", key)
 
     def _from_receiver(self, returns: list[ast.Return], scope: _Scope, kinds: set[str | None]) -> bool:
         """Whether the class of what a method returns comes from its receiver
@@ -1123,7 +1132,7 @@ class _Analyser:
         if isinstance(node, ast.Subscript):
             if isinstance(node.slice, ast.Slice):  # a slice of a list is a list
                 return self._value_type(node.value, scope)
-            return self._item_type(node.value, scope) or self._mapped_type(node.value, scope)
+            return self._mapped_type(node.value, scope) or self._item_type(node.value, scope)
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
             left = self._value_type(node.left, scope)
             if isinstance(node.op, ast.Mod):  # "%s" % x formats a str (bytes: bytes)
@@ -1194,6 +1203,11 @@ class _Analyser:
                     found = self._value_of(target + ("()[]" if isinstance(node, ast.Call) else "[]"))
                     if found is not None:
                         return found
+        if isinstance(node, (ast.Name, ast.Attribute)) and (key := self._mapped_key(node, scope)) is not None:
+            return key  # for k in m
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "keys" \
+                and not node.args and (key := self._mapped_key(node.func.value, scope)) is not None:
+            return key  # m.keys()
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):  # xs + ys: the items of both
             left = self._item_type(node.left, scope)
             return left if left is not None and left == self._item_type(node.right, scope) else None
@@ -1233,6 +1247,9 @@ class _Analyser:
                     parts = self._element_parts(arg.annotation, scope.parent)
                     if parts:  # ``headers: list[tuple[A, B]]``: the places of its items ("[]()" + name)
                         scope.types["[]()" + arg.arg] = parts
+                    key = self._mapped_key_of_annotation(arg.annotation, scope.parent)
+                    if key:  # ``m: dict[K, V]``: its keys ("{<}" + name)
+                        scope.types["{<}" + arg.arg] = key
             if scope.cls and scope.self_name and any(isinstance(d, ast.Name) and d.id == "classmethod"
                                                      for d in node.decorator_list):
                 scope.types["^" + scope.self_name] = scope.cls  # a classmethod's cls
@@ -1260,6 +1277,9 @@ class _Analyser:
                 parts = self._element_parts(stmt.annotation, scope)
                 if parts:
                     scope.types["[]()" + stmt.target.id] = parts
+                key = self._mapped_key_of_annotation(stmt.annotation, scope)
+                if key:
+                    scope.types["{<}" + stmt.target.id] = key
             elif isinstance(stmt, ast.Assign):
                 cls = self._constructed_class(stmt.value, scope)
                 if cls:
@@ -1397,7 +1417,9 @@ class _Analyser:
             # ``for v in m.values()``; another class's items() and values() need not agree
             values = ast.Call(func=ast.Attribute(value=iterable.func.value, attr="values", ctx=ast.Load()),
                               args=[], keywords=[])
-            return [(names[1], values)]
+            keys = ast.Call(func=ast.Attribute(value=iterable.func.value, attr="keys", ctx=ast.Load()),
+                            args=[], keywords=[])
+            return [(names[0], keys), (names[1], values)]
         return []
 
     def _entered_class(self, expr: ast.expr, scope: _Scope) -> str | None:
@@ -1478,6 +1500,28 @@ class _Analyser:
         if _last_name(ann.value) not in _MAPPINGS:
             return None
         return self._class_of_annotation(ann.slice.elts[1], scope)
+
+    def _mapped_key_of_annotation(self, ann: ast.expr, scope: _Scope | None) -> str | None:
+        """The key class of ``dict[K, V]``, ``Mapping[K, V]`` and the like (or
+        of one of them ``| None``): what ``for k in m`` and ``m.keys()`` give."""
+        unquoted, scope = self._unaliased(ann, scope)
+        if unquoted is None:
+            return None
+        ann = self._without_none(unquoted, scope)
+        if not (isinstance(ann, ast.Subscript) and isinstance(ann.slice, ast.Tuple) and len(ann.slice.elts) == 2):
+            return None
+        if _last_name(ann.value) not in _MAPPINGS:
+            return None
+        return self._class_of_annotation(ann.slice.elts[0], scope)
+
+    def _mapped_key(self, node: ast.expr, scope: _Scope) -> str | None:
+        """The class of the keys of a local or attribute annotated ``dict[K, V]`` and the like."""
+        if isinstance(node, ast.Name):
+            return _local_type(scope, "{<}" + node.id)
+        if isinstance(node, ast.Attribute) and (target := self._resolve_expr(node, scope)) \
+                and not target.startswith(UNRESOLVED):
+            return self._value_of(target + "{<}")
+        return None
 
     def _mapped_type(self, node: ast.expr, scope: _Scope) -> str | None:
         """The class of the values of a mapping annotated ``dict[K, V]`` and the like."""
@@ -2648,7 +2692,7 @@ def _local_type(scope: _Scope, name: str) -> str | None:
     """The class of local ``name`` (``"[]name"``: of its items; ``"^name"``:
     the class the local is, a ``type[X]``), looked up through comprehensions
     and lambdas to the function that binds it."""
-    real = name.lstrip("[]^|()")
+    real = name.lstrip("[]^|(){}<")
     s: _Scope | None = scope
     while s is not None:
         if name in s.types:

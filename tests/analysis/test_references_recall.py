@@ -654,3 +654,28 @@ def test_a_generic_type_alias_and_the_places_of_its_tuple_items(tmp_path: Path) 
     assert calls[14] == {"builtins.list.append", "builtins.bytes.lower"}
     assert calls[16] == {"pkg.bound.Bound.key"}
     assert calls[18] == {"pkg.bound.Bound.key"}
+
+
+def test_the_keys_of_an_annotated_mapping(tmp_path: Path) -> None:
+    # ``offers: dict[str, bool]``: ``for name, flag in offers.items()``, ``for
+    # key in table`` and ``.keys()`` give keys; ``table[k]`` is still a value
+    index = _index(tmp_path, {"pkg/keys.py": (
+        "class Entry:\n"
+        "    def size(self) -> int:\n"
+        "        return 0\n"
+        "\n"
+        "\n"
+        "def offer(offers: dict[str, bool], table: dict[bytes, Entry]) -> None:\n"
+        "    for name, flag in offers.items():\n"
+        "        name.encode()\n"                                           # 8
+        "    for key in table:\n"
+        "        key.decode()\n"                                            # 10
+        "    table[b'x'].size()\n"                                          # 11
+        "    for k in offers.keys():\n"
+        "        k.upper()\n"                                               # 13
+    )})
+    calls = _calls_at(index, "pkg.keys")
+    assert calls[8] == {"builtins.str.encode"}
+    assert calls[10] == {"builtins.bytes.decode"}
+    assert calls[11] == {"pkg.keys.Entry.size"}
+    assert calls[13] == {"builtins.str.upper"}
