@@ -35,7 +35,7 @@ ALIASES = {
 }
 
 #: Private classes typeshed names as the class of a public value.
-_PRIVATE = ("os._Environ", "_hashlib.HASH", "tempfile._TemporaryFileWrapper")
+_PRIVATE = ("os._Environ", "_hashlib.HASH", "tempfile._TemporaryFileWrapper", "zlib._Compress", "zlib._Decompress")
 
 _STR, _BYTES, _LIST, _TUPLE, _FLOAT, _INT = (f"builtins.{t}" for t in ("str", "bytes", "list", "tuple", "float", "int"))
 
@@ -52,6 +52,10 @@ RESULTS: dict[str, str] = {
     "re.findall()": _LIST, "re.Pattern.findall()": _LIST, "re.Match.span()": _TUPLE, "re.Match.groups()": _TUPLE,
     "re.Match.start()": _INT, "re.Match.end()": _INT, "re.Match.groupdict()": "builtins.dict",
     "logging.getLogger()": "logging.Logger",
+    "zlib.compressobj()": "zlib._Compress", "zlib.decompressobj()": "zlib._Decompress",
+    **{f"zlib.{f}()": _BYTES for f in ("compress", "decompress")},
+    **{f"zlib._Compress.{f}()": _BYTES for f in ("compress", "flush")},
+    **{f"zlib._Decompress.{f}()": _BYTES for f in ("decompress", "flush")},
     **{f"hashlib.{f}()": "_hashlib.HASH" for f in ("md5", "sha1", "sha224", "sha256", "sha384", "sha512", "new")},
     "_hashlib.HASH.hexdigest()": _STR, "_hashlib.HASH.digest()": _BYTES,
     "urllib.parse.urlparse()": "urllib.parse.ParseResult", "urllib.parse.urlsplit()": "urllib.parse.SplitResult",

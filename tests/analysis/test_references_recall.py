@@ -679,3 +679,27 @@ def test_the_keys_of_an_annotated_mapping(tmp_path: Path) -> None:
     assert calls[10] == {"builtins.bytes.decode"}
     assert calls[11] == {"pkg.keys.Entry.size"}
     assert calls[13] == {"builtins.str.upper"}
+
+
+def test_zlib_compression_objects_are_of_their_private_classes(tmp_path: Path) -> None:
+    # typeshed: ``zlib.compressobj()`` is a ``zlib._Compress`` (wsproto's
+    # permessage-deflate keeps one, annotated, on self)
+    index = _index(tmp_path, {"pkg/deflate.py": (
+        "import zlib\n"
+        "from typing import Optional\n"
+        "\n"
+        "\n"
+        "class Deflate:\n"
+        "    def __init__(self) -> None:\n"
+        "        self._decompressor: Optional[zlib._Decompress] = None\n"
+        "\n"
+        "    def frame(self, data: bytes) -> bytes:\n"
+        "        compressor = zlib.compressobj(-15)\n"
+        "        out = compressor.compress(data)\n"                          # 11
+        "        out.hex()\n"                                                 # 12
+        "        return self._decompressor.decompress(data)\n"                # 13
+    )})
+    calls = _calls_at(index, "pkg.deflate")
+    assert calls[11] == {"zlib._Compress.compress"}
+    assert calls[12] == {"builtins.bytes.hex"}
+    assert calls[13] == {"zlib._Decompress.decompress"}
