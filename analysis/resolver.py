@@ -317,7 +317,7 @@ class _Branches:
     def _join(self, name: str, a: str | None, b: str | None) -> str | None:
         if a == b or a is None or b is None:
             return a if a == b else None
-        if name.startswith(("[]", "{", "^", "|")):
+        if name.startswith(("[]", "{", "^", "|", "(")):
             return None
         return a if a in self.mro(b) else b if b in self.mro(a) else None
 
@@ -1132,6 +1132,11 @@ class _Analyser:
         if isinstance(node, ast.Subscript):
             if isinstance(node.slice, ast.Slice):  # a slice of a list is a list
                 return self._value_type(node.value, scope)
+            if isinstance(node.slice, ast.Constant) and type(node.slice.value) is int \
+                    and isinstance(node.value, ast.Name) and (places := _local_type(scope, "(,)" + node.value.id)):
+                parts = places.split()  # pair[0] of ``pair: tuple[A, B]``
+                k = node.slice.value
+                return parts[k] if -len(parts) <= k < len(parts) and parts[k] != "-" else None
             return self._mapped_type(node.value, scope) or self._item_type(node.value, scope)
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
             left = self._value_type(node.left, scope)
@@ -1250,6 +1255,9 @@ class _Analyser:
                     key = self._mapped_key_of_annotation(arg.annotation, scope.parent)
                     if key:  # ``m: dict[K, V]``: its keys ("{<}" + name)
                         scope.types["{<}" + arg.arg] = key
+                    places = self._tuple_parts(arg.annotation, scope.parent)
+                    if any(places):  # ``pair: tuple[A, B]``: its places ("(,)" + name)
+                        scope.types["(,)" + arg.arg] = " ".join(p or "-" for p in places)
             if scope.cls and scope.self_name and any(isinstance(d, ast.Name) and d.id == "classmethod"
                                                      for d in node.decorator_list):
                 scope.types["^" + scope.self_name] = scope.cls  # a classmethod's cls
@@ -1280,6 +1288,9 @@ class _Analyser:
                 key = self._mapped_key_of_annotation(stmt.annotation, scope)
                 if key:
                     scope.types["{<}" + stmt.target.id] = key
+                places = self._tuple_parts(stmt.annotation, scope)
+                if any(places):
+                    scope.types["(,)" + stmt.target.id] = " ".join(p or "-" for p in places)
             elif isinstance(stmt, ast.Assign):
                 cls = self._constructed_class(stmt.value, scope)
                 if cls:
@@ -1311,11 +1322,14 @@ class _Analyser:
                                                      ast.GeneratorExp, ast.Attribute, ast.Subscript, ast.BinOp)):
                     item = self._item_type(value_node, scope)  # xs = [...], = self.xs, = xs[1:]
                     mapped = self._mapped_type(value_node, scope) if isinstance(value_node, ast.Attribute) else None
+                    parts = self._item_parts(value_node, scope) if isinstance(value_node, ast.Attribute) else []
                     for name in names:
                         if item:
                             scope.types.setdefault("[]" + name, item)
                         if mapped:
                             scope.types.setdefault("{}" + name, mapped)
+                        if parts:
+                            scope.types.setdefault("[]()" + name, " ".join(p or "-" for p in parts))
             elif isinstance(stmt, (ast.For, ast.AsyncFor)) and isinstance(stmt.target, ast.Name):
                 item = self._iterated_type(stmt.iter, scope)
                 if item:
@@ -2692,7 +2706,7 @@ def _local_type(scope: _Scope, name: str) -> str | None:
     """The class of local ``name`` (``"[]name"``: of its items; ``"^name"``:
     the class the local is, a ``type[X]``), looked up through comprehensions
     and lambdas to the function that binds it."""
-    real = name.lstrip("[]^|(){}<")
+    real = name.lstrip("[]^|(){}<,")
     s: _Scope | None = scope
     while s is not None:
         if name in s.types:

@@ -703,3 +703,38 @@ def test_zlib_compression_objects_are_of_their_private_classes(tmp_path: Path) -
     assert calls[11] == {"zlib._Compress.compress"}
     assert calls[12] == {"builtins.bytes.hex"}
     assert calls[13] == {"zlib._Decompress.decompress"}
+
+
+def test_the_places_of_a_tuple_typed_value_and_of_items_copied_to_a_local(tmp_path: Path) -> None:
+    # ``interval: Interval`` (a tuple alias): ``interval[0]`` is of place 0;
+    # ``intervals = self.intervals`` keeps the places of its items (packaging's ranges)
+    index = _index(tmp_path, {"pkg/ranges.py": (
+        "class Lower:\n"
+        "    def key(self) -> int:\n"
+        "        return 0\n"
+        "\n"
+        "\n"
+        "class Upper:\n"
+        "    def key(self) -> int:\n"
+        "        return 1\n"
+        "\n"
+        "\n"
+        "Interval = tuple[Lower, Upper]\n"
+        "\n"
+        "\n"
+        "def start(interval: Interval) -> int:\n"
+        "    return interval[0].key() + interval[1].key()\n"                  # 15
+        "\n"
+        "\n"
+        "class Index:\n"
+        "    def __init__(self, intervals: tuple[Interval, ...]) -> None:\n"
+        "        self.intervals = intervals\n"
+        "\n"
+        "    def contains(self) -> int:\n"
+        "        intervals = self.intervals\n"
+        "        lower, upper = intervals[0]\n"
+        "        return upper.key()\n"                                         # 25
+    )})
+    calls = _calls_at(index, "pkg.ranges")
+    assert calls[15] == {"pkg.ranges.Lower.key", "pkg.ranges.Upper.key"}
+    assert calls[25] == {"pkg.ranges.Upper.key"}
