@@ -1322,14 +1322,14 @@ class _Analyser:
                                                      ast.GeneratorExp, ast.Attribute, ast.Subscript, ast.BinOp)):
                     item = self._item_type(value_node, scope)  # xs = [...], = self.xs, = xs[1:]
                     mapped = self._mapped_type(value_node, scope) if isinstance(value_node, ast.Attribute) else None
-                    parts = self._item_parts(value_node, scope) if isinstance(value_node, ast.Attribute) else []
+                    places = self._item_parts(value_node, scope) if isinstance(value_node, ast.Attribute) else []
                     for name in names:
                         if item:
                             scope.types.setdefault("[]" + name, item)
                         if mapped:
                             scope.types.setdefault("{}" + name, mapped)
-                        if parts:
-                            scope.types.setdefault("[]()" + name, " ".join(p or "-" for p in parts))
+                        if places:
+                            scope.types.setdefault("[]()" + name, " ".join(p or "-" for p in places))
             elif isinstance(stmt, (ast.For, ast.AsyncFor)) and isinstance(stmt.target, ast.Name):
                 item = self._iterated_type(stmt.iter, scope)
                 if item:
