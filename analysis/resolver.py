@@ -984,6 +984,9 @@ class _Analyser:
                     item = self._element_of_annotation(node.returns, scope.parent)
                     if item and not isinstance(node, ast.AsyncFunctionDef):
                         self.attribute_types[scope.qualname + "()[]"] = item
+                        places = self._element_parts(node.returns, scope.parent)
+                        if places:  # -> Iterator[tuple[A, B]]: the places of what it yields
+                            self.attribute_types[scope.qualname + "()[]()"] = places
                         if any(self._resolve_expr(d, scope.parent) in _CONTEXT_MANAGERS
                                for d in node.decorator_list if isinstance(d, (ast.Name, ast.Attribute))):
                             self.attribute_types[scope.qualname + "()with"] = item  # what ``with f() as v`` binds
@@ -1366,6 +1369,8 @@ class _Analyser:
             return
         if isinstance(value, ast.Subscript) and not isinstance(value.slice, ast.Slice):  # a, b = pairs[0]
             self._unpack_parts(target, self._item_parts(value.value, scope), scope)
+        if isinstance(value, ast.Name) and (places := _local_type(scope, "(,)" + value.id)):  # a, b = pair
+            self._unpack_parts(target, [None if p == "-" else p for p in places.split()], scope)
         item = self._item_type(value, scope)
         if item:
             for elt in elts:
@@ -1393,6 +1398,7 @@ class _Analyser:
                 pairs = self._unpacked(gen.target, gen.iter, where)
                 for n in _target_names(gen.target):  # each bound here: no type from outside
                     inner.types.pop(n.id, None)
+                self._unpack_parts(gen.target, self._item_parts(gen.iter, where), inner)
             else:
                 continue
             for name, iterable in pairs:
@@ -1571,6 +1577,9 @@ class _Analyser:
         elif isinstance(node, ast.Attribute) and (target := self._resolve_expr(node, scope)) \
                 and not target.startswith(UNRESOLVED):
             found = self._value_of(target + "[]()")
+        elif isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)) \
+                and (target := self._resolve_expr(node.func, scope)) and not target.startswith(UNRESOLVED):
+            found = self._value_of(target + "()[]()")
         else:
             found = None
         return [None if p == "-" else p for p in found.split()] if found else []

@@ -738,3 +738,33 @@ def test_the_places_of_a_tuple_typed_value_and_of_items_copied_to_a_local(tmp_pa
     calls = _calls_at(index, "pkg.ranges")
     assert calls[15] == {"pkg.ranges.Lower.key", "pkg.ranges.Upper.key"}
     assert calls[25] == {"pkg.ranges.Upper.key"}
+
+
+def test_the_places_of_what_a_function_yields_and_of_a_tuple_parameter(tmp_path: Path) -> None:
+    # ``{k.lower(): v for k, v in self.itermerged()}`` with ``itermerged() ->
+    # Iterator[tuple[str, str]]``; ``host, port = address`` of ``address:
+    # tuple[str, int]`` (urllib3)
+    index = _index(tmp_path, {"pkg/headers.py": (
+        "from typing import Iterator\n"
+        "\n"
+        "\n"
+        "class Headers:\n"
+        "    def itermerged(self) -> Iterator[tuple[str, str]]:\n"
+        "        yield ('a', 'b')\n"
+        "\n"
+        "    def lowered(self) -> dict[str, str]:\n"
+        "        for k, v in self.itermerged():\n"
+        "            v.strip()\n"                                              # 10
+        "        return {k.lower(): v for k, v in self.itermerged()}\n"       # 11
+        "\n"
+        "\n"
+        "def connect(address: tuple[str, int]) -> None:\n"
+        "    host, port = address\n"
+        "    host.startswith('[')\n"                                          # 16
+        "    port.bit_length()\n"                                             # 17
+    )})
+    calls = _calls_at(index, "pkg.headers")
+    assert calls[10] == {"builtins.str.strip"}
+    assert calls[11] == {"pkg.headers.Headers.itermerged", "builtins.str.lower"}
+    assert calls[16] == {"builtins.str.startswith"}
+    assert calls[17] == {"builtins.int.bit_length"}
