@@ -35,7 +35,8 @@ ALIASES = {
 }
 
 #: Private classes typeshed names as the class of a public value.
-_PRIVATE = ("os._Environ", "_hashlib.HASH", "tempfile._TemporaryFileWrapper", "zlib._Compress", "zlib._Decompress")
+_PRIVATE = ("os._Environ", "_hashlib.HASH", "tempfile._TemporaryFileWrapper", "zlib._Compress", "zlib._Decompress",
+            "_thread.RLock", "select.poll")
 
 _STR, _BYTES, _LIST, _TUPLE, _FLOAT, _INT = (f"builtins.{t}" for t in ("str", "bytes", "list", "tuple", "float", "int"))
 
@@ -53,6 +54,8 @@ RESULTS: dict[str, str] = {
     "re.Match.start()": _INT, "re.Match.end()": _INT, "re.Match.groupdict()": "builtins.dict",
     "logging.getLogger()": "logging.Logger",
     "zlib.compressobj()": "zlib._Compress", "zlib.decompressobj()": "zlib._Decompress",
+    "threading.RLock()": "_thread.RLock", "ssl.SSLContext.wrap_bio()": "ssl.SSLObject",
+    "ssl.SSLContext.wrap_socket()": "ssl.SSLSocket",
     **{f"zlib.{f}()": _BYTES for f in ("compress", "decompress")},
     **{f"zlib._Compress.{f}()": _BYTES for f in ("compress", "flush")},
     **{f"zlib._Decompress.{f}()": _BYTES for f in ("decompress", "flush")},

@@ -768,3 +768,29 @@ def test_the_places_of_what_a_function_yields_and_of_a_tuple_parameter(tmp_path:
     assert calls[11] == {"pkg.headers.Headers.itermerged", "builtins.str.lower"}
     assert calls[16] == {"builtins.str.startswith"}
     assert calls[17] == {"builtins.int.bit_length"}
+
+
+def test_locks_polls_and_ssl_objects_of_the_standard_library(tmp_path: Path) -> None:
+    # typeshed: ``threading.RLock()`` is a ``_thread.RLock``, ``select.poll()``
+    # a ``select.poll``, ``SSLContext.wrap_bio()`` an ``ssl.SSLObject`` (urllib3)
+    index = _index(tmp_path, {"pkg/io.py": (
+        "import select\n"
+        "import ssl\n"
+        "import threading\n"
+        "\n"
+        "\n"
+        "class Transport:\n"
+        "    def __init__(self, context: ssl.SSLContext) -> None:\n"
+        "        self.lock = threading.RLock()\n"
+        "        self.sslobj = context.wrap_bio(ssl.MemoryBIO(), ssl.MemoryBIO())\n"
+        "\n"
+        "    def run(self, fd: int) -> None:\n"
+        "        self.lock.acquire()\n"                                        # 12
+        "        self.sslobj.version()\n"                                      # 13
+        "        poll_obj = select.poll()\n"
+        "        poll_obj.register(fd)\n"                                      # 15
+    )})
+    calls = _calls_at(index, "pkg.io")
+    assert calls[12] == {"_thread.RLock.acquire"}
+    assert calls[13] == {"ssl.SSLObject.version"}
+    assert calls[15] == {"select.poll.register"}
