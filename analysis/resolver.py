@@ -1903,8 +1903,13 @@ class _Analyser:
         return _Narrow(scope.types, name, cls)
 
     def _isinstance_of(self, test: ast.expr, scope: _Scope) -> tuple[str, str] | None:
-        """``isinstance(x, C)`` of a local ``x`` of this function and one known
-        class C: (x, C)."""
+        """``isinstance(x, C)`` (or ``type(x) is C``, ``type(x) == C``) of a
+        local ``x`` of this function and one known class C: (x, C)."""
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.Eq)) \
+                and isinstance(test.left, ast.Call) and self._is_type_of(test.left, scope) \
+                and isinstance(test.left.args[0], ast.Name):
+            test = ast.Call(func=ast.Name("isinstance", ast.Load()), args=[test.left.args[0], test.comparators[0]],
+                            keywords=[])  # type(x) is C: x is a C (and of no subclass)
         if not (isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and len(test.args) == 2
                 and isinstance(test.args[0], ast.Name) and not test.keywords
                 and self._resolve_name(test.func.id, scope) == "builtins.isinstance"):
@@ -1937,7 +1942,9 @@ class _Analyser:
         """``if isinstance(x, C):``: in its body, up to and including the first
         statement that binds ``x`` again, ``x`` is a C (one class, known); the
         body wrapped between a narrowing and its undoing, or None."""
-        found = self._isinstance_of(node.test, scope)
+        test = node.test
+        tests = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+        found = next((f for t in tests if (f := self._isinstance_of(t, scope)) is not None), None)
         if found is None:
             return None
         name, cls = found

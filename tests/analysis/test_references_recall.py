@@ -794,3 +794,31 @@ def test_locks_polls_and_ssl_objects_of_the_standard_library(tmp_path: Path) -> 
     assert calls[12] == {"_thread.RLock.acquire"}
     assert calls[13] == {"ssl.SSLObject.version"}
     assert calls[15] == {"select.poll.register"}
+
+
+def test_type_is_and_a_conjunct_of_the_test_narrow_the_body(tmp_path: Path) -> None:
+    # ``if type(event) is Request and event.method == b"CONNECT":`` and ``if
+    # ok and isinstance(event, Data):`` narrow ``event`` in the body
+    index = _index(tmp_path, {"pkg/events.py": (
+        "class Request:\n"
+        "    def target(self) -> bytes:\n"
+        "        return b''\n"
+        "\n"
+        "\n"
+        "class Data:\n"
+        "    def chunk(self) -> bytes:\n"
+        "        return b''\n"
+        "\n"
+        "\n"
+        "def process(event: object, ok: bool) -> None:\n"
+        "    if type(event) is Request and ok:\n"
+        "        event.target()\n"                                           # 13
+        "    elif ok and isinstance(event, Data):\n"
+        "        event.chunk()\n"                                            # 15
+        "    if type(event) == Data:\n"
+        "        event.chunk()\n"                                            # 17
+    )})
+    calls = _calls_at(index, "pkg.events")
+    assert calls[13] == {"pkg.events.Request.target"}
+    assert calls[15] == {"pkg.events.Data.chunk"}
+    assert calls[17] == {"pkg.events.Data.chunk"}
