@@ -1922,6 +1922,22 @@ class _Analyser:
             else None
         return None if cls is None else (name, cls)
 
+    def _isinstance_union(self, test: ast.expr, scope: _Scope) -> tuple[str, str] | None:
+        """``isinstance(x, (A, B))`` of a local ``x`` and known classes: (x,
+        the classes as ``_union_of_annotation`` spells them)."""
+        if not (isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and len(test.args) == 2
+                and isinstance(test.args[0], ast.Name) and isinstance(test.args[1], ast.Tuple) and not test.keywords
+                and self._resolve_name(test.func.id, scope) == "builtins.isinstance"):
+            return None
+        name = test.args[0].id
+        if _function_scope(scope) is not scope or not scope.is_local(name) or name == scope.self_name:
+            return None
+        classes = {self._class_of_annotation(e, scope) if isinstance(e, (ast.Name, ast.Attribute)) else None
+                   for e in test.args[1].elts}
+        if None in classes or len(classes) < 2:
+            return None
+        return name, " ".join(sorted(c for c in classes if c is not None))
+
     def _asserted(self, test: ast.expr, scope: _Scope) -> list[_Narrow]:
         """``assert isinstance(x, C)`` (alone or among ``and``-ed tests): from
         there on ``x`` is a C (up to its next binding, which retypes it)."""
@@ -1945,15 +1961,22 @@ class _Analyser:
         test = node.test
         tests = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
         found = next((f for t in tests if (f := self._isinstance_of(t, scope)) is not None), None)
+        union = None
         if found is None:
-            return None
-        name, cls = found
+            union = next((f for t in tests if (f := self._isinstance_union(t, scope)) is not None), None)
+            if union is None:
+                return None
+        name, cls = found or (union[0], None)
         end = len(node.body)
         for k, stmt in enumerate(node.body):
             if any(isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
                    for n in ast.walk(stmt)):
                 end = k + 1
                 break
+        if union is not None:  # ``isinstance(x, (A, B))``: x is one of them (``"|" + x``), of no one class
+            return [_Narrow(scope.types, name, None), _Narrow(scope.types, "|" + name, union[1]), *node.body[:end],
+                    _Narrow(scope.types, name, scope.types.get(name)),
+                    _Narrow(scope.types, "|" + name, scope.types.get("|" + name)), *node.body[end:]]
         return [_Narrow(scope.types, name, cls), *node.body[:end], _Narrow(scope.types, name, scope.types.get(name)),
                 *node.body[end:]]
 

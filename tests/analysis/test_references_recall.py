@@ -822,3 +822,26 @@ def test_type_is_and_a_conjunct_of_the_test_narrow_the_body(tmp_path: Path) -> N
     assert calls[13] == {"pkg.events.Request.target"}
     assert calls[15] == {"pkg.events.Data.chunk"}
     assert calls[17] == {"pkg.events.Data.chunk"}
+
+
+def test_isinstance_of_a_tuple_of_classes_refers_to_each_in_the_body(tmp_path: Path) -> None:
+    # ``if isinstance(event, (Request, Response)):``: ``event.headers()`` may be
+    # either class's, as jedi lists it
+    index = _index(tmp_path, {"pkg/msgs.py": (
+        "class Request:\n"
+        "    def headers(self) -> list[str]:\n"
+        "        return []\n"
+        "\n"
+        "\n"
+        "class Response:\n"
+        "    def headers(self) -> list[str]:\n"
+        "        return []\n"
+        "\n"
+        "\n"
+        "def process(event: object) -> None:\n"
+        "    if isinstance(event, (Request, Response)):\n"
+        "        event.headers()\n"                                          # 13
+        "    event.headers()\n"                                              # 14
+    )})
+    assert _lines(index, "pkg.msgs.Request.headers") == [("pkg.msgs", 13)]
+    assert _lines(index, "pkg.msgs.Response.headers") == [("pkg.msgs", 13)]
