@@ -1966,7 +1966,11 @@ class _Analyser:
             union = next((f for t in tests if (f := self._isinstance_union(t, scope)) is not None), None)
             if union is None:
                 return None
-        name, cls = found or (union[0], None)
+        if found is not None:
+            name, cls = found
+        else:
+            assert union is not None  # (returned above otherwise)
+            name, cls = union[0], None
         end = len(node.body)
         for k, stmt in enumerate(node.body):
             if any(isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
@@ -1974,7 +1978,7 @@ class _Analyser:
                 end = k + 1
                 break
         if union is not None:  # ``isinstance(x, (A, B))``: x is one of them (``"|" + x``), of no one class
-            return [_Narrow(scope.types, name, None), _Narrow(scope.types, "|" + name, union[1]), *node.body[:end],
+            return [_Narrow(scope.types, name, cls), _Narrow(scope.types, "|" + name, union[1]), *node.body[:end],
                     _Narrow(scope.types, name, scope.types.get(name)),
                     _Narrow(scope.types, "|" + name, scope.types.get("|" + name)), *node.body[end:]]
         return [_Narrow(scope.types, name, cls), *node.body[:end], _Narrow(scope.types, name, scope.types.get(name)),
