@@ -1756,16 +1756,16 @@ class _Analyser:
         order = self._mro(cls)
         if after is not None:
             order = order[order.index(after) + 1:] if after in order else ()
-        unknown = []
+        unknown, memberless = [], []
         for current in order:
             info = self._class_info(current)
             if info is None:
-                unknown.append(current)
+                (memberless if current in _MEMBERLESS_BASES else unknown).append(current)
             elif attr in info.members:
                 return current
         if len(unknown) == 1:
             return unknown[0]
-        return None
+        return memberless[0] if not unknown and len(memberless) == 1 else None
 
     # --- pass 2: uses ----------------------------------------------------------------
 
@@ -2338,6 +2338,8 @@ _KNOWN_RESULTS = {
 #: What iterating over a str and a bytes gives; classes whose ``+`` makes one of them.
 _TEXT_ITEMS = {"builtins.str": "builtins.str", "builtins.bytes": "builtins.int", "builtins.bytearray": "builtins.int"}
 _CONCATENATED = frozenset({"builtins.str", "builtins.bytes", "builtins.list", "builtins.tuple"})
+#: Bases of unknown members that give a class none of its own (``Generic[T]``).
+_MEMBERLESS_BASES = frozenset(f"{m}.{n}" for m in ("typing", "typing_extensions") for n in ("Generic", "Protocol"))
 #: Annotations whose arguments are the classes a value may be of.
 _UNIONS = frozenset({"typing.Union", "typing_extensions.Union", "typing.Optional", "typing_extensions.Optional"})
 #: Functions whose result is their first argument read as an annotation.

@@ -845,3 +845,19 @@ def test_isinstance_of_a_tuple_of_classes_refers_to_each_in_the_body(tmp_path: P
     )})
     assert _lines(index, "pkg.msgs.Request.headers") == [("pkg.msgs", 13)]
     assert _lines(index, "pkg.msgs.Response.headers") == [("pkg.msgs", 13)]
+
+
+def test_generic_among_the_bases_is_no_class_of_unknown_members(tmp_path: Path) -> None:
+    # ``class CaseInsensitiveDict(MutableMapping[str, _VT], Generic[_VT])``:
+    # ``self.update`` is the mapping's; Generic has no members to guess (requests)
+    index = _index(tmp_path, {"pkg/structures.py": (
+        "from collections.abc import MutableMapping\n"
+        "from typing import Generic, TypeVar\n"
+        "_VT = TypeVar('_VT')\n"
+        "\n"
+        "\n"
+        "class CaseInsensitiveDict(MutableMapping[str, _VT], Generic[_VT]):\n"
+        "    def __init__(self) -> None:\n"
+        "        self.update({})\n"                                          # 8
+    )})
+    assert _calls_at(index, "pkg.structures")[8] == {"collections.abc.MutableMapping.update"}
