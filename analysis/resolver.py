@@ -1756,7 +1756,8 @@ class _Analyser:
         order = self._mro(cls)
         if after is not None:
             order = order[order.index(after) + 1:] if after in order else ()
-        unknown, memberless = [], []
+        unknown: list[str] = []
+        memberless: list[str] = []
         for current in order:
             info = self._class_info(current)
             if info is None:
