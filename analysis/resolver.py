@@ -489,8 +489,11 @@ class _Analyser:
             self._prepare_types(scope, body)
             if scope.kind in ("module", "class"):  # module and class variables of a known class
                 for name, cls in scope.types.items():
-                    if not name.startswith("[]") and f"{scope.qualname}.{name}" in self.defined_here:
-                        self.attribute_types.setdefault(f"{scope.qualname}.{name}", cls)
+                    # what is known of its items, values, keys, places or classes too ("[]" and the like)
+                    prefix = next((p for p in _TOLD_PREFIXES if name.startswith(p)), "")
+                    bare = name[len(prefix):]
+                    if bare.isidentifier() and f"{scope.qualname}.{bare}" in self.defined_here:
+                        self.attribute_types.setdefault(f"{scope.qualname}.{bare}{prefix}", cls)
         for cls, attr, node, scope in self.assigned:  # self.x = a typed parameter or local
             if f"{cls}.{attr}" in self.annotated:
                 continue  # its annotation says its class
@@ -947,6 +950,9 @@ class _Analyser:
         the name of a type alias (``_type_aliases``), what it stands for, read
         in qualified names."""
         unquoted = _unquoted(ann)
+        if isinstance(unquoted, ast.Subscript) and _last_name(unquoted.value) in ("Final", "ClassVar") \
+                and self._resolve_expr(unquoted.value, scope) in _QUALIFIERS:
+            unquoted = _unquoted(unquoted.slice)  # Final[X], ClassVar[X]: an X
         if isinstance(unquoted, (ast.Name, ast.Attribute)) and scope is not _QUALIFIED and scope is not None:
             target = self._resolve_expr(unquoted, scope)
             if target and not target.startswith((UNRESOLVED, "builtins.", "typing.")) and not self._is_class(target) \
@@ -1193,6 +1199,10 @@ class _Analyser:
             return kinds.pop() if len(kinds) == 1 else None
         if isinstance(node, ast.Name) and (found := _local_type(scope, "[]" + node.id)) is not None:
             return found
+        if isinstance(node, ast.Name) and _binding_scope(scope, node.id) is None \
+                and (target := self._resolve_name(node.id, scope)) and not target.startswith(UNRESOLVED) \
+                and (found := self._value_of(target + "[]")) is not None:
+            return found  # NAMES of another module: NAMES: list[str]
         if (first := _or_empty(node)) is not None:  # xs or []
             return self._item_type(first, scope)
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):  # xs[1:]
@@ -1274,6 +1284,9 @@ class _Analyser:
                 _count_bindings(stmt, bound, scope.rebound)
             if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
                 cls = self._class_of_annotation(stmt.annotation, scope)
+                if cls is None and stmt.value is not None and isinstance(stmt.annotation, (ast.Name, ast.Attribute)) \
+                        and self._resolve_expr(stmt.annotation, scope) in _QUALIFIERS:
+                    cls = self._constructed_class(stmt.value, scope)  # X: Final = <value>: of the value's class
                 if cls:
                     scope.types[stmt.target.id] = cls
                 item = self._element_of_annotation(stmt.annotation, scope)
@@ -1546,7 +1559,11 @@ class _Analyser:
     def _mapped_type(self, node: ast.expr, scope: _Scope) -> str | None:
         """The class of the values of a mapping annotated ``dict[K, V]`` and the like."""
         if isinstance(node, ast.Name):
-            return _local_type(scope, "{}" + node.id)
+            found = _local_type(scope, "{}" + node.id)
+            if found is None and _binding_scope(scope, node.id) is None \
+                    and (target := self._resolve_name(node.id, scope)) and not target.startswith(UNRESOLVED):
+                found = self._value_of(target + "{}")  # a mapping of another module
+            return found
         if (first := _or_empty(node)) is not None:
             return self._mapped_type(first, scope)
         if isinstance(node, (ast.Attribute, ast.Call)):
@@ -1759,6 +1776,8 @@ class _Analyser:
         unknown: list[str] = []
         memberless: list[str] = []
         for current in order:
+            if current in _TYPED_DICTS:  # a TypedDict is a dict
+                current = "builtins.dict"
             info = self._class_info(current)
             if info is None:
                 (memberless if current in _MEMBERLESS_BASES else unknown).append(current)
@@ -2624,6 +2643,12 @@ def _target_names(target: ast.expr) -> Iterable[ast.Name]:
 
 #: The scope an alias's annotation is read in: each name is the qualified name it spells.
 _QUALIFIED = _Scope("module", "", None, None)
+#: The kinds of facts about a module or class variable that other modules are told, as suffixes.
+_TOLD_PREFIXES = ("[]()", "[]", "{<}", "{}", "|")
+#: Annotations whose argument is the class of what they annotate.
+_QUALIFIERS = frozenset(f"{m}.{n}" for m in ("typing", "typing_extensions") for n in ("Final", "ClassVar"))
+#: What a TypedDict's members are.
+_TYPED_DICTS = frozenset({"typing.TypedDict", "typing_extensions.TypedDict"})
 #: Annotations that declare a type alias.
 _TYPE_ALIAS = frozenset({"typing.TypeAlias", "typing_extensions.TypeAlias"})
 

@@ -861,3 +861,35 @@ def test_generic_among_the_bases_is_no_class_of_unknown_members(tmp_path: Path) 
         "        self.update({})\n"                                          # 8
     )})
     assert _calls_at(index, "pkg.structures")[8] == {"collections.abc.MutableMapping.update"}
+
+
+def test_final_and_classvar_annotations_and_the_members_of_a_typeddict(tmp_path: Path) -> None:
+    # ``DEFAULT_PORTS: Final = {...}`` is a dict (requests), ``Final[X]`` and
+    # ``ClassVar[X]`` an X; a TypedDict's ``get`` is dict's (packaging, urllib3)
+    index = _index(tmp_path, {"pkg/utils.py": (
+        "from typing import ClassVar, Final, TypedDict\n"
+        "DEFAULT_PORTS: Final = {'http': 80}\n"
+        "NAMES: Final[list[str]] = []\n"
+        "\n"
+        "\n"
+        "class Cert(TypedDict, total=False):\n"
+        "    subject: str\n"
+        "\n"
+        "\n"
+        "class Pool:\n"
+        "    scheme: ClassVar[str] = 'http'\n"
+    ), "pkg/use.py": (
+        "from pkg.utils import DEFAULT_PORTS, NAMES, Cert, Pool\n"
+        "\n"
+        "\n"
+        "def port(cert: Cert, pool: Pool) -> None:\n"
+        "    DEFAULT_PORTS.get('http')\n"                                    # 5
+        "    NAMES[0].upper()\n"                                             # 6
+        "    cert.get('subject')\n"                                          # 7
+        "    pool.scheme.upper()\n"                                          # 8
+    )})
+    calls = _calls_at(index, "pkg.use")
+    assert calls[5] == {"builtins.dict.get"}
+    assert calls[6] == {"builtins.str.upper"}
+    assert calls[7] == {"builtins.dict.get"}
+    assert calls[8] == {"builtins.str.upper"}
