@@ -893,3 +893,20 @@ def test_final_and_classvar_annotations_and_the_members_of_a_typeddict(tmp_path:
     assert calls[6] == {"builtins.str.upper"}
     assert calls[7] == {"builtins.dict.get"}
     assert calls[8] == {"builtins.str.upper"}
+
+
+def test_values_of_the_standard_library_of_a_known_class(tmp_path: Path) -> None:
+    # typeshed: ``sys.modules`` is a dict, ``ssl.OPENSSL_VERSION`` a str: their
+    # methods are the class's, not a guessed ``sys.modules.pop``
+    index = _index(tmp_path, {"pkg/env.py": (
+        "import ssl\n"
+        "import sys\n"
+        "\n"
+        "\n"
+        "def unload(name: str) -> None:\n"
+        "    sys.modules.pop(name, None)\n"                                  # 6
+        "    ssl.OPENSSL_VERSION.startswith('OpenSSL')\n"                     # 7
+    )})
+    calls = _calls_at(index, "pkg.env")
+    assert calls[6] == {"builtins.dict.pop"}
+    assert calls[7] == {"builtins.str.startswith"}
