@@ -976,7 +976,8 @@ class _Analyser:
 
     def _value_types(self) -> None:
         """What functions return (``"m.f()"``: their return annotation, or
-        their class when every return is ``return self``) and the classes of
+        their class when every return is ``return self``, and then ``"m.f()self"``:
+        called on an instance of a subclass, that subclass) and the classes of
         class-level annotated attributes (dataclass fields)."""
         for scope, body in self.scopes:
             node = scope.node
