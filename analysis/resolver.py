@@ -1147,7 +1147,8 @@ class _Analyser:
                 parts = places.split()  # pair[0] of ``pair: tuple[A, B]``
                 k = node.slice.value
                 return parts[k] if -len(parts) <= k < len(parts) and parts[k] != "-" else None
-            return self._mapped_type(node.value, scope) or self._item_type(node.value, scope)
+            return self._mapped_type(node.value, scope) or self._item_type(node.value, scope) \
+                or self._dunder_result(node.value, "__getitem__()", scope)
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
             left = self._value_type(node.left, scope)
             if isinstance(node.op, ast.Mod):  # "%s" % x formats a str (bytes: bytes)
@@ -1600,7 +1601,18 @@ class _Analyser:
             found = self._value_of(target + "()[]()")
         else:
             found = None
+        if found is None and isinstance(node, (ast.Name, ast.Attribute, ast.Call)):
+            found = self._dunder_result(node, "__iter__()[]()", scope)  # for a, b in obj: what __iter__ yields
         return [None if p == "-" else p for p in found.split()] if found else []
+
+    def _dunder_result(self, node: ast.expr, what: str, scope: _Scope) -> str | None:
+        """What a special method of the class of ``node`` (of the workspace)
+        gives: ``what`` is its name and the kind of fact (``"__getitem__()"``)."""
+        cls = self._value_type(node, scope)
+        if cls is None or cls.startswith("builtins.") or self._class_info(cls) is None:
+            return None
+        owner = self._member_owner(cls, what.partition("(")[0])
+        return None if owner is None or owner.startswith("builtins.") else self._value_of(f"{owner}.{what}")
 
     def _element_node(self, ann: ast.expr, scope: _Scope | None) -> tuple[ast.expr | None, _Scope | None]:
         """The annotation of the items of ``ann`` and the scope to read it in."""

@@ -910,3 +910,35 @@ def test_values_of_the_standard_library_of_a_known_class(tmp_path: Path) -> None
     calls = _calls_at(index, "pkg.env")
     assert calls[6] == {"builtins.dict.pop"}
     assert calls[7] == {"builtins.str.startswith"}
+
+
+def test_an_instance_indexed_through_getitem_and_unpacked_through_iter(tmp_path: Path) -> None:
+    # ``headers[0]`` of a class whose ``__getitem__`` says what it gives, and
+    # ``for name, value in headers`` of one whose ``__iter__`` yields ``tuple[A, B]``
+    index = _index(tmp_path, {"pkg/hdrs.py": (
+        "from typing import Iterator\n"
+        "\n"
+        "\n"
+        "class Name:\n"
+        "    def lower(self) -> 'Name':\n"
+        "        return self\n"
+        "\n"
+        "\n"
+        "class Headers:\n"
+        "    def __getitem__(self, i: int) -> Name:\n"
+        "        return Name()\n"
+        "\n"
+        "    def __iter__(self) -> Iterator[tuple[Name, bytes]]:\n"
+        "        yield (Name(), b'')\n"
+        "\n"
+        "\n"
+        "def first(headers: Headers) -> None:\n"
+        "    headers[0].lower()\n"                                           # 18
+        "    for name, value in headers:\n"
+        "        name.lower()\n"                                             # 20
+        "        value.decode()\n"                                           # 21
+    )})
+    calls = _calls_at(index, "pkg.hdrs")
+    assert calls[18] == {"pkg.hdrs.Name.lower"}
+    assert calls[20] == {"pkg.hdrs.Name.lower"}
+    assert calls[21] == {"builtins.bytes.decode"}
