@@ -1793,7 +1793,9 @@ class _Analyser:
                 current = "builtins.dict"
             info = self._class_info(current)
             if info is None:
-                (memberless if current in _MEMBERLESS_BASES else unknown).append(current)
+                # Generic has no member of its own but its special ones (``__class_getitem__``)
+                skipped = current in _MEMBERLESS_BASES and not (attr.startswith("__") and attr.endswith("__"))
+                (memberless if skipped else unknown).append(current)
             elif attr in info.members:
                 return current
         if len(unknown) == 1:

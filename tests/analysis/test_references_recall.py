@@ -942,3 +942,22 @@ def test_an_instance_indexed_through_getitem_and_unpacked_through_iter(tmp_path:
     assert calls[18] == {"pkg.hdrs.Name.lower"}
     assert calls[20] == {"pkg.hdrs.Name.lower"}
     assert calls[21] == {"builtins.bytes.decode"}
+
+
+def test_generic_still_stands_for_its_special_members(tmp_path: Path) -> None:
+    # ``super().__class_getitem__`` and ``super().__init__`` of a class of two
+    # bases of unknown members, one of them Generic: not guessed (click, urllib3)
+    index = _index(tmp_path, {"pkg/types.py": (
+        "from collections.abc import Mapping\n"
+        "from typing import Generic, TypeVar\n"
+        "T = TypeVar('T')\n"
+        "\n"
+        "\n"
+        "class ParamType(Mapping[str, T], Generic[T]):\n"
+        "    def __init__(self) -> None:\n"
+        "        super().__init__()\n"                                       # 8
+        "        self.keys()\n"                                              # 9
+    )})
+    calls = _calls_at(index, "pkg.types")
+    assert calls[8] == {"?super().__init__", "builtins.super"}
+    assert calls[9] == {"collections.abc.Mapping.keys"}
