@@ -837,6 +837,9 @@ class _Analyser:
                     key = self._mapped_key_of_annotation(node.annotation, scope)
                     if key:
                         self.attribute_types.setdefault(qual + "{<}", key)
+                    places = self._tuple_parts(node.annotation, scope)
+                    if any(places):
+                        self.attribute_types.setdefault(qual + "(,)", " ".join(p or "-" for p in places))
                 else:
                     kind = self._constructed_class(node.value, scope)
                 if kind:
@@ -1053,6 +1056,10 @@ class _Analyser:
                         key = self._mapped_key_of_annotation(stmt.annotation, scope)
                         if key:
                             self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}{{<}}", key)
+                        places = self._tuple_parts(stmt.annotation, scope)
+                        if any(places):  # ``_spec: tuple[str, str]``: its places
+                            self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}(,)",
+                                                            " ".join(p or "-" for p in places))
 
     def _from_receiver(self, returns: list[ast.Return], scope: _Scope, kinds: set[str | None]) -> bool:
         """Whether the class of what a method returns comes from its receiver
@@ -1143,10 +1150,9 @@ class _Analyser:
             if isinstance(node.slice, ast.Slice):  # a slice of a list is a list
                 return self._value_type(node.value, scope)
             if isinstance(node.slice, ast.Constant) and type(node.slice.value) is int \
-                    and isinstance(node.value, ast.Name) and (places := _local_type(scope, "(,)" + node.value.id)):
-                parts = places.split()  # pair[0] of ``pair: tuple[A, B]``
-                k = node.slice.value
-                return parts[k] if -len(parts) <= k < len(parts) and parts[k] != "-" else None
+                    and (places := self._places(node.value, scope)):
+                k = node.slice.value  # pair[0] of ``pair: tuple[A, B]``
+                return places[k] if -len(places) <= k < len(places) else None
             return self._mapped_type(node.value, scope) or self._item_type(node.value, scope) \
                 or self._dunder_result(node.value, "__getitem__()", scope)
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
@@ -1384,8 +1390,9 @@ class _Analyser:
             return
         if isinstance(value, ast.Subscript) and not isinstance(value.slice, ast.Slice):  # a, b = pairs[0]
             self._unpack_parts(target, self._item_parts(value.value, scope), scope)
-        if isinstance(value, ast.Name) and (places := _local_type(scope, "(,)" + value.id)):  # a, b = pair
-            self._unpack_parts(target, [None if p == "-" else p for p in places.split()], scope)
+        places = self._places(value, scope)  # a, b = pair
+        if places:
+            self._unpack_parts(target, places, scope)
         item = self._item_type(value, scope)
         if item:
             for elt in elts:
@@ -1603,6 +1610,20 @@ class _Analyser:
             found = None
         if found is None and isinstance(node, (ast.Name, ast.Attribute, ast.Call)):
             found = self._dunder_result(node, "__iter__()[]()", scope)  # for a, b in obj: what __iter__ yields
+        return [None if p == "-" else p for p in found.split()] if found else []
+
+    def _places(self, node: ast.expr, scope: _Scope) -> list[str | None]:
+        """The class of each place of a local or attribute annotated ``tuple[A, B]``."""
+        if isinstance(node, ast.Name):
+            found = _local_type(scope, "(,)" + node.id)
+            if found is None and _binding_scope(scope, node.id) is None \
+                    and (target := self._resolve_name(node.id, scope)) and not target.startswith(UNRESOLVED):
+                found = self._value_of(target + "(,)")
+        elif isinstance(node, ast.Attribute) and (target := self._resolve_expr(node, scope)) \
+                and not target.startswith(UNRESOLVED):
+            found = self._value_of(target + "(,)")
+        else:
+            found = None
         return [None if p == "-" else p for p in found.split()] if found else []
 
     def _dunder_result(self, node: ast.expr, what: str, scope: _Scope) -> str | None:
@@ -1982,12 +2003,15 @@ class _Analyser:
     def _exited_unless(self, node: ast.If, scope: _Scope) -> _Narrow | None:
         """``if not isinstance(x, C):`` whose body always leaves (``raise``,
         ``return``, ``continue``, ``break`` last) and no ``else``: after it ``x`` is a C."""
-        test = node.test
-        if node.orelse or not node.body or not isinstance(node.body[-1], (ast.Raise, ast.Return, ast.Continue, ast.Break)) \
-                or not (isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)):
+        if node.orelse or not node.body or not isinstance(node.body[-1], (ast.Raise, ast.Return, ast.Continue, ast.Break)):
             return None
-        found = self._isinstance_of(test.operand, scope)
-        return None if found is None else _Narrow(scope.types, *found)
+        test = node.test  # ``not isinstance(x, C)``, alone or among ``or``-ed tests: all false after the if
+        tests = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or) else [test]
+        for t in tests:
+            if isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not) \
+                    and (found := self._isinstance_of(t.operand, scope)) is not None:
+                return _Narrow(scope.types, *found)
+        return None
 
     def _narrowing(self, node: ast.If, scope: _Scope) -> list[ast.AST | _Narrow] | None:
         """``if isinstance(x, C):``: in its body, up to and including the first
@@ -2659,7 +2683,7 @@ def _target_names(target: ast.expr) -> Iterable[ast.Name]:
 #: The scope an alias's annotation is read in: each name is the qualified name it spells.
 _QUALIFIED = _Scope("module", "", None, None)
 #: The kinds of facts about a module or class variable that other modules are told, as suffixes.
-_TOLD_PREFIXES = ("[]()", "[]", "{<}", "{}", "|")
+_TOLD_PREFIXES = ("[]()", "[]", "{<}", "{}", "|", "(,)")
 #: Annotations whose argument is the class of what they annotate.
 _QUALIFIERS = frozenset(f"{m}.{n}" for m in ("typing", "typing_extensions") for n in ("Final", "ClassVar"))
 #: What a TypedDict's members are.

@@ -961,3 +961,25 @@ def test_generic_still_stands_for_its_special_members(tmp_path: Path) -> None:
     calls = _calls_at(index, "pkg.types")
     assert calls[8] == {"?super().__init__", "builtins.super"}
     assert calls[9] == {"collections.abc.Mapping.keys"}
+
+
+def test_an_or_ed_early_exit_and_the_places_of_a_tuple_attribute(tmp_path: Path) -> None:
+    # ``if not isinstance(x, str) or not x.startswith("."): raise`` makes x a
+    # str after it; ``op, ver = spec._spec`` of ``_spec: tuple[str, str]`` (packaging)
+    index = _index(tmp_path, {"pkg/spec.py": (
+        "class Spec:\n"
+        "    _spec: tuple[str, str]\n"
+        "\n"
+        "\n"
+        "def check(ext: object, spec: Spec) -> None:\n"
+        "    if not isinstance(ext, str) or not ext.startswith('.'):\n"
+        "        raise SystemError(ext)\n"
+        "    ext.split('.')\n"                                               # 8
+        "    op, ver = spec._spec\n"
+        "    ver.endswith('*')\n"                                            # 10
+        "    spec._spec[0].strip()\n"                                        # 11
+    )})
+    calls = _calls_at(index, "pkg.spec")
+    assert calls[8] == {"builtins.str.split"}
+    assert calls[10] == {"builtins.str.endswith"}
+    assert calls[11] == {"builtins.str.strip"}
