@@ -1056,10 +1056,10 @@ class _Analyser:
                         key = self._mapped_key_of_annotation(stmt.annotation, scope)
                         if key:
                             self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}{{<}}", key)
-                        places = self._tuple_parts(stmt.annotation, scope)
-                        if any(places):  # ``_spec: tuple[str, str]``: its places
+                        spots = self._tuple_parts(stmt.annotation, scope)
+                        if any(spots):  # ``_spec: tuple[str, str]``: its places
                             self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}(,)",
-                                                            " ".join(p or "-" for p in places))
+                                                            " ".join(p or "-" for p in spots))
 
     def _from_receiver(self, returns: list[ast.Return], scope: _Scope, kinds: set[str | None]) -> bool:
         """Whether the class of what a method returns comes from its receiver
