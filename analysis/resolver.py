@@ -211,7 +211,7 @@ class _Frame:
 
     __slots__ = ("callee_ids", "scope", "skip_self", "stack")
 
-    def __init__(self, stack: list[ast.AST], scope: _Scope, skip_self: bool = False) -> None:
+    def __init__(self, stack: list[ast.AST | _Narrow], scope: _Scope, skip_self: bool = False) -> None:
         self.stack = stack
         self.scope = scope
         self.skip_self = skip_self
@@ -1994,6 +1994,25 @@ class _Analyser:
             return None
         return name, " ".join(sorted(c for c in classes if c is not None))
 
+    def _bool_narrowing(self, node: ast.BoolOp, scope: _Scope) -> list[ast.AST | _Narrow] | None:
+        """``isinstance(x, C) and x.m()``, ``not isinstance(x, C) or x.m()``:
+        the tests after it see ``x`` as a C; the values with the narrowings
+        between them and their undoing after the last, or None."""
+        if scope.kind != "function" or scope.node is None:
+            return None
+        parts: list[ast.AST | _Narrow] = []
+        undo: list[_Narrow] = []
+        for k, value in enumerate(node.values):
+            parts.append(value)
+            test = value if isinstance(node.op, ast.And) else \
+                value.operand if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.Not) else None
+            if test is not None and k + 1 < len(node.values) \
+                    and (found := self._isinstance_of(test, scope)) is not None:
+                undo.append(_Narrow(scope.types, found[0], scope.types.get(found[0])))
+                parts.append(_Narrow(scope.types, *found))
+        parts.extend(reversed(undo))
+        return parts if undo else None
+
     def _asserted(self, test: ast.expr, scope: _Scope) -> list[_Narrow]:
         """``assert isinstance(x, C)`` (alone or among ``and``-ed tests): from
         there on ``x`` is a C (up to its next binding, which retypes it)."""
@@ -2109,6 +2128,12 @@ class _Analyser:
                 continue
             node = frame.stack.pop()
             scope = frame.scope
+            if isinstance(node, _Narrow):
+                node.apply()
+                continue
+            if isinstance(node, ast.BoolOp) and (narrowed := self._bool_narrowing(node, scope)) is not None:
+                frame.stack.extend(reversed(narrowed))  # in source order, each test seeing the ones before
+                continue
             if isinstance(node, ast.Call):
                 func = node.func
                 if isinstance(func, (ast.Name, ast.Attribute)):

@@ -983,3 +983,19 @@ def test_an_or_ed_early_exit_and_the_places_of_a_tuple_attribute(tmp_path: Path)
     assert calls[8] == {"builtins.str.split"}
     assert calls[10] == {"builtins.str.endswith"}
     assert calls[11] == {"builtins.str.strip"}
+
+
+def test_isinstance_narrows_the_rest_of_an_and_or_an_or_after_its_negation(tmp_path: Path) -> None:
+    # ``isinstance(x, str) and x.startswith(".")``, ``not isinstance(x, str) or
+    # x.startswith(".")``: the later tests see x as a str (packaging's tags)
+    index = _index(tmp_path, {"pkg/tags.py": (
+        "def check(ext: object, n: int) -> bool:\n"
+        "    ok = isinstance(ext, str) and ext.startswith('.')\n"            # 2
+        "    if not isinstance(ext, str) or not ext.endswith('.so'):\n"      # 3
+        "        return ok\n"
+        "    return n > 0 and isinstance(ext, bytes) and ext.isdigit()\n"    # 5
+    )})
+    calls = _calls_at(index, "pkg.tags")
+    assert "builtins.str.startswith" in calls[2]
+    assert "builtins.str.endswith" in calls[3]
+    assert "builtins.bytes.isdigit" in calls[5]
