@@ -478,7 +478,6 @@ class _Analyser:
         ``on_prepared``), and the types of locals: what asks the other modules."""
         self._class_infos()
         self._class_aliases()
-        self._type_aliases()
         stub = self.stub_analysis = self._read_stub()
         self._value_types()
         if stub is not None:  # the stub's result and attribute classes are the ones a type checker uses
@@ -865,6 +864,7 @@ class _Analyser:
         root = self.scopes[0][0]
         counts: dict[str, int] = {}
         pairs: list[tuple[str, ast.expr]] = []
+        aliases: list[tuple[str, ast.expr]] = []  # type aliases (_alias_candidate), in the same walk
         assert self.tree is not None  # (after parse)
         for stmt in self._statements(self.tree.body):
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] \
@@ -877,6 +877,11 @@ class _Analyser:
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
                     and isinstance(stmt.value, (ast.Name, ast.Attribute)):
                 pairs.append((stmt.targets[0].id, stmt.value))
+            elif isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+                self._alias_candidate(stmt, root, aliases)
+        for name, value in aliases:
+            if counts.get(name) == 1 and (spelled := self._qualified(value, root)) is not None:
+                self.attribute_types[f"{self.module}.{name}=type"] = spelled
         for name, value in pairs + pairs:  # twice: ``builtin_str = str`` may come before ``str = str``
             if counts.get(name) != 1 or f"{self.module}.{name}=" in self.attribute_types:
                 continue
@@ -888,34 +893,22 @@ class _Analyser:
             if cls is not None and cls != f"{self.module}.{name}":
                 self.attribute_types[f"{self.module}.{name}="] = cls
 
-    def _type_aliases(self) -> None:
-        """``Headers = list[tuple[bytes, bytes]]`` (or ``X: TypeAlias = "..."``)
-        at module level, bound once: the annotation it stands for, spelled in
-        qualified names (``"m.Headers=type"`` in the value types), read by
-        ``_unaliased`` here and in the modules that import it."""
-        root = self.scopes[0][0]
-        counts: dict[str, int] = {}
-        found: list[tuple[str, ast.expr]] = []
-        assert self.tree is not None  # (after parse)
-        for stmt in self._statements(self.tree.body):
-            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] \
-                if isinstance(stmt, (ast.AnnAssign, ast.AugAssign)) else []
-            for t in targets:
-                for n in _target_names(t):
-                    counts[n.id] = counts.get(n.id, 0) + 1
-            for bound in _other_bindings(stmt):
-                counts[bound] = counts.get(bound, 0) + 1
-            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+    def _alias_candidate(self, stmt: ast.Assign | ast.AnnAssign, root: _Scope,
+                         found: list[tuple[str, ast.expr]]) -> None:
+        """A type alias at module level: ``Headers = list[tuple[bytes, bytes]]``
+        or ``X: TypeAlias = "..."``. Bound once (``_class_aliases`` counts), it
+        stands for the annotation it names, spelled in qualified names
+        (``"m.Headers=type"`` in the value types), which ``_unaliased`` reads
+        here and in the modules that import it."""
+        if isinstance(stmt, ast.Assign):
+            if len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
                     and isinstance(stmt.value, (ast.Subscript, ast.BinOp)):
                 found.append((stmt.targets[0].id, stmt.value))
-            elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.value is not None \
-                    and isinstance(stmt.annotation, (ast.Name, ast.Attribute)) \
-                    and self._resolve_expr(stmt.annotation, root) in _TYPE_ALIAS \
-                    and (value := _unquoted(stmt.value)) is not None:
-                found.append((stmt.target.id, value))
-        for name, value in found:
-            if counts.get(name) == 1 and (spelled := self._qualified(value, root)) is not None:
-                self.attribute_types[f"{self.module}.{name}=type"] = spelled
+        elif isinstance(stmt.target, ast.Name) and stmt.value is not None \
+                and isinstance(stmt.annotation, (ast.Name, ast.Attribute)) \
+                and self._resolve_expr(stmt.annotation, root) in _TYPE_ALIAS \
+                and (value := _unquoted(stmt.value)) is not None:
+            found.append((stmt.target.id, value))
 
     def _qualified(self, ann: ast.expr, scope: _Scope) -> str | None:
         """An annotation with each name spelled as what it resolves to
@@ -950,7 +943,7 @@ class _Analyser:
 
     def _unaliased(self, ann: ast.expr, scope: _Scope | None) -> tuple[ast.expr | None, _Scope | None]:
         """An annotation (a string parsed) and the scope to read it in: for
-        the name of a type alias (``_type_aliases``), what it stands for, read
+        the name of a type alias (``_alias_candidate``), what it stands for, read
         in qualified names."""
         unquoted = _unquoted(ann)
         if isinstance(unquoted, ast.Subscript) and _last_name(unquoted.value) in ("Final", "ClassVar") \
