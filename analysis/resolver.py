@@ -1321,6 +1321,8 @@ class _Analyser:
                     if func and not func.startswith(UNRESOLVED):
                         if len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Tuple):
                             for k, elt in enumerate(stmt.targets[0].elts):  # a, b = f(): f() -> tuple[A, B]
+                                if isinstance(elt, ast.Starred):
+                                    break  # the places after a star are not counted from the start
                                 part = self._value_of(f"{func}()({k})") if isinstance(elt, ast.Name) else None
                                 if part and isinstance(elt, ast.Name):
                                     scope.types.setdefault(elt.id, part)
@@ -1366,9 +1368,20 @@ class _Analyser:
 
     def _unpack_types(self, target: ast.Tuple, value: ast.expr, scope: _Scope) -> None:
         """``a, b = x.strip(), y[1:]``: each name of the class of its place;
-        ``key, value = param.split("=")``: each of the class of the items."""
+        ``key, value = param.split("=")``: each of the class of the items;
+        ``first, *rest = items``: first an item, rest a list of the items."""
         elts = target.elts
         if any(isinstance(e, ast.Starred) for e in elts):
+            places = self._places(value, scope)  # head, *tail = pair: the places before and after the star
+            if places:
+                self._unpack_parts(target, places, scope)
+            item = self._item_type(value, scope)
+            if item:
+                for elt in elts:
+                    if isinstance(elt, ast.Name):
+                        scope.types.setdefault(elt.id, item)
+                    elif isinstance(elt, ast.Starred) and isinstance(elt.value, ast.Name):
+                        scope.types.setdefault("[]" + elt.value.id, item)
             return
         if isinstance(value, ast.Tuple) and len(value.elts) == len(elts) \
                 and not any(isinstance(v, ast.Starred) for v in value.elts):
@@ -1394,11 +1407,20 @@ class _Analyser:
 
     @staticmethod
     def _unpack_parts(target: ast.Tuple, parts: list[str | None], scope: _Scope) -> None:
-        """Each name of ``target`` of the class of its place (``_item_parts``)."""
-        if len(parts) == len(target.elts):
-            for elt, part in zip(target.elts, parts):
-                if isinstance(elt, ast.Name) and part:
-                    scope.types.setdefault(elt.id, part)
+        """Each name of ``target`` of the class of its place (``_item_parts``);
+        with a starred name, the places before it and after it, counted from the end."""
+        elts = target.elts
+        star = next((k for k, e in enumerate(elts) if isinstance(e, ast.Starred)), None)
+        if star is None and len(parts) == len(elts):
+            pairs = list(zip(elts, parts))
+        elif star is not None and len(parts) >= len(elts) - 1:
+            after = len(elts) - star - 1
+            pairs = list(zip(elts[:star], parts[:star])) + list(zip(elts[star + 1:], parts[len(parts) - after:]))
+        else:
+            return
+        for elt, part in pairs:
+            if isinstance(elt, ast.Name) and part:
+                scope.types.setdefault(elt.id, part)
 
     def _comprehension_scope(self, node: ast.Lambda | ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp,
                              scope: _Scope) -> _Scope:
@@ -1435,17 +1457,23 @@ class _Analyser:
 
     def _unpacked(self, target: ast.Tuple, iterable: ast.expr, scope: _Scope) -> list[tuple[str, ast.expr]]:
         """``for i, x in enumerate(xs)``: x is an item of xs; ``for a, b in
-        zip(xs, ys)``: a of xs, b of ys. Names paired with what they iterate."""
+        zip(xs, ys)``: a of xs, b of ys. Names paired with what they iterate;
+        a nested target unpacks an item of its iterable the same way
+        (``for j, (p, q) in enumerate(zip(ps, qs))``: p of ps, q of qs)."""
         if not (isinstance(iterable, ast.Call) and isinstance(iterable.func, (ast.Name, ast.Attribute))
-                and not iterable.keywords and all(isinstance(e, ast.Name) for e in target.elts)):
+                and not iterable.keywords and all(isinstance(e, (ast.Name, ast.Tuple)) for e in target.elts)):
             return []
         func = self._resolve_expr(iterable.func, scope)
-        names = [e.id for e in target.elts if isinstance(e, ast.Name)]
+        elts = target.elts
         args = iterable.args
-        if func == "builtins.enumerate" and len(args) >= 1 and len(names) == 2:
-            return [(names[1], args[0])]
-        if func == "builtins.zip" and len(args) == len(names) and not any(isinstance(a, ast.Starred) for a in args):
-            return list(zip(names, args, strict=True))
+        if func == "builtins.enumerate" and len(args) >= 1 and len(elts) == 2 \
+                and not isinstance(args[0], ast.Starred):
+            return self._paired(elts[1], args[0], scope)
+        if func == "builtins.zip" and len(args) == len(elts) and not any(isinstance(a, ast.Starred) for a in args):
+            return [pair for elt, arg in zip(elts, args, strict=True) for pair in self._paired(elt, arg, scope)]
+        if not all(isinstance(e, ast.Name) for e in elts):
+            return []
+        names = [e.id for e in elts if isinstance(e, ast.Name)]
         if isinstance(iterable.func, ast.Attribute) and iterable.func.attr == "items" and not args and len(names) == 2 \
                 and self._mapped_type(iterable.func.value, scope) is not None:
             # for k, v in m.items() of a mapping m (``dict[K, V]`` and the like): v is a value of m, as in
@@ -1456,6 +1484,13 @@ class _Analyser:
                             args=[], keywords=[])
             return [(names[0], keys), (names[1], values)]
         return []
+
+    def _paired(self, elt: ast.expr, iterable: ast.expr, scope: _Scope) -> list[tuple[str, ast.expr]]:
+        """``elt`` bound to an item of ``iterable``: a name paired with it, a
+        tuple unpacked through ``_unpacked``."""
+        if isinstance(elt, ast.Name):
+            return [(elt.id, iterable)]
+        return self._unpacked(elt, iterable, scope) if isinstance(elt, ast.Tuple) else []
 
     def _entered_class(self, expr: ast.expr, scope: _Scope) -> str | None:
         """The class of ``v`` in ``with expr as v``: what ``__enter__`` returns."""
@@ -1606,7 +1641,15 @@ class _Analyser:
         return [None if p == "-" else p for p in found.split()] if found else []
 
     def _places(self, node: ast.expr, scope: _Scope) -> list[str | None]:
-        """The class of each place of a local or attribute annotated ``tuple[A, B]``."""
+        """The class of each place of a local or attribute annotated ``tuple[A, B]``,
+        or of ``await asyncio.gather(f(), g())``: what each awaited call returns."""
+        if isinstance(node, ast.Await) and isinstance(node.value, ast.Call) and not node.value.keywords \
+                and isinstance(node.value.func, (ast.Name, ast.Attribute)) \
+                and not any(isinstance(a, ast.Starred) for a in node.value.args) \
+                and self._resolve_expr(node.value.func, scope) == "asyncio.gather":
+            # without return_exceptions=True (no keywords): a place is an exception only by raising
+            return [self._value_type(ast.Await(value=a), scope) if isinstance(a, ast.Call) else None
+                    for a in node.value.args]
         if isinstance(node, ast.Name):
             found = _local_type(scope, "(,)" + node.id)
             if found is None and _binding_scope(scope, node.id) is None \

@@ -999,3 +999,96 @@ def test_isinstance_narrows_the_rest_of_an_and_or_an_or_after_its_negation(tmp_p
     assert "builtins.str.startswith" in calls[2]
     assert "builtins.str.endswith" in calls[3]
     assert "builtins.bytes.isdigit" in calls[5]
+
+
+PAIRS = (
+    "class Left:\n"
+    "    def use(self) -> int:\n"
+    "        return 0\n"
+    "\n"
+    "\n"
+    "class Right:\n"
+    "    def use(self) -> int:\n"
+    "        return 1\n"
+    "\n"
+    "\n"
+)
+
+
+def test_nested_targets_of_enumerate_of_zip(tmp_path: Path) -> None:
+    # ``for j, (p, q) in enumerate(zip(a, b))``: p an item of a, q of b (in a
+    # loop and in a comprehension); ``for (i, x), y in zip(enumerate(a), b)``
+    index = _index(tmp_path, {"pkg/pairs.py": PAIRS + (
+        "def walk(a: list[Left], b: list[Right]) -> None:\n"
+        "    for j, (p, q) in enumerate(zip(a, b)):\n"
+        "        q.use()\n"                                                    # 13
+        "        p.use()\n"                                                    # 14
+        "    print([y.use() for i, (x, y) in enumerate(zip(a, b))])\n"         # 15
+        "    for (i, x), y in zip(enumerate(a), b):\n"
+        "        x.use()\n"                                                    # 17
+    )})
+    calls = _calls_at(index, "pkg.pairs")
+    assert calls[13] == {"pkg.pairs.Right.use"}
+    assert calls[14] == {"pkg.pairs.Left.use"}
+    assert "pkg.pairs.Right.use" in calls[15] and "?y.use" not in calls[15]
+    assert calls[17] == {"pkg.pairs.Left.use"}
+
+
+def test_starred_targets_an_item_before_and_after_the_star_and_a_list_of_items(tmp_path: Path) -> None:
+    # ``first, *rest = items``: first an item of items, rest a list of them;
+    # ``*init, last = pair`` of ``pair: tuple[Left, Right]``: last is place -1,
+    # and ``*init, last = f()`` of ``f() -> tuple[Left, Left, Right]`` is not place 1
+    index = _index(tmp_path, {"pkg/pairs.py": PAIRS + (
+        "def three() -> tuple[Left, Left, Right]:\n"
+        "    return Left(), Left(), Right()\n"
+        "\n"
+        "\n"
+        "def walk(a: list[Left], pair: tuple[Left, Right]) -> None:\n"
+        "    first, *rest = a\n"
+        "    first.use()\n"                                                    # 17
+        "    for r in rest:\n"
+        "        r.use()\n"                                                    # 19
+        "    *init, last = pair\n"
+        "    last.use()\n"                                                     # 21
+        "    *some, end = three()\n"
+        "    end.use()\n"                                                      # 23
+    )})
+    calls = _calls_at(index, "pkg.pairs")
+    assert calls[17] == {"pkg.pairs.Left.use"}
+    assert calls[19] == {"pkg.pairs.Left.use"}
+    assert calls[21] == {"pkg.pairs.Right.use"}
+    assert "pkg.pairs.Left.use" not in calls[23]
+
+
+def test_await_of_asyncio_gather_is_a_tuple_of_what_each_coroutine_returns(tmp_path: Path) -> None:
+    # ``y, z = await asyncio.gather(f(), g())``: y of f's return class, z of g's
+    index = _index(tmp_path, {"pkg/tasks.py": (
+        "import asyncio\n"
+        "\n"
+        "\n"
+        "class Left:\n"
+        "    def use(self) -> int:\n"
+        "        return 0\n"
+        "\n"
+        "\n"
+        "class Right:\n"
+        "    def use(self) -> int:\n"
+        "        return 1\n"
+        "\n"
+        "\n"
+        "async def f() -> Left:\n"
+        "    return Left()\n"
+        "\n"
+        "\n"
+        "async def g() -> Right:\n"
+        "    return Right()\n"
+        "\n"
+        "\n"
+        "async def main() -> None:\n"
+        "    y, z = await asyncio.gather(f(), g())\n"
+        "    y.use()\n"                                                        # 24
+        "    z.use()\n"                                                        # 25
+    )})
+    calls = _calls_at(index, "pkg.tasks")
+    assert calls[24] == {"pkg.tasks.Left.use"}
+    assert calls[25] == {"pkg.tasks.Right.use"}
