@@ -382,10 +382,11 @@ _ITEM_TOKEN = re.compile(
     rb"\x81++|[\x80\x82-\x97\xa0-\xb7]|[\x98\xb8][\x18-\xff]|[\x99\xb9](?!\x00)[\x00-\xff]{2}"
     rb"|[\x9a\xba](?!\x00\x00)[\x00-\xff]{4}|[\x00-\x17\x20-\x37\xf4-\xf6]++"
 ).match
-#: A map key read directly: a text string's head in its shortest form (its
-#: bytes, their UTF-8 and their uniqueness are checked after it). Any other
-#: key, or a departure, is the walker's to read (``_walk`` with the map's keys).
-_KEY_HEAD = re.compile(rb"[\x60-\x77]|\x78[\x18-\xff]|\x79(?!\x00)[\x00-\xff]{2}|\x7a(?!\x00\x00)[\x00-\xff]{4}").match
+#: A text string read directly, a map's key or a value: its head in its
+#: shortest form (its bytes, their UTF-8 and a key's uniqueness in its map are
+#: checked after it). Any other key, or a departure, is the walker's to read
+#: (``_walk``, with the map's keys for a key).
+_TEXT_HEAD = re.compile(rb"[\x60-\x77]|\x78[\x18-\xff]|\x79(?!\x00)[\x00-\xff]{2}|\x7a(?!\x00\x00)[\x00-\xff]{4}").match
 #: One-byte items spelled by one ``join`` at a time.
 _ITEMS_AT_A_TIME = 1 << 16
 #: At most one token per this many bytes (after the first ``_TOKEN_SLACK``
@@ -401,7 +402,7 @@ _TOKEN_SLACK = 1 << 12
 #: magnitude besides (its decimal digits are costly, ``_walk``). A body of many
 #: such items (strings, long integers; maps of strings) steps aside early, in
 #: its first tens of KiB, and is read by cbor2 as before.
-_WALK_STEPS = 1 << 12
+_WALK_STEPS = 1 << 10
 _BYTES_PER_WALK_STEP = 128
 _ITEM_STEPS = 4
 _ITEM_BYTES_PER_STEP = 256
@@ -501,25 +502,6 @@ def read_arrays_or_fault(body: bytes) -> bytes | CompactError | None:
         keys = None
         if stack and stack[-1][2] is not None and not stack[-1][0] & 1:  # a map's key is due
             keys = stack[-1][2]
-            match = _KEY_HEAD(body, pos)
-            if match is not None:
-                end = match.end()
-                n = body[pos] - 0x60 if end == pos + 1 else int.from_bytes(body[pos + 1 : end], "big")
-                text = body[end : end + n]
-                if len(text) == n and text not in keys:
-                    try:
-                        key = _json_string(text.decode("utf-8")).encode("utf-8") + b":"
-                    except UnicodeDecodeError:
-                        pass  # the walker's error, at its byte
-                    else:
-                        keys.add(text)
-                        out.append(key)
-                        size += len(key)
-                        stack[-1][0] -= 1  # its value is due
-                        pos = end + n
-                        if size > limits.MAX_SELECTED_BYTES:
-                            return None
-                        continue
         else:
             match = _ITEM_TOKEN(body, pos)
             if match is not None:
@@ -576,6 +558,39 @@ def read_arrays_or_fault(body: bytes) -> bytes | CompactError | None:
                     if size > limits.MAX_SELECTED_BYTES:
                         return None
                     continue
+        # a text string, a key or a value, read here when it is in the profile
+        # (every other one is the walker's); a value is charged as an item the
+        # walker reads, which it is but for its speed: its spelling and count
+        # are the walker's, and a body of many strings still steps aside to cbor2
+        match = _TEXT_HEAD(body, pos)
+        if match is not None:
+            end = match.end()
+            n = body[pos] - 0x60 if end == pos + 1 else int.from_bytes(body[pos + 1 : end], "big")
+            text = body[end : end + n]
+            if keys is None and _WALK_STEPS + (pos - walked_bytes) // _BYTES_PER_WALK_STEP <= walked:
+                return None
+            if len(text) == n and (keys is None or text not in keys):
+                try:
+                    spelled = _json_string(text.decode("utf-8")).encode("utf-8")
+                except UnicodeDecodeError:
+                    pass  # the walker's error, at its byte
+                else:
+                    if keys is None:
+                        walked += 1 + _ITEM_STEPS + (end + n - pos) // _ITEM_BYTES_PER_STEP
+                        walked_bytes += end + n - pos
+                        out.append(spelled)
+                        size += len(spelled)
+                        pos = end + n
+                        complete()
+                    else:
+                        keys.add(text)
+                        out.append(spelled + b":")
+                        size += len(spelled) + 1
+                        stack[-1][0] -= 1  # its value is due
+                        pos = end + n
+                    if size > limits.MAX_SELECTED_BYTES:
+                        return None
+                    continue
         # the walker reads the item (or key) that starts here
         counted = declared()
         steps = _WALK_STEPS + (pos - walked_bytes) // _BYTES_PER_WALK_STEP - walked
@@ -591,11 +606,11 @@ def read_arrays_or_fault(body: bytes) -> bytes | CompactError | None:
             return None
         walked += steps - left + _ITEM_STEPS + (end - pos) // _ITEM_BYTES_PER_STEP
         walked_bytes += end - pos
-        spelled = _item_json(body[pos:end])
-        if spelled is None or len(spelled) != after - counted:
+        item = _item_json(body[pos:end])
+        if item is None or len(item) != after - counted:
             return None  # the walker's count and the spelling disagree: the old path decides
-        out.append(spelled)
-        size += len(spelled)
+        out.append(item)
+        size += len(item)
         pos = end
         complete()
     if not done:  # the body ends inside a container: the walker's error there
