@@ -184,6 +184,24 @@ def test_each_departure_under_a_map_is_named_here(body: bytes, code: str | None)
         assert isinstance(read, CompactError) and read.code == code
 
 
+@pytest.mark.parametrize(
+    "value",
+    [{"a": {"b": [0, 1.5]}, "c": 100}, {"a": [{"b": 2**64}], "cd": {"e": [[1.5]]}}, [{"a": 1.5, "b": {}}, 300]],
+)
+def test_the_size_the_walker_is_resumed_with_is_its_own(monkeypatch: pytest.MonkeyPatch, value: object) -> None:
+    """Every limit from 1 byte to past the document: each open map's colons,
+    commas and brace counted as the walker counts them at its head (one too
+    many or too few is a wrong verdict at some limit)."""
+    body = cbor2.dumps(value)
+    document = slow(body)
+    assert isinstance(document, bytes)
+    for limit in range(1, len(document) + 2):
+        monkeypatch.setattr(limits, "MAX_SELECTED_BYTES", limit)
+        read = binary_v1.read_arrays_or_fault(body)
+        assert read is None or verdict(read) == verdict(slow(body)), limit
+    assert read == document  # within the limit, read here
+
+
 def test_a_duplicate_key_is_found_with_the_keys_read_directly(monkeypatch: pytest.MonkeyPatch) -> None:
     """The first ``"a"`` is read here, the second by the walker resumed with
     the map's keys: without them it would take the second for a new key."""
