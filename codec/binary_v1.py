@@ -5,11 +5,13 @@ cbor2 writes the profile with its default options and builds values fast. Read
 with its strict options it stops at most departures from the profile, but not at
 all, and not with our codes and offsets; so a body is read one of three ways:
 
-- ``read_arrays_or_fault``, for a body that is an array: arrays and one-byte
-  items are read directly (a document of arrays nested 511 deep is written
+- ``read_arrays_or_fault``, for a body that is an array or a map: arrays,
+  maps, their keys, text strings and one-byte items are read directly (a
+  document of arrays nested 511 deep, at the top or under maps, is written
   without a value), and every other item, or departure, by the profile walker
-  resumed at it in the walker's own state (``_walk``), so its verdict is the
-  walker's; it steps aside (None) where it cannot be sure or would be slow.
+  resumed at it in the walker's own state (``_walk``, a key with its map's
+  keys), so its verdict is the walker's; it steps aside (None) where it cannot
+  be sure or would be slow.
 - ``read_fast``: when a bound computed in bulk (``most_json_bytes``) shows the
   document cannot pass the size limit, cbor2 reads it first, and the result is
   kept only if it re-encodes to the body and ``json.dumps`` writes it. cbor2
@@ -417,23 +419,26 @@ def read_arrays(body: bytes) -> bytes | None:
 def read_arrays_or_fault(body: bytes) -> bytes | CompactError | None:
     """The canonical JSON of ``body``, or the profile walker's verdict on it
     (``check_cbor``: code, message and offset), when ``body`` is an array or a
-    map read mostly as arrays, maps, their keys and one-byte items (integers
-    -24 to 23, booleans, null); None when it is read as if this never ran
-    (``read_fast``, then the walker).
+    map read mostly as arrays, maps, their keys, text strings and one-byte
+    items (integers -24 to 23, booleans, null); None when it is read as if this
+    never ran (``read_fast``, then the walker).
 
-    A body of arrays, maps with text keys and one-byte items, every head in
-    its shortest form, every key valid UTF-8 and unique in its map, is in the
-    profile exactly when its items complete at its last byte (keys keep the
-    producer's order, docs/wire-format.md §7), so it needs no value and no
-    second encoding: a run of one-item array heads (``[[[[1]]]]``) is one step,
-    a run of one-byte items one ``join``, a key one step with its map's set of
-    keys. Valid arrays nested 511 deep (8 M one-item lists for a 16 MiB
-    document: cbor2 built 840 MiB of lists and re-encoded them, 20x a valid
-    decode), at the top or under maps (``{"a":[[[…]]]}``, 22-50x), cost a few
-    passes over the bytes (issue 23).
+    A body of arrays, maps with text keys, text strings and one-byte items,
+    every head in its shortest form, every string valid UTF-8 and every key
+    unique in its map, is in the profile exactly when its items complete at its
+    last byte (keys keep the producer's order, docs/wire-format.md §7), so it
+    needs no value and no second encoding: a run of one-item array heads
+    (``[[[[1]]]]``) is one step, a run of one-byte items one ``join``, a string
+    one step (a key with its map's set of keys). Valid arrays nested 511 deep
+    (8 M one-item lists for a 16 MiB document: cbor2 built 840 MiB of lists and
+    re-encoded them, 20x a valid decode), at the top or under maps
+    (``{"a":[[[…]]]}``, 22-50x), cost a few passes over the bytes (issue 23).
+    A string value is charged as an item the walker reads (its spelling and
+    length are the walker's), so a body of many strings, as every projection
+    is, steps aside within the budget below.
 
-    Anything else in it, an item of another kind (a string, a float, a wider
-    integer, a tag) or a departure from the profile (a head wider than its
+    Anything else in it, an item of another kind (a float, a wider integer, a
+    bignum, a tag) or a departure from the profile (a head wider than its
     argument needs, an indefinite length, a half float, nesting past the
     limit, a head cut short or declaring more items than bytes are left, a
     key that is not a text string, not UTF-8 or already in its map) is read by
