@@ -404,7 +404,7 @@ _TOKEN_SLACK = 1 << 12
 #: magnitude besides (its decimal digits are costly, ``_walk``). A body of many
 #: such items (strings, long integers; maps of strings) steps aside early, in
 #: its first tens of KiB, and is read by cbor2 as before.
-_WALK_STEPS = 1 << 10
+_WALK_STEPS = 1 << 9
 _BYTES_PER_WALK_STEP = 128
 _ITEM_STEPS = 4
 _ITEM_BYTES_PER_STEP = 256
@@ -537,8 +537,9 @@ def read_arrays_or_fault(body: bytes) -> bytes | CompactError | None:
                     frame_keys: set[bytes] | None = set()
                     opener, items = b"{", 2 * n
                 else:
-                    if head == 0x81:
-                        count, n = end - pos, 1
+                    if head == 0x81:  # as many as fit within 512 levels: the walker reads the next one
+                        count, n = min(end - pos, max(limits.MAX_DEPTH - depth, 1)), 1
+                        end = pos + count
                     elif head <= 0x97:
                         count, n = 1, head - 0x80
                     else:  # 0x98-0x9a, shortest by the pattern
