@@ -118,6 +118,33 @@ class Tables:
             self.values.update(t.values)
             self.aliases.update(t.aliases)
         self._canonicals: dict[str, str] = {}
+        #: answer()'s answers, by kind (CLASS, VALUE) and question: the tables never change once
+        #: made, and the files of a round ask the same questions (checking every file's
+        #: questions each round asks them all again)
+        self._answers: tuple[dict[str, Any], dict[str, Any]] = ({}, {})
+        #: by kind, each key of the table (classes, values) -> the questions whose answer reads
+        #: it; which keys a question reads depends on the aliases only (``carry``)
+        self._readers: tuple[dict[str, list[str]], dict[str, list[str]]] = ({}, {})
+
+    def carry(self, before: Tables) -> None:
+        """Take over the answers of ``before`` (the last round's tables) that
+        these tables give too: with the same aliases, a question's answer
+        changes only where a key of the table it reads does; those answers
+        are forgotten, the others kept. The same answers as asking afresh,
+        without asking each of the round's forty thousand questions again."""
+        if before.aliases != self.aliases:
+            return
+        self._canonicals = before._canonicals  # a function of the aliases alone
+        self._readers = before._readers
+        answers = (dict(before._answers[CLASS]), dict(before._answers[VALUE]))
+        for kind, old, new in ((CLASS, before.classes, self.classes), (VALUE, before.values, self.values)):
+            memo, readers = answers[kind], self._readers[kind]
+            changed = [k for k, v in new.items() if old.get(k) != v]
+            changed += [k for k in old if k not in new]
+            for key in changed:
+                for q in readers.get(key, ()):
+                    memo.pop(q, None)
+        self._answers = answers
 
     def canonical(self, target: str) -> str:
         """The name ``target`` reaches through the aliases (re-exports of
@@ -146,25 +173,48 @@ class Tables:
         it leads: ``requests.compat.urlparse()`` is ``urllib.parse.urlparse()``,
         and ``m.name=`` (is ``m.name`` another name of a class?) is answered
         for a standard-library class reached through an import."""
+        memo = self._answers[kind]
+        found = memo.get(q, _UNASKED)
+        if found is _UNASKED:
+            found = memo[q] = self._answer(kind, q)
+        return found
+
+    def _answer(self, kind: int, q: str) -> Any:
+        """``answer`` made; the keys it may read are noted, whatever the
+        tables hold, so that ``carry`` knows which answers a change reaches."""
         table: dict[str, Any] = self.classes if kind == CLASS else self.values
+        readers = self._readers[kind]
+        reads = [q, self.canonical(q)]
         found = table.get(q)
         if found is None:
-            found = table.get(self.canonical(q))
-        if found is None and kind == VALUE:
+            found = table.get(reads[1])
+        if kind == VALUE:
             cut = min((i for i in (q.find("("), q.find("["), q.find("=")) if i > 0), default=len(q))
             name, suffix = q[:cut], q[cut:]
             canonical = self.canonical(name)
-            if canonical != name:
+            if canonical != name and suffix != "=":
+                reads.append(canonical + suffix)
+            if found is None and canonical != name:
                 if suffix == "=":
                     found = canonical if is_stdlib_class(canonical) else None
                 else:
                     found = table.get(canonical + suffix) or known_result(canonical + suffix)
+        for key in set(reads):
+            readers.setdefault(key, []).append(q)
         return found
 
     def agrees(self, events: Iterable[Event]) -> bool:
         """Whether every question of ``events`` gets the answer recorded."""
-        answer = self.answer
-        return all(kind == PREPARED or answer(kind, q) == got for kind, q, got in events)
+        answer, memos = self.answer, self._answers
+        for kind, q, got in events:
+            if kind == PREPARED:
+                continue
+            found = memos[kind].get(q, _UNASKED)
+            if found is _UNASKED:
+                found = answer(kind, q)
+            if found != got:
+                return False
+        return True
 
     def payload(self) -> bytes:
         return pickle.dumps((self.classes, self.values, self.aliases), protocol=pickle.HIGHEST_PROTOCOL)
@@ -174,6 +224,9 @@ class Tables:
         tables = cls((), {})
         tables.classes, tables.values, tables.aliases = pickle.loads(data)
         return tables
+
+
+_UNASKED = object()  # not in a memo (None is an answer)
 
 
 def module_aliases(module: str, imports: Iterable[Any], values: dict[str, str] | None = None
@@ -419,7 +472,9 @@ def _worker(conn: Connection, hold_bytes: int) -> None:
             if kind == "stop":
                 return
             if payload is not None:
-                tables = Tables.from_payload(payload)
+                fresh = Tables.from_payload(payload)
+                fresh.carry(tables)
+                tables = fresh
             out: list[Any] = []
             for n in arg:
                 if kind == "prepare":
@@ -676,7 +731,9 @@ def solve(jobs: list[Job], records: list[Record | None], aliases: dict[str, str]
                     from_record[n] = False
                     outcome.parses += t.parsed
                 rounds += 1
-                tables = Tables(told, aliases)
+                fresh = Tables(told, aliases)
+                fresh.carry(tables)
+                tables = fresh
             if rounds >= MAX_ROUNDS:
                 break
             need = [n for n in range(count) if not tables.agrees(told[n].events)]  # type: ignore[union-attr]
