@@ -78,7 +78,7 @@ CHUNK = 32
 FINISH_RESULTS = "finish-results"
 #: The calling process's shard of a pool, against a worker's 1: it also merges
 #: the tables between rounds and loads the workers' records as they come.
-LOCAL_SHARE = 0.85
+LOCAL_SHARE = 0.95
 
 
 @dataclass(frozen=True)
@@ -469,8 +469,9 @@ def _worker(conn: Connection, hold_bytes: int) -> None:
             if kind == "jobs":
                 analyst.add(arg)
                 continue
-            if kind == "stop":
-                return
+            if kind == "stop":  # nothing to keep or flush: no teardown of what it holds (a full
+                conn.close()      # collection of the tables at the interpreter's exit, while the build waits)
+                os._exit(0)
             if payload is not None:
                 fresh = Tables.from_payload(payload)
                 fresh.carry(tables)
@@ -530,6 +531,38 @@ class _Local:
         self.analyst.kept.clear()
 
 
+class _Outbox:
+    """The messages to one worker, sent in order by a thread of their own:
+    the build goes on with its own shard instead of waiting until the worker
+    reads (a worker starting up reads its files' sources only once its
+    imports are done, and they are more than a socket's buffer holds). A
+    worker that cannot be sent to ends, and the build sees its socket's end."""
+
+    def __init__(self, conn: Connection) -> None:
+        import queue
+
+        self.conn = conn
+        self.queue: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._send, name="semaprax-pool-outbox", daemon=True)
+        self.thread.start()
+
+    def put(self, data: bytes) -> None:
+        self.queue.put(data)
+
+    def _send(self) -> None:
+        while (data := self.queue.get()) is not None:
+            try:
+                self.conn.send_bytes(data)
+            except Exception:  # noqa: BLE001 - the worker gone, or its socket closed by the build: nothing to send to
+                return
+
+    def close(self, timeout: float) -> None:
+        """Let the thread end once what was put is sent (or the worker is gone),
+        waiting for it at most ``timeout`` seconds."""
+        self.queue.put(None)
+        self.thread.join(timeout)
+
+
 class _Pool:
     """``size`` processes, each holding a shard of the files (sized by their
     bytes) from the first round to the last: the calling process itself (its
@@ -544,6 +577,7 @@ class _Pool:
         from multiprocessing.connection import Connection
 
         self.conns: list[Connection] = []  # worker k's is conns[k - 1]
+        self.outboxes: list[_Outbox] = []  # and what is sent to it goes through outboxes[k - 1]
         self.procs: list[subprocess.Popen[bytes]] = []
         self.shard: dict[int, int] = {}
         self.dead: dict[int, str] = {}  # shard -> why
@@ -574,8 +608,9 @@ class _Pool:
                         pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, close_fds=True)
                     self.procs.append(proc)
                     self.conns.append(Connection(mine.detach()))
-            for k, conn in enumerate(self.conns, 1):
-                conn.send_bytes(pickle.dumps(("jobs", sorted(shards[k], key=lambda j: j.n), None),
+                    self.outboxes.append(_Outbox(self.conns[-1]))
+            for k, outbox in enumerate(self.outboxes, 1):
+                outbox.put(pickle.dumps(("jobs", sorted(shards[k], key=lambda j: j.n), None),
                                              protocol=pickle.HIGHEST_PROTOCOL))
         except BaseException:
             self.close()
@@ -597,12 +632,8 @@ class _Pool:
             if k in self.dead:
                 yield from ((n, self._lost(kind, k)) for n in mine)
                 continue
-            try:
-                conn.send_bytes(pickle.dumps((kind, mine, payload), protocol=pickle.HIGHEST_PROTOCOL))
-            except OSError:
-                self._died(k)
-                yield from ((n, self._lost(kind, k)) for n in mine)
-                continue
+            # a worker that cannot be sent to is seen when its socket ends (_replies)
+            self.outboxes[k - 1].put(pickle.dumps((kind, mine, payload), protocol=pickle.HIGHEST_PROTOCOL))
             waiting[conn] = k
         pending = {k: {n for n in ns if self.shard[n] == k} for k in waiting.values()}
         local = self.local
@@ -650,15 +681,17 @@ class _Pool:
     def close(self) -> None:
         """Stop every worker: asked to, then terminated, then killed."""
         self.local.kept.clear()
-        for conn in self.conns:
-            try:
-                conn.send_bytes(pickle.dumps(("stop", None, None)))
-            except OSError:
-                pass
+        stop = pickle.dumps(("stop", None, None))
+        for outbox in self.outboxes:
+            outbox.put(stop)
+            outbox.close(0)
+        for outbox in self.outboxes:  # sent at once at the end of a build; a worker busy with a request
+            outbox.thread.join(1.0)   # (the build interrupted) ends at its next reply, its socket closed
+        for conn, outbox in zip(self.conns, self.outboxes):
+            if not outbox.thread.is_alive():
+                conn.close()
         import subprocess
 
-        for conn in self.conns:
-            conn.close()
         for proc in self.procs:
             try:
                 proc.wait(timeout=2)
@@ -669,7 +702,11 @@ class _Pool:
                 except subprocess.TimeoutExpired:
                     proc.kill()
                     proc.wait()
-        self.conns, self.procs = [], []
+        for outbox in self.outboxes:  # its worker gone, a send still under way fails
+            outbox.thread.join(2.0)
+        for conn in self.conns:
+            conn.close()
+        self.conns, self.procs, self.outboxes = [], [], []
 
 
 def default_jobs() -> int:
