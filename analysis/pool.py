@@ -28,7 +28,6 @@ worker that dies gives its files one; a worker never outlives the build.
 
 from __future__ import annotations
 
-import functools
 import gc
 import os
 import pickle
@@ -256,23 +255,37 @@ def told_of(record: Record) -> Told:
 
 class _Asker:
     """A stage's questions to the tables, each asked once and recorded in the
-    order first asked."""
+    order first asked. ``ask_class`` and ``ask_value`` are what an analyser
+    is given (a million questions on the standard library: one memo per kind,
+    no key to make)."""
 
-    __slots__ = ("events", "memo", "tables")
+    __slots__ = ("classes", "events", "tables", "values")
 
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
-        self.memo: dict[tuple[int, str], Any] = {}
+        self.classes: dict[str, Any] = {}
+        self.values: dict[str, Any] = {}
         self.events: list[Event] = []
 
     def ask(self, kind: int, q: str) -> Any:
-        key = (kind, q)
+        return self.ask_class(q) if kind == CLASS else self.ask_value(q)
+
+    def ask_class(self, q: str) -> Any:
         try:
-            return self.memo[key]
+            return self.classes[q]
         except KeyError:
             pass
-        got = self.memo[key] = self.tables.answer(kind, q)
-        self.events.append((kind, q, got))
+        got = self.classes[q] = self.tables.answer(CLASS, q)
+        self.events.append((CLASS, q, got))
+        return got
+
+    def ask_value(self, q: str) -> Any:
+        try:
+            return self.values[q]
+        except KeyError:
+            pass
+        got = self.values[q] = self.tables.answer(VALUE, q)
+        self.events.append((VALUE, q, got))
         return got
 
 
@@ -337,7 +350,7 @@ class Analyst:
 
     def _analyser(self, job: Job, asker: _Asker) -> _Analyser:
         analyser = _Analyser(job.data, job.path, job.module, job.is_package,
-                             functools.partial(asker.ask, CLASS), functools.partial(asker.ask, VALUE))
+                             asker.ask_class, asker.ask_value)
         analyser.stub = job.stub
         return analyser
 
@@ -397,8 +410,8 @@ class Analyst:
     def _retell(self, n: int, analyser: _Analyser, asker: _Asker) -> Told:
         """Prepare file ``n`` again from its declarations (no parse, no
         declaring again): only what asks the other modules is redone."""
-        analyser.external_classes = functools.partial(asker.ask, CLASS)
-        analyser.external_values = functools.partial(asker.ask, VALUE)
+        analyser.external_classes = asker.ask_class
+        analyser.external_values = asker.ask_value
         return self._tell(n, analyser, asker, analyser.retell)
 
     def _tell(self, n: int, analyser: _Analyser, asker: _Asker, stage: Callable[[], Any], parsed: int = 0) -> Told:
