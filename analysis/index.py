@@ -180,7 +180,13 @@ class WorkspaceIndex:
         return replace(a, uses=uses)
 
     def find(self, qualname: str) -> Located:
+        """The definition ``qualname`` names, or reaches the way an import table
+        shows it: through a namespace folder's dotted path (``nsroot.inner.leaf.grow``
+        is ``leaf.grow``) or a re-export (``pkg.Session``); the view is named
+        for the definition."""
         found = self.definitions.get(qualname)
+        if found is None:
+            found = self.definitions.get(self.canonical(qualname))
         if found is None:
             candidates = sorted(self.definitions)
             hint = suggest(qualname, candidates, "symbol")
