@@ -7,6 +7,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from operator import attrgetter
 
 from analysis.filecache import Record, RecordStore, default_store
 from analysis.model import UNRESOLVED, Definition, ModuleAnalysis, Use
@@ -160,10 +161,8 @@ class WorkspaceIndex:
         """Uses name what they reach: a name imported through another module
         (``requests.compat.urlparse``) is what that module imported it from
         (``urllib.parse.urlparse``)."""
-        changed = False
-        out = []
-        for u in a.uses:
-            target = u.target
+        renamed: dict[str, str] = {}
+        for target in set(map(_TARGET, a.uses)):  # each target once (the same one is used again and again)
             canonical = final.get(target)
             if canonical is None:  # decided once per target (the standard library has 40 uses per target)
                 # a name the package's __init__ rebinds (``from .foo import foo``) is what it rebinds
@@ -174,13 +173,20 @@ class WorkspaceIndex:
                 else:
                     canonical = final[target] = target
             if canonical != target:
-                u = _with_target(u, canonical)
-                changed = True
-            out.append(u)
-        return replace(a, uses=tuple(out)) if changed else a
+                renamed[target] = canonical
+        if not renamed:
+            return a
+        uses = tuple(_with_target(u, renamed[u.target]) if u.target in renamed else u for u in a.uses)
+        return replace(a, uses=uses)
 
     def find(self, qualname: str) -> Located:
+        """The definition ``qualname`` names, or reaches the way an import table
+        shows it: through a namespace folder's dotted path (``nsroot.inner.leaf.grow``
+        is ``leaf.grow``) or a re-export (``pkg.Session``); the view is named
+        for the definition."""
         found = self.definitions.get(qualname)
+        if found is None:
+            found = self.definitions.get(self.canonical(qualname))
         if found is None:
             candidates = sorted(self.definitions)
             hint = suggest(qualname, candidates, "symbol")
@@ -199,6 +205,9 @@ class WorkspaceIndex:
                 if u.target == qualname:
                     out.append((a, u))
         return out
+
+
+_TARGET = attrgetter("target")
 
 
 def _with_target(u: Use, target: str) -> Use:

@@ -28,12 +28,12 @@ worker that dies gives its files one; a worker never outlives the build.
 
 from __future__ import annotations
 
-import functools
 import gc
 import os
 import pickle
 import signal
 import sys
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
@@ -74,7 +74,7 @@ CHUNK = 32
 FINISH_RESULTS = "finish-results"
 #: The calling process's shard of a pool, against a worker's 1: it also merges
 #: the tables between rounds and loads the workers' records as they come.
-LOCAL_SHARE = 0.85
+LOCAL_SHARE = 0.95
 
 
 @dataclass(frozen=True)
@@ -114,6 +114,33 @@ class Tables:
             self.values.update(t.values)
             self.aliases.update(t.aliases)
         self._canonicals: dict[str, str] = {}
+        #: answer()'s answers, by kind (CLASS, VALUE) and question: the tables never change once
+        #: made, and the files of a round ask the same questions (checking every file's
+        #: questions each round asks them all again)
+        self._answers: tuple[dict[str, Any], dict[str, Any]] = ({}, {})
+        #: by kind, each key of the table (classes, values) -> the questions whose answer reads
+        #: it; which keys a question reads depends on the aliases only (``carry``)
+        self._readers: tuple[dict[str, list[str]], dict[str, list[str]]] = ({}, {})
+
+    def carry(self, before: Tables) -> None:
+        """Take over the answers of ``before`` (the last round's tables) that
+        these tables give too: with the same aliases, a question's answer
+        changes only where a key of the table it reads does; those answers
+        are forgotten, the others kept. The same answers as asking afresh,
+        without asking each of the round's forty thousand questions again."""
+        if before.aliases != self.aliases:
+            return
+        self._canonicals = before._canonicals  # a function of the aliases alone
+        self._readers = before._readers
+        answers = (dict(before._answers[CLASS]), dict(before._answers[VALUE]))
+        for kind, old, new in ((CLASS, before.classes, self.classes), (VALUE, before.values, self.values)):
+            memo, readers = answers[kind], self._readers[kind]
+            changed = [k for k, v in new.items() if old.get(k) != v]
+            changed += [k for k in old if k not in new]
+            for key in changed:
+                for q in readers.get(key, ()):
+                    memo.pop(q, None)
+        self._answers = answers
 
     def canonical(self, target: str) -> str:
         """The name ``target`` reaches through the aliases (re-exports of
@@ -142,25 +169,48 @@ class Tables:
         it leads: ``requests.compat.urlparse()`` is ``urllib.parse.urlparse()``,
         and ``m.name=`` (is ``m.name`` another name of a class?) is answered
         for a standard-library class reached through an import."""
+        memo = self._answers[kind]
+        found = memo.get(q, _UNASKED)
+        if found is _UNASKED:
+            found = memo[q] = self._answer(kind, q)
+        return found
+
+    def _answer(self, kind: int, q: str) -> Any:
+        """``answer`` made; the keys it may read are noted, whatever the
+        tables hold, so that ``carry`` knows which answers a change reaches."""
         table: dict[str, Any] = self.classes if kind == CLASS else self.values
+        readers = self._readers[kind]
+        reads = [q, self.canonical(q)]
         found = table.get(q)
         if found is None:
-            found = table.get(self.canonical(q))
-        if found is None and kind == VALUE:
+            found = table.get(reads[1])
+        if kind == VALUE:
             cut = min((i for i in (q.find("("), q.find("["), q.find("=")) if i > 0), default=len(q))
             name, suffix = q[:cut], q[cut:]
             canonical = self.canonical(name)
-            if canonical != name:
+            if canonical != name and suffix != "=":
+                reads.append(canonical + suffix)
+            if found is None and canonical != name:
                 if suffix == "=":
                     found = canonical if is_stdlib_class(canonical) else None
                 else:
                     found = table.get(canonical + suffix) or known_result(canonical + suffix)
+        for key in set(reads):
+            readers.setdefault(key, []).append(q)
         return found
 
     def agrees(self, events: Iterable[Event]) -> bool:
         """Whether every question of ``events`` gets the answer recorded."""
-        answer = self.answer
-        return all(kind == PREPARED or answer(kind, q) == got for kind, q, got in events)
+        answer, memos = self.answer, self._answers
+        for kind, q, got in events:
+            if kind == PREPARED:
+                continue
+            found = memos[kind].get(q, _UNASKED)
+            if found is _UNASKED:
+                found = answer(kind, q)
+            if found != got:
+                return False
+        return True
 
     def payload(self) -> bytes:
         return pickle.dumps((self.classes, self.values, self.aliases), protocol=pickle.HIGHEST_PROTOCOL)
@@ -170,6 +220,9 @@ class Tables:
         tables = cls((), {})
         tables.classes, tables.values, tables.aliases = pickle.loads(data)
         return tables
+
+
+_UNASKED = object()  # not in a memo (None is an answer)
 
 
 def module_aliases(module: str, imports: Iterable[Any], values: dict[str, str] | None = None
@@ -199,23 +252,37 @@ def told_of(record: Record) -> Told:
 
 class _Asker:
     """A stage's questions to the tables, each asked once and recorded in the
-    order first asked."""
+    order first asked. ``ask_class`` and ``ask_value`` are what an analyser
+    is given (a million questions on the standard library: one memo per kind,
+    no key to make)."""
 
-    __slots__ = ("events", "memo", "tables")
+    __slots__ = ("classes", "events", "tables", "values")
 
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
-        self.memo: dict[tuple[int, str], Any] = {}
+        self.classes: dict[str, Any] = {}
+        self.values: dict[str, Any] = {}
         self.events: list[Event] = []
 
     def ask(self, kind: int, q: str) -> Any:
-        key = (kind, q)
+        return self.ask_class(q) if kind == CLASS else self.ask_value(q)
+
+    def ask_class(self, q: str) -> Any:
         try:
-            return self.memo[key]
+            return self.classes[q]
         except KeyError:
             pass
-        got = self.memo[key] = self.tables.answer(kind, q)
-        self.events.append((kind, q, got))
+        got = self.classes[q] = self.tables.answer(CLASS, q)
+        self.events.append((CLASS, q, got))
+        return got
+
+    def ask_value(self, q: str) -> Any:
+        try:
+            return self.values[q]
+        except KeyError:
+            pass
+        got = self.values[q] = self.tables.answer(VALUE, q)
+        self.events.append((VALUE, q, got))
         return got
 
 
@@ -257,7 +324,7 @@ class Analyst:
 
     def _analyser(self, job: Job, asker: _Asker) -> _Analyser:
         analyser = _Analyser(job.data, job.path, job.module, job.is_package,
-                             functools.partial(asker.ask, CLASS), functools.partial(asker.ask, VALUE))
+                             asker.ask_class, asker.ask_value)
         analyser.stub = job.stub
         return analyser
 
@@ -317,8 +384,8 @@ class Analyst:
     def _retell(self, n: int, analyser: _Analyser, asker: _Asker) -> Told:
         """Prepare file ``n`` again from its declarations (no parse, no
         declaring again): only what asks the other modules is redone."""
-        analyser.external_classes = functools.partial(asker.ask, CLASS)
-        analyser.external_values = functools.partial(asker.ask, VALUE)
+        analyser.external_classes = asker.ask_class
+        analyser.external_values = asker.ask_value
         return self._tell(n, analyser, asker, analyser.retell)
 
     def _tell(self, n: int, analyser: _Analyser, asker: _Asker, stage: Callable[[], Any], parsed: int = 0) -> Told:
@@ -389,10 +456,13 @@ def _worker(conn: Connection, hold_bytes: int) -> None:
             if kind == "jobs":
                 analyst.add(arg)
                 continue
-            if kind == "stop":
-                return
+            if kind == "stop":  # nothing to keep or flush: no teardown of what it holds (a full
+                conn.close()      # collection of the tables at the interpreter's exit, while the build waits)
+                os._exit(0)
             if payload is not None:
-                tables = Tables.from_payload(payload)
+                fresh = Tables.from_payload(payload)
+                fresh.carry(tables)
+                tables = fresh
             out: list[Any] = []
             for n in arg:
                 if kind == "prepare":
@@ -448,6 +518,38 @@ class _Local:
         self.analyst.kept.clear()
 
 
+class _Outbox:
+    """The messages to one worker, sent in order by a thread of their own:
+    the build goes on with its own shard instead of waiting until the worker
+    reads (a worker starting up reads its files' sources only once its
+    imports are done, and they are more than a socket's buffer holds). A
+    worker that cannot be sent to ends, and the build sees its socket's end."""
+
+    def __init__(self, conn: Connection) -> None:
+        import queue
+
+        self.conn = conn
+        self.queue: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._send, name="semaprax-pool-outbox", daemon=True)
+        self.thread.start()
+
+    def put(self, data: bytes) -> None:
+        self.queue.put(data)
+
+    def _send(self) -> None:
+        while (data := self.queue.get()) is not None:
+            try:
+                self.conn.send_bytes(data)
+            except Exception:  # noqa: BLE001 - the worker gone, or its socket closed by the build: nothing to send to
+                return
+
+    def close(self, timeout: float) -> None:
+        """Let the thread end once what was put is sent (or the worker is gone),
+        waiting for it at most ``timeout`` seconds."""
+        self.queue.put(None)
+        self.thread.join(timeout)
+
+
 class _Pool:
     """``size`` processes, each holding a shard of the files (sized by their
     bytes) from the first round to the last: the calling process itself (its
@@ -462,6 +564,7 @@ class _Pool:
         from multiprocessing.connection import Connection
 
         self.conns: list[Connection] = []  # worker k's is conns[k - 1]
+        self.outboxes: list[_Outbox] = []  # and what is sent to it goes through outboxes[k - 1]
         self.procs: list[subprocess.Popen[bytes]] = []
         self.shard: dict[int, int] = {}
         self.dead: dict[int, str] = {}  # shard -> why
@@ -492,8 +595,9 @@ class _Pool:
                         pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, close_fds=True)
                     self.procs.append(proc)
                     self.conns.append(Connection(mine.detach()))
-            for k, conn in enumerate(self.conns, 1):
-                conn.send_bytes(pickle.dumps(("jobs", sorted(shards[k], key=lambda j: j.n), None),
+                    self.outboxes.append(_Outbox(self.conns[-1]))
+            for k, outbox in enumerate(self.outboxes, 1):
+                outbox.put(pickle.dumps(("jobs", sorted(shards[k], key=lambda j: j.n), None),
                                              protocol=pickle.HIGHEST_PROTOCOL))
         except BaseException:
             self.close()
@@ -515,12 +619,8 @@ class _Pool:
             if k in self.dead:
                 yield from ((n, self._lost(kind, k)) for n in mine)
                 continue
-            try:
-                conn.send_bytes(pickle.dumps((kind, mine, payload), protocol=pickle.HIGHEST_PROTOCOL))
-            except OSError:
-                self._died(k)
-                yield from ((n, self._lost(kind, k)) for n in mine)
-                continue
+            # a worker that cannot be sent to is seen when its socket ends (_replies)
+            self.outboxes[k - 1].put(pickle.dumps((kind, mine, payload), protocol=pickle.HIGHEST_PROTOCOL))
             waiting[conn] = k
         pending = {k: {n for n in ns if self.shard[n] == k} for k in waiting.values()}
         local = self.local
@@ -568,15 +668,17 @@ class _Pool:
     def close(self) -> None:
         """Stop every worker: asked to, then terminated, then killed."""
         self.local.kept.clear()
-        for conn in self.conns:
-            try:
-                conn.send_bytes(pickle.dumps(("stop", None, None)))
-            except OSError:
-                pass
+        stop = pickle.dumps(("stop", None, None))
+        for outbox in self.outboxes:
+            outbox.put(stop)
+            outbox.close(0)
+        for outbox in self.outboxes:  # sent at once at the end of a build; a worker busy with a request
+            outbox.thread.join(1.0)   # (the build interrupted) ends at its next reply, its socket closed
+        for conn, outbox in zip(self.conns, self.outboxes):
+            if not outbox.thread.is_alive():
+                conn.close()
         import subprocess
 
-        for conn in self.conns:
-            conn.close()
         for proc in self.procs:
             try:
                 proc.wait(timeout=2)
@@ -587,7 +689,11 @@ class _Pool:
                 except subprocess.TimeoutExpired:
                     proc.kill()
                     proc.wait()
-        self.conns, self.procs = [], []
+        for outbox in self.outboxes:  # its worker gone, a send still under way fails
+            outbox.thread.join(2.0)
+        for conn in self.conns:
+            conn.close()
+        self.conns, self.procs, self.outboxes = [], [], []
 
 
 def default_jobs() -> int:
@@ -649,7 +755,9 @@ def solve(jobs: list[Job], records: list[Record | None], aliases: dict[str, str]
                     from_record[n] = False
                     outcome.parses += t.parsed
                 rounds += 1
-                tables = Tables(told, aliases)
+                fresh = Tables(told, aliases)
+                fresh.carry(tables)
+                tables = fresh
             if rounds >= MAX_ROUNDS:
                 break
             need = [n for n in range(count) if not tables.agrees(told[n].events)]  # type: ignore[union-attr]

@@ -220,7 +220,7 @@ class _Frame:
 
     __slots__ = ("callee_ids", "scope", "skip_self", "stack")
 
-    def __init__(self, stack: list[ast.AST], scope: _Scope, skip_self: bool = False) -> None:
+    def __init__(self, stack: list[ast.AST | _Narrow], scope: _Scope, skip_self: bool = False) -> None:
         self.stack = stack
         self.scope = scope
         self.skip_self = skip_self
@@ -326,7 +326,7 @@ class _Branches:
     def _join(self, name: str, a: str | None, b: str | None) -> str | None:
         if a == b or a is None or b is None:
             return a if a == b else None
-        if name.startswith(("[]", "{}", "^")):
+        if name.startswith(("[]", "{", "^", "|", "(")):
             return None
         return a if a in self.mro(b) else b if b in self.mro(a) else None
 
@@ -392,6 +392,8 @@ class _Analyser:
         self.hidden_receiver: _Scope | None = None
         #: ``_value_type`` questions under way, one inside the other (at most ``TYPING_DEPTH``).
         self.typing_depth = 0
+        #: the answers of the question under way (``_value_type``), forgotten when it is answered
+        self.typing_memo: dict[tuple[int, int, int], str | None] = {}
         #: The ``try`` statements being visited, told each class a local is given (``_Branches.saw``).
         self.watched: list[_Branches] = []
         self.overload_stubs: dict[str, list[Definition]] = {}
@@ -507,9 +509,14 @@ class _Analyser:
             self._prepare_types(scope, body)
             if scope.kind in ("module", "class"):  # module and class variables of a known class
                 for name, cls in scope.types.items():
-                    if not name.startswith("[]") and f"{scope.qualname}.{name}" in self.defined_here:
-                        self.attribute_types.setdefault(f"{scope.qualname}.{name}", cls)
+                    # what is known of its items, values, keys, places or classes too ("[]" and the like)
+                    prefix = next((p for p in _TOLD_PREFIXES if name.startswith(p)), "")
+                    bare = name[len(prefix):]
+                    if bare.isidentifier() and f"{scope.qualname}.{bare}" in self.defined_here:
+                        self.attribute_types.setdefault(f"{scope.qualname}.{bare}{prefix}", cls)
         for cls, attr, node, scope in self.assigned:  # self.x = a typed parameter or local
+            if f"{cls}.{attr}" in self.annotated:
+                continue  # its annotation says its class
             if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name):
                 typed = _local_type(scope, node.value.id)
                 if typed:
@@ -520,7 +527,20 @@ class _Analyser:
                 value = _local_type(scope, "{}" + node.value.id)
                 if value:
                     self.attribute_types.setdefault(f"{cls}.{attr}{{}}", value)
+                union = _local_type(scope, "|" + node.value.id)
+                if union:
+                    self.attribute_types.setdefault(f"{cls}.{attr}|", union)
+                parts = _local_type(scope, "[]()" + node.value.id)
+                if parts:
+                    self.attribute_types.setdefault(f"{cls}.{attr}[]()", parts)
+                key = _local_type(scope, "{<}" + node.value.id)
+                if key:
+                    self.attribute_types.setdefault(f"{cls}.{attr}{{<}}", key)
             elif isinstance(node, ast.Assign):  # self.x = env.make(): what typed locals give, now they are typed
+                if f"{cls}.{attr}" not in self.attribute_types and f"{cls}.{attr}|" not in self.attribute_types:
+                    union = self._union_value(node.value, scope)  # self.x = logger or DummyLogger()
+                    if union:
+                        self.attribute_types[f"{cls}.{attr}|"] = union
                 if f"{cls}.{attr}" not in self.attribute_types:
                     typed = self._constructed_class(node.value, scope)
                     if typed:
@@ -816,10 +836,12 @@ class _Analyser:
             resolved = tuple(self._resolve_expr(_generic_origin(b), parent_scope) or "" for b in bases)
             self.local_classes[qual] = ClassInfo(tuple(r for r in resolved if r), frozenset(members[qual]))
         self.assigned = assigned
+        # an annotation declares the attribute's class (or classes): no assignment gives it another
+        self.annotated = {f"{cls}.{attr}" for cls, attr, node, _ in assigned if isinstance(node, ast.AnnAssign)}
         # their classes, now that every local class is known
         for cls, attr, node, scope in assigned:
             qual = f"{cls}.{attr}"
-            if qual not in self.attribute_types:
+            if qual not in self.attribute_types and (isinstance(node, ast.AnnAssign) or qual not in self.annotated):
                 if isinstance(node, ast.AnnAssign):
                     kind = self._class_of_annotation(node.annotation, scope)
                     item = self._element_of_annotation(node.annotation, scope)
@@ -828,6 +850,18 @@ class _Analyser:
                     value = self._mapped_of_annotation(node.annotation, scope)
                     if value:
                         self.attribute_types.setdefault(qual + "{}", value)
+                    union = self._union_of_annotation(node.annotation, scope)
+                    if union:
+                        self.attribute_types.setdefault(qual + "|", union)
+                    parts = self._element_parts(node.annotation, scope)
+                    if parts:
+                        self.attribute_types.setdefault(qual + "[]()", parts)
+                    key = self._mapped_key_of_annotation(node.annotation, scope)
+                    if key:
+                        self.attribute_types.setdefault(qual + "{<}", key)
+                    places = self._tuple_parts(node.annotation, scope)
+                    if any(places):
+                        self.attribute_types.setdefault(qual + "(,)", " ".join(p or "-" for p in places))
                 else:
                     kind = self._constructed_class(node.value, scope)
                 if kind:
@@ -853,6 +887,7 @@ class _Analyser:
         root = self.scopes[0][0]
         counts: dict[str, int] = {}
         pairs: list[tuple[str, ast.expr]] = []
+        aliases: list[tuple[str, ast.expr]] = []  # type aliases (_alias_candidate), in the same walk
         assert self.tree is not None  # (after parse)
         for stmt in self._statements(self.tree.body):
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] \
@@ -865,6 +900,11 @@ class _Analyser:
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
                     and isinstance(stmt.value, (ast.Name, ast.Attribute)):
                 pairs.append((stmt.targets[0].id, stmt.value))
+            elif isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+                self._alias_candidate(stmt, root, aliases)
+        for name, value in aliases:
+            if counts.get(name) == 1 and (spelled := self._qualified(value, root)) is not None:
+                self.attribute_types[f"{self.module}.{name}=type"] = spelled
         for name, value in pairs + pairs:  # twice: ``builtin_str = str`` may come before ``str = str``
             if counts.get(name) != 1 or f"{self.module}.{name}=" in self.attribute_types:
                 continue
@@ -875,6 +915,72 @@ class _Analyser:
             cls = self._class_named(target) if target and not target.startswith(UNRESOLVED) else None
             if cls is not None and cls != f"{self.module}.{name}":
                 self.attribute_types[f"{self.module}.{name}="] = cls
+
+    def _alias_candidate(self, stmt: ast.Assign | ast.AnnAssign, root: _Scope,
+                         found: list[tuple[str, ast.expr]]) -> None:
+        """A type alias at module level: ``Headers = list[tuple[bytes, bytes]]``
+        or ``X: TypeAlias = "..."``. Bound once (``_class_aliases`` counts), it
+        stands for the annotation it names, spelled in qualified names
+        (``"m.Headers=type"`` in the value types), which ``_unaliased`` reads
+        here and in the modules that import it."""
+        if isinstance(stmt, ast.Assign):
+            if len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                    and isinstance(stmt.value, (ast.Subscript, ast.BinOp)):
+                found.append((stmt.targets[0].id, stmt.value))
+        elif isinstance(stmt.target, ast.Name) and stmt.value is not None \
+                and isinstance(stmt.annotation, (ast.Name, ast.Attribute)) \
+                and self._resolve_expr(stmt.annotation, root) in _TYPE_ALIAS \
+                and (value := _unquoted(stmt.value)) is not None:
+            found.append((stmt.target.id, value))
+
+    def _qualified(self, ann: ast.expr, scope: _Scope) -> str | None:
+        """An annotation with each name spelled as what it resolves to
+        (``list[tuple[builtins.bytes, m.Bound]]``), or None when a name does not."""
+        def qualify(node: ast.expr, depth: int = 0) -> ast.expr | None:
+            if depth > TYPING_DEPTH:  # (``x[0][0]...`` of a thousand: not an alias to spell)
+                return None
+            depth += 1
+            if isinstance(node, (ast.Name, ast.Attribute)):
+                target = self._resolve_expr(node, scope)
+                if not target or target.startswith(UNRESOLVED):
+                    return None
+                parts = target.split(".")
+                out: ast.expr = ast.Name(parts[0], ast.Load())
+                for part in parts[1:]:
+                    out = ast.Attribute(out, part, ast.Load())
+                return out
+            if isinstance(node, ast.Constant):
+                if not isinstance(node.value, str):
+                    return node
+                inner = _unquoted(node)
+                return None if inner is None or isinstance(inner, ast.Constant) else qualify(inner, depth)
+            if isinstance(node, ast.Subscript):
+                value, index = qualify(node.value, depth), qualify(node.slice, depth)
+                return None if value is None or index is None else ast.Subscript(value, index, ast.Load())
+            if isinstance(node, ast.Tuple):
+                elts = [qualify(e, depth) for e in node.elts]
+                return None if any(e is None for e in elts) else ast.Tuple(elts, ast.Load())  # type: ignore[arg-type]
+            if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+                left, right = qualify(node.left, depth), qualify(node.right, depth)
+                return None if left is None or right is None else ast.BinOp(left, ast.BitOr(), right)
+            return None
+        done = qualify(ann)
+        return None if done is None else spell(done)
+
+    def _unaliased(self, ann: ast.expr, scope: _Scope | None) -> tuple[ast.expr | None, _Scope | None]:
+        """An annotation (a string parsed) and the scope to read it in: for
+        the name of a type alias (``_alias_candidate``), what it stands for, read
+        in qualified names."""
+        unquoted = _unquoted(ann)
+        if isinstance(unquoted, ast.Subscript) and _last_name(unquoted.value) in ("Final", "ClassVar") \
+                and self._resolve_expr(unquoted.value, scope) in _QUALIFIERS:
+            unquoted = _unquoted(unquoted.slice)  # Final[X], ClassVar[X]: an X
+        if isinstance(unquoted, (ast.Name, ast.Attribute)) and scope is not _QUALIFIED and scope is not None:
+            target = self._resolve_expr(unquoted, scope)
+            if target and not target.startswith((UNRESOLVED, "builtins.", "typing.")) and not self._is_class(target) \
+                    and (spelled := self._value_of(target + "=type")) is not None:
+                return _parsed_alias(spelled), _QUALIFIED
+        return unquoted, scope
 
     def _class_named(self, qualname: str) -> str | None:
         """The class ``qualname`` is, or is another name of (``_class_aliases``)."""
@@ -892,7 +998,8 @@ class _Analyser:
 
     def _value_types(self) -> None:
         """What functions return (``"m.f()"``: their return annotation, or
-        their class when every return is ``return self``) and the classes of
+        their class when every return is ``return self``, and then ``"m.f()self"``:
+        called on an instance of a subclass, that subclass) and the classes of
         class-level annotated attributes (dataclass fields)."""
         for scope, body in self.scopes:
             node = scope.node
@@ -906,6 +1013,9 @@ class _Analyser:
                     item = self._element_of_annotation(node.returns, scope.parent)
                     if item and not isinstance(node, ast.AsyncFunctionDef):
                         self.attribute_types[scope.qualname + "()[]"] = item
+                        places = self._element_parts(node.returns, scope.parent)
+                        if places:  # -> Iterator[tuple[A, B]]: the places of what it yields
+                            self.attribute_types[scope.qualname + "()[]()"] = places
                         if any(self._resolve_expr(d, scope.parent) in _CONTEXT_MANAGERS
                                for d in node.decorator_list if isinstance(d, (ast.Name, ast.Attribute))):
                             self.attribute_types[scope.qualname + "()with"] = item  # what ``with f() as v`` binds
@@ -915,6 +1025,9 @@ class _Analyser:
                     made = self._instance_of_type(node.returns, scope.parent)
                     if made and not isinstance(node, ast.AsyncFunctionDef):  # -> type[X]: calling what it returns
                         self.attribute_types[scope.qualname + "()()"] = made
+                    union = self._union_of_annotation(node.returns, scope.parent)
+                    if union and not isinstance(node, ast.AsyncFunctionDef):  # -> A | B: either
+                        self.attribute_types[scope.qualname + "()|"] = union
                     if not isinstance(node, ast.AsyncFunctionDef):  # tuple[A, B]: each place's class
                         for k, part in enumerate(self._tuple_parts(node.returns, scope.parent)):
                             if part:
@@ -924,6 +1037,8 @@ class _Analyser:
                     if returns and scope.cls and scope.self_name and all(
                             isinstance(r.value, ast.Name) and r.value.id == scope.self_name for r in returns):
                         cls = scope.cls
+                        if not isinstance(node, ast.AsyncFunctionDef):  # the receiver's class, when known
+                            self.attribute_types[scope.qualname + "()self"] = cls
                     elif returns and all(r.value is not None and not isinstance(r.value, ast.Name) for r in returns):
                         # every return makes a value of one class (``return Token(...)``, ``return ""``)
                         kinds = {self._value_type(r.value, scope) for r in returns if r.value is not None}
@@ -951,6 +1066,19 @@ class _Analyser:
                         value = self._mapped_of_annotation(stmt.annotation, scope)
                         if value:
                             self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}{{}}", value)
+                        union = self._union_of_annotation(stmt.annotation, scope)
+                        if union:
+                            self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}|", union)
+                        parts = self._element_parts(stmt.annotation, scope)
+                        if parts:
+                            self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}[]()", parts)
+                        key = self._mapped_key_of_annotation(stmt.annotation, scope)
+                        if key:
+                            self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}{{<}}", key)
+                        spots = self._tuple_parts(stmt.annotation, scope)
+                        if any(spots):  # ``_spec: tuple[str, str]``: its places
+                            self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}(,)",
+                                                            " ".join(p or "-" for p in spots))
 
     def _from_receiver(self, returns: list[ast.Return], scope: _Scope, kinds: set[str | None]) -> bool:
         """Whether the class of what a method returns comes from its receiver
@@ -964,6 +1092,16 @@ class _Analyser:
             return {self._value_type(r.value, scope) for r in returns if r.value is not None} != kinds
         finally:
             self.hidden_receiver = None
+
+    def _receiver_type(self, node: ast.expr, scope: _Scope) -> str | None:
+        """The class of the instance a method is called on (``b`` of
+        ``b.chain()``), as ``_resolve_expr`` reaches it; None for a class."""
+        cls = self._value_type(node, scope)
+        if cls is None and isinstance(node, (ast.Name, ast.Attribute)):
+            target = self._resolve_expr(node, scope)
+            if target and not target.startswith(UNRESOLVED) and not self._is_class(target):
+                cls = self._value_of(target)
+        return cls
 
     def _value_of(self, qualname: str) -> str | None:
         """The class of an attribute's value, or of a call's result (``"f()"``)."""
@@ -980,11 +1118,19 @@ class _Analyser:
         known, rather than the file too deep to analyse."""
         if self.typing_depth >= TYPING_DEPTH:
             return None
+        # within one question, each part is asked once (``x[0][0]...`` asks its value three ways)
+        key = (id(node), id(scope), id(self.hidden_receiver))
+        memo = self.typing_memo
+        if key in memo:
+            return memo[key]
         self.typing_depth += 1
         try:
-            return self._value_type_of(node, scope)
+            got = memo[key] = self._value_type_of(node, scope)
         finally:
             self.typing_depth -= 1
+            if not self.typing_depth:
+                memo.clear()
+        return got
 
     def _value_type_of(self, node: ast.expr, scope: _Scope) -> str | None:
         literal = _LITERAL_TYPES.get(type(node))
@@ -1010,6 +1156,14 @@ class _Analyser:
             cls = self._class_named(target)
             if cls is not None:
                 return cls
+            if isinstance(node.func, ast.Attribute) and self._value_of(target + "()self") is not None:
+                # ``return self``: called on an instance of a subclass, it gives that subclass
+                receiver = self._receiver_type(node.func.value, scope)
+                if receiver is None and self.hidden_receiver is not None \
+                        and isinstance(base := _chain_base(node.func.value), ast.Name) \
+                        and base.id == self.hidden_receiver.self_name:
+                    return None  # ``return self.chain()``: of the class of a receiver hidden by _from_receiver
+                return receiver or self._value_of(target + "()")
             if target in _CASTS and node.args:  # typing.cast(T, x) is a T
                 return self._class_of_annotation(node.args[0], scope)
             if target in _COPIES and len(node.args) == 1 and not isinstance(node.args[0], ast.Starred):
@@ -1034,7 +1188,26 @@ class _Analyser:
         if isinstance(node, ast.Subscript):
             if isinstance(node.slice, ast.Slice):  # a slice of a list is a list
                 return self._value_type(node.value, scope)
-            return self._item_type(node.value, scope) or self._mapped_type(node.value, scope)
+            if isinstance(node.slice, ast.Constant) and type(node.slice.value) is int \
+                    and (places := self._places(node.value, scope)):
+                k = node.slice.value  # pair[0] of ``pair: tuple[A, B]``
+                return places[k] if -len(places) <= k < len(places) else None
+            return self._mapped_type(node.value, scope) or self._item_type(node.value, scope) \
+                or self._dunder_result(node.value, "__getitem__()", scope)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
+            # a chain ``a + b + c ...`` (nested on the left) is walked, not recursed on (thousands of
+            # terms compile): the innermost first, each level as the recursion would take it
+            levels = [node]
+            while isinstance(node.left, ast.BinOp) and isinstance(node.left.op, (ast.Add, ast.Mod)):
+                node = node.left
+                levels.append(node)
+            left = self._value_type(node.left, scope)
+            for level in reversed(levels):
+                if isinstance(level.op, ast.Mod):  # "%s" % x formats a str (bytes: bytes)
+                    left = left if left in ("builtins.str", "builtins.bytes") else None
+                else:  # a + b of two str, bytes, lists or tuples
+                    left = left if left in _CONCATENATED and left == self._value_type(level.right, scope) else None
+            return left
         if isinstance(node, ast.IfExp):  # every branch of one class
             # a chain ``a if x else b if y else c`` is walked, not recursed on (a thousand branches
             # compile); the branches are asked in the recursion's order, up to the first of no class
@@ -1088,8 +1261,12 @@ class _Analyser:
         if isinstance(node, (ast.List, ast.Tuple, ast.Set)) and node.elts:
             kinds = {self._value_type(e, scope) for e in node.elts}
             return kinds.pop() if len(kinds) == 1 else None
-        if isinstance(node, ast.Name):
-            return _local_type(scope, "[]" + node.id)
+        if isinstance(node, ast.Name) and (found := _local_type(scope, "[]" + node.id)) is not None:
+            return found
+        if isinstance(node, ast.Name) and _binding_scope(scope, node.id) is None \
+                and (target := self._resolve_name(node.id, scope)) and not target.startswith(UNRESOLVED) \
+                and (found := self._value_of(target + "[]")) is not None:
+            return found  # NAMES of another module: NAMES: list[str]
         if (first := _or_empty(node)) is not None:  # xs or []
             return self._item_type(first, scope)
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):  # xs[1:]
@@ -1105,7 +1282,26 @@ class _Analyser:
             if isinstance(func, (ast.Name, ast.Attribute)):
                 target = self._resolve_expr(func, scope)
                 if target and not target.startswith(UNRESOLVED):
-                    return self._value_of(target + ("()[]" if isinstance(node, ast.Call) else "[]"))
+                    found = self._value_of(target + ("()[]" if isinstance(node, ast.Call) else "[]"))
+                    if found is not None:
+                        return found
+        if isinstance(node, (ast.Name, ast.Attribute)) and (key := self._mapped_key(node, scope)) is not None:
+            return key  # for k in m
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "keys" \
+                and not node.args and (key := self._mapped_key(node.func.value, scope)) is not None:
+            return key  # m.keys()
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):  # xs + ys: the items of both
+            # a chain ``a + b + c ...`` walked, not recursed on: the innermost first, as the recursion
+            levels = [node]
+            while isinstance(node.left, ast.BinOp) and isinstance(node.left.op, ast.Add):
+                node = node.left
+                levels.append(node)
+            left = self._item_type(node.left, scope)
+            for level in reversed(levels):
+                left = left if left is not None and left == self._item_type(level.right, scope) else None
+            return left
+        if isinstance(node, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)):
+            return _TEXT_ITEMS.get(self._value_type(node, scope) or "")  # a str's items are str, a bytes' int
         return None
 
     # --- types of locals -----------------------------------------------------------
@@ -1134,6 +1330,18 @@ class _Analyser:
                     made = self._instance_of_type(arg.annotation, scope.parent)
                     if made:  # ``cls: type[Range]``: the local is the class Range ("^" + name)
                         scope.types["^" + arg.arg] = made
+                    union = self._union_of_annotation(arg.annotation, scope.parent)
+                    if union:  # ``logger: A | B | None``: either class ("|" + name)
+                        scope.types["|" + arg.arg] = union
+                    parts = self._element_parts(arg.annotation, scope.parent)
+                    if parts:  # ``headers: list[tuple[A, B]]``: the places of its items ("[]()" + name)
+                        scope.types["[]()" + arg.arg] = parts
+                    key = self._mapped_key_of_annotation(arg.annotation, scope.parent)
+                    if key:  # ``m: dict[K, V]``: its keys ("{<}" + name)
+                        scope.types["{<}" + arg.arg] = key
+                    places = self._tuple_parts(arg.annotation, scope.parent)
+                    if any(places):  # ``pair: tuple[A, B]``: its places ("(,)" + name)
+                        scope.types["(,)" + arg.arg] = " ".join(p or "-" for p in places)
             if scope.cls and scope.self_name and any(isinstance(d, ast.Name) and d.id == "classmethod"
                                                      for d in node.decorator_list):
                 scope.types["^" + scope.self_name] = scope.cls  # a classmethod's cls
@@ -1147,6 +1355,9 @@ class _Analyser:
                 _count_bindings(stmt, bound, scope.rebound)
             if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
                 cls = self._class_of_annotation(stmt.annotation, scope)
+                if cls is None and stmt.value is not None and isinstance(stmt.annotation, (ast.Name, ast.Attribute)) \
+                        and self._resolve_expr(stmt.annotation, scope) in _QUALIFIERS:
+                    cls = self._constructed_class(stmt.value, scope)  # X: Final = <value>: of the value's class
                 if cls:
                     scope.types[stmt.target.id] = cls
                 item = self._element_of_annotation(stmt.annotation, scope)
@@ -1155,6 +1366,18 @@ class _Analyser:
                 value = self._mapped_of_annotation(stmt.annotation, scope)
                 if value:
                     scope.types["{}" + stmt.target.id] = value
+                union = self._union_of_annotation(stmt.annotation, scope)
+                if union:
+                    scope.types["|" + stmt.target.id] = union
+                parts = self._element_parts(stmt.annotation, scope)
+                if parts:
+                    scope.types["[]()" + stmt.target.id] = parts
+                key = self._mapped_key_of_annotation(stmt.annotation, scope)
+                if key:
+                    scope.types["{<}" + stmt.target.id] = key
+                places = self._tuple_parts(stmt.annotation, scope)
+                if any(places):
+                    scope.types["(,)" + stmt.target.id] = " ".join(p or "-" for p in places)
             elif isinstance(stmt, ast.Assign):
                 cls = self._constructed_class(stmt.value, scope)
                 if cls:
@@ -1168,6 +1391,8 @@ class _Analyser:
                     if func and not func.startswith(UNRESOLVED):
                         if len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Tuple):
                             for k, elt in enumerate(stmt.targets[0].elts):  # a, b = f(): f() -> tuple[A, B]
+                                if isinstance(elt, ast.Starred):
+                                    break  # the places after a star are not counted from the start
                                 part = self._value_of(f"{func}()({k})") if isinstance(elt, ast.Name) else None
                                 if part and isinstance(elt, ast.Name):
                                     scope.types.setdefault(elt.id, part)
@@ -1180,15 +1405,20 @@ class _Analyser:
                                 for prefix, found in (("^", made), ("[]", item), ("{}", mapped)):
                                     if found:
                                         scope.types.setdefault(prefix + name, found)
-                elif names and isinstance(value_node, (ast.List, ast.Tuple, ast.Set, ast.ListComp, ast.SetComp,
-                                                       ast.GeneratorExp, ast.Attribute, ast.Subscript)):
+                if len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Tuple):
+                    self._unpack_types(stmt.targets[0], value_node, scope)
+                if names and isinstance(value_node, (ast.List, ast.Tuple, ast.Set, ast.ListComp, ast.SetComp,
+                                                     ast.GeneratorExp, ast.Attribute, ast.Subscript, ast.BinOp)):
                     item = self._item_type(value_node, scope)  # xs = [...], = self.xs, = xs[1:]
                     mapped = self._mapped_type(value_node, scope) if isinstance(value_node, ast.Attribute) else None
+                    places = self._item_parts(value_node, scope) if isinstance(value_node, ast.Attribute) else []
                     for name in names:
                         if item:
                             scope.types.setdefault("[]" + name, item)
                         if mapped:
                             scope.types.setdefault("{}" + name, mapped)
+                        if places:
+                            scope.types.setdefault("[]()" + name, " ".join(p or "-" for p in places))
             elif isinstance(stmt, (ast.For, ast.AsyncFor)) and isinstance(stmt.target, ast.Name):
                 item = self._iterated_type(stmt.iter, scope)
                 if item:
@@ -1198,12 +1428,69 @@ class _Analyser:
                     item = self._iterated_type(iterable, scope)
                     if item:
                         scope.types.setdefault(name, item)
+                self._unpack_parts(stmt.target, self._item_parts(stmt.iter, scope), scope)
             elif isinstance(stmt, ast.With):
                 for item_node in stmt.items:
                     if isinstance(item_node.optional_vars, ast.Name):
                         cls = self._entered_class(item_node.context_expr, scope)
                         if cls:
                             scope.types.setdefault(item_node.optional_vars.id, cls)
+
+    def _unpack_types(self, target: ast.Tuple, value: ast.expr, scope: _Scope) -> None:
+        """``a, b = x.strip(), y[1:]``: each name of the class of its place;
+        ``key, value = param.split("=")``: each of the class of the items;
+        ``first, *rest = items``: first an item, rest a list of the items."""
+        elts = target.elts
+        if any(isinstance(e, ast.Starred) for e in elts):
+            places = self._places(value, scope)  # head, *tail = pair: the places before and after the star
+            if places:
+                self._unpack_parts(target, places, scope)
+            item = self._item_type(value, scope)
+            if item:
+                for elt in elts:
+                    if isinstance(elt, ast.Name):
+                        scope.types.setdefault(elt.id, item)
+                    elif isinstance(elt, ast.Starred) and isinstance(elt.value, ast.Name):
+                        scope.types.setdefault("[]" + elt.value.id, item)
+            return
+        if isinstance(value, ast.Tuple) and len(value.elts) == len(elts) \
+                and not any(isinstance(v, ast.Starred) for v in value.elts):
+            for elt, part in zip(elts, value.elts):
+                if isinstance(elt, ast.Name):
+                    cls = self._constructed_class(part, scope)
+                    if cls:
+                        scope.types.setdefault(elt.id, cls)
+                    item = self._item_type(part, scope)
+                    if item:
+                        scope.types.setdefault("[]" + elt.id, item)
+            return
+        if isinstance(value, ast.Subscript) and not isinstance(value.slice, ast.Slice):  # a, b = pairs[0]
+            self._unpack_parts(target, self._item_parts(value.value, scope), scope)
+        places = self._places(value, scope)  # a, b = pair
+        if places:
+            self._unpack_parts(target, places, scope)
+        item = self._item_type(value, scope)
+        if item:
+            for elt in elts:
+                if isinstance(elt, ast.Name):
+                    scope.types.setdefault(elt.id, item)
+
+    @staticmethod
+    def _unpack_parts(target: ast.Tuple, parts: list[str | None], scope: _Scope) -> None:
+        """Each name of ``target`` of the class of its place (``_item_parts``);
+        with a starred name, the places before it and after it, counted from the end."""
+        elts = target.elts
+        star = next((k for k, e in enumerate(elts) if isinstance(e, ast.Starred)), None)
+        if star is None and len(parts) == len(elts):
+            pairs = list(zip(elts, parts))
+        elif star is not None and len(parts) >= len(elts) - 1:
+            after = len(elts) - star - 1
+            pairs = list(zip(elts[:star], parts[:star])) + list(zip(elts[star + 1:], parts[len(parts) - after:]))
+        else:
+            return
+        for elt, part in pairs:
+            if isinstance(elt, ast.Name) and part:
+                scope.types.setdefault(elt.id, part)
 
     def _comprehension_scope(self, node: ast.Lambda | ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp,
                              scope: _Scope) -> _Scope:
@@ -1218,6 +1505,7 @@ class _Analyser:
                 pairs = self._unpacked(gen.target, gen.iter, where)
                 for n in _target_names(gen.target):  # each bound here: no type from outside
                     inner.types.pop(n.id, None)
+                self._unpack_parts(gen.target, self._item_parts(gen.iter, where), inner)
             else:
                 continue
             for name, iterable in pairs:
@@ -1239,25 +1527,40 @@ class _Analyser:
 
     def _unpacked(self, target: ast.Tuple, iterable: ast.expr, scope: _Scope) -> list[tuple[str, ast.expr]]:
         """``for i, x in enumerate(xs)``: x is an item of xs; ``for a, b in
-        zip(xs, ys)``: a of xs, b of ys. Names paired with what they iterate."""
+        zip(xs, ys)``: a of xs, b of ys. Names paired with what they iterate;
+        a nested target unpacks an item of its iterable the same way
+        (``for j, (p, q) in enumerate(zip(ps, qs))``: p of ps, q of qs)."""
         if not (isinstance(iterable, ast.Call) and isinstance(iterable.func, (ast.Name, ast.Attribute))
-                and not iterable.keywords and all(isinstance(e, ast.Name) for e in target.elts)):
+                and not iterable.keywords and all(isinstance(e, (ast.Name, ast.Tuple)) for e in target.elts)):
             return []
         func = self._resolve_expr(iterable.func, scope)
-        names = [e.id for e in target.elts if isinstance(e, ast.Name)]
+        elts = target.elts
         args = iterable.args
-        if func == "builtins.enumerate" and len(args) >= 1 and len(names) == 2:
-            return [(names[1], args[0])]
-        if func == "builtins.zip" and len(args) == len(names) and not any(isinstance(a, ast.Starred) for a in args):
-            return list(zip(names, args, strict=True))
+        if func == "builtins.enumerate" and len(args) >= 1 and len(elts) == 2 \
+                and not isinstance(args[0], ast.Starred):
+            return self._paired(elts[1], args[0], scope)
+        if func == "builtins.zip" and len(args) == len(elts) and not any(isinstance(a, ast.Starred) for a in args):
+            return [pair for elt, arg in zip(elts, args, strict=True) for pair in self._paired(elt, arg, scope)]
+        if not all(isinstance(e, ast.Name) for e in elts):
+            return []
+        names = [e.id for e in elts if isinstance(e, ast.Name)]
         if isinstance(iterable.func, ast.Attribute) and iterable.func.attr == "items" and not args and len(names) == 2 \
                 and self._mapped_type(iterable.func.value, scope) is not None:
             # for k, v in m.items() of a mapping m (``dict[K, V]`` and the like): v is a value of m, as in
             # ``for v in m.values()``; another class's items() and values() need not agree
             values = ast.Call(func=ast.Attribute(value=iterable.func.value, attr="values", ctx=ast.Load()),
                               args=[], keywords=[])
-            return [(names[1], values)]
+            keys = ast.Call(func=ast.Attribute(value=iterable.func.value, attr="keys", ctx=ast.Load()),
+                            args=[], keywords=[])
+            return [(names[0], keys), (names[1], values)]
         return []
+
+    def _paired(self, elt: ast.expr, iterable: ast.expr, scope: _Scope) -> list[tuple[str, ast.expr]]:
+        """``elt`` bound to an item of ``iterable``: a name paired with it, a
+        tuple unpacked through ``_unpacked``."""
+        if isinstance(elt, ast.Name):
+            return [(elt.id, iterable)]
+        return self._unpacked(elt, iterable, scope) if isinstance(elt, ast.Tuple) else []
 
     def _entered_class(self, expr: ast.expr, scope: _Scope) -> str | None:
         """The class of ``v`` in ``with expr as v``: what ``__enter__`` returns."""
@@ -1278,7 +1581,8 @@ class _Analyser:
 
     def _tuple_parts(self, ann: ast.expr, scope: _Scope | None) -> list[str | None]:
         """The class of each place of ``tuple[A, B, C]`` (none for ``tuple[X, ...]``)."""
-        if (unquoted := _unquoted(ann)) is None:
+        unquoted, scope = self._unaliased(ann, scope)
+        if unquoted is None:
             return []
         ann = unquoted
         if not (isinstance(ann, ast.Subscript) and isinstance(ann.value, (ast.Name, ast.Attribute))
@@ -1293,7 +1597,8 @@ class _Analyser:
 
     def _instance_of_type(self, ann: ast.expr, scope: _Scope | None) -> str | None:
         """X of an annotation ``type[X]`` (``Type[X]``, ``type[X] | None``): what calling the value makes."""
-        if (unquoted := _unquoted(ann)) is None:
+        unquoted, scope = self._unaliased(ann, scope)
+        if unquoted is None:
             return None
         ann = unquoted
         ann = self._without_none(ann, scope)
@@ -1325,7 +1630,8 @@ class _Analyser:
         """The value class of ``dict[K, V]``, ``Mapping[K, V]`` and the like
         (or of one of them ``| None``): what ``m[k]``, ``m.get(k)`` and
         ``m.values()`` give."""
-        if (unquoted := _unquoted(ann)) is None:
+        unquoted, scope = self._unaliased(ann, scope)
+        if unquoted is None:
             return None
         ann = unquoted
         ann = self._without_none(ann, scope)
@@ -1335,10 +1641,36 @@ class _Analyser:
             return None
         return self._class_of_annotation(ann.slice.elts[1], scope)
 
+    def _mapped_key_of_annotation(self, ann: ast.expr, scope: _Scope | None) -> str | None:
+        """The key class of ``dict[K, V]``, ``Mapping[K, V]`` and the like (or
+        of one of them ``| None``): what ``for k in m`` and ``m.keys()`` give."""
+        unquoted, scope = self._unaliased(ann, scope)
+        if unquoted is None:
+            return None
+        ann = self._without_none(unquoted, scope)
+        if not (isinstance(ann, ast.Subscript) and isinstance(ann.slice, ast.Tuple) and len(ann.slice.elts) == 2):
+            return None
+        if _last_name(ann.value) not in _MAPPINGS:
+            return None
+        return self._class_of_annotation(ann.slice.elts[0], scope)
+
+    def _mapped_key(self, node: ast.expr, scope: _Scope) -> str | None:
+        """The class of the keys of a local or attribute annotated ``dict[K, V]`` and the like."""
+        if isinstance(node, ast.Name):
+            return _local_type(scope, "{<}" + node.id)
+        if isinstance(node, ast.Attribute) and (target := self._resolve_expr(node, scope)) \
+                and not target.startswith(UNRESOLVED):
+            return self._value_of(target + "{<}")
+        return None
+
     def _mapped_type(self, node: ast.expr, scope: _Scope) -> str | None:
         """The class of the values of a mapping annotated ``dict[K, V]`` and the like."""
         if isinstance(node, ast.Name):
-            return _local_type(scope, "{}" + node.id)
+            found = _local_type(scope, "{}" + node.id)
+            if found is None and _binding_scope(scope, node.id) is None \
+                    and (target := self._resolve_name(node.id, scope)) and not target.startswith(UNRESOLVED):
+                found = self._value_of(target + "{}")  # a mapping of another module
+            return found
         if (first := _or_empty(node)) is not None:
             return self._mapped_type(first, scope)
         if isinstance(node, (ast.Attribute, ast.Call)):
@@ -1352,27 +1684,88 @@ class _Analyser:
     def _element_of_annotation(self, ann: ast.expr, scope: _Scope | None) -> str | None:
         """The item class of ``list[X]``, ``Sequence[X]``, ``Iterable[X]``,
         ``tuple[X, ...]`` and the like (or of one of them ``| None``), for ``for x in xs``."""
-        if (unquoted := _unquoted(ann)) is None:
+        item, scope = self._element_node(ann, scope)
+        return None if item is None else self._class_of_annotation(item, scope)
+
+    def _element_parts(self, ann: ast.expr, scope: _Scope | None) -> str | None:
+        """For items annotated ``tuple[A, B]`` (``list[tuple[A, B]]``): the
+        class of each place, space-separated, ``-`` for one not known."""
+        item, scope = self._element_node(ann, scope)
+        parts = self._tuple_parts(item, scope) if item is not None else []
+        return " ".join(p or "-" for p in parts) if any(parts) else None
+
+    def _item_parts(self, node: ast.expr, scope: _Scope) -> list[str | None]:
+        """The class of each place of the items of ``node`` (``_element_parts``)."""
+        if isinstance(node, ast.Name):
+            found = _local_type(scope, "[]()" + node.id)
+        elif isinstance(node, ast.Attribute) and (target := self._resolve_expr(node, scope)) \
+                and not target.startswith(UNRESOLVED):
+            found = self._value_of(target + "[]()")
+        elif isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)) \
+                and (target := self._resolve_expr(node.func, scope)) and not target.startswith(UNRESOLVED):
+            found = self._value_of(target + "()[]()")
+        else:
+            found = None
+        if found is None and isinstance(node, (ast.Name, ast.Attribute, ast.Call)):
+            found = self._dunder_result(node, "__iter__()[]()", scope)  # for a, b in obj: what __iter__ yields
+        return [None if p == "-" else p for p in found.split()] if found else []
+
+    def _places(self, node: ast.expr, scope: _Scope) -> list[str | None]:
+        """The class of each place of a local or attribute annotated ``tuple[A, B]``,
+        or of ``await asyncio.gather(f(), g())``: what each awaited call returns."""
+        if isinstance(node, ast.Await) and isinstance(node.value, ast.Call) and not node.value.keywords \
+                and isinstance(node.value.func, (ast.Name, ast.Attribute)) \
+                and not any(isinstance(a, ast.Starred) for a in node.value.args) \
+                and self._resolve_expr(node.value.func, scope) == "asyncio.gather":
+            # without return_exceptions=True (no keywords): a place is an exception only by raising
+            return [self._value_type(ast.Await(value=a), scope) if isinstance(a, ast.Call) else None
+                    for a in node.value.args]
+        if isinstance(node, ast.Name):
+            found = _local_type(scope, "(,)" + node.id)
+            if found is None and _binding_scope(scope, node.id) is None \
+                    and (target := self._resolve_name(node.id, scope)) and not target.startswith(UNRESOLVED):
+                found = self._value_of(target + "(,)")
+        elif isinstance(node, ast.Attribute) and (target := self._resolve_expr(node, scope)) \
+                and not target.startswith(UNRESOLVED):
+            found = self._value_of(target + "(,)")
+        else:
+            found = None
+        return [None if p == "-" else p for p in found.split()] if found else []
+
+    def _dunder_result(self, node: ast.expr, what: str, scope: _Scope) -> str | None:
+        """What a special method of the class of ``node`` (of the workspace)
+        gives: ``what`` is its name and the kind of fact (``"__getitem__()"``)."""
+        cls = self._value_type(node, scope)
+        if cls is None or cls.startswith("builtins.") or self._class_info(cls) is None:
             return None
+        owner = self._member_owner(cls, what.partition("(")[0])
+        return None if owner is None or owner.startswith("builtins.") else self._value_of(f"{owner}.{what}")
+
+    def _element_node(self, ann: ast.expr, scope: _Scope | None) -> tuple[ast.expr | None, _Scope | None]:
+        """The annotation of the items of ``ann`` and the scope to read it in."""
+        unquoted, scope = self._unaliased(ann, scope)
+        if unquoted is None:
+            return None, scope
         ann = unquoted
         ann = self._without_none(ann, scope)
         if not isinstance(ann, ast.Subscript):
-            return None
+            return None, scope
         origin = _last_name(ann.value)
         item = ann.slice
         if origin in ("tuple", "Tuple"):
             if not (isinstance(item, ast.Tuple) and len(item.elts) == 2 and isinstance(item.elts[1], ast.Constant)
                     and item.elts[1].value is Ellipsis):
-                return None
+                return None, scope
             item = item.elts[0]
         elif origin in ("Generator", "AsyncGenerator") and isinstance(item, ast.Tuple) and item.elts:
             item = item.elts[0]  # Generator[Yield, Send, Return]
         elif origin not in _ITERABLES:
-            return None
-        return self._class_of_annotation(item, scope)
+            return None, scope
+        return item, scope
 
     def _class_of_annotation(self, ann: ast.expr, scope: _Scope | None) -> str | None:
-        if (unquoted := _unquoted(ann)) is None:
+        unquoted, scope = self._unaliased(ann, scope)
+        if unquoted is None:
             return None
         ann = unquoted
         if isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):  # X | None
@@ -1402,6 +1795,67 @@ class _Analyser:
             if target and not target.startswith(UNRESOLVED):
                 return self._class_named(target)
         return None
+
+    def _union_of_annotation(self, ann: ast.expr, scope: _Scope | None) -> str | None:
+        """``A | B``, ``Union[A, B]``, ``Optional[Union[A, B]]`` (``None``
+        aside) of two known classes or more: their names, sorted, joined by a
+        space (the ``"|"`` value types); None for one class or none."""
+        sides: list[ast.expr] = []
+        first, scope = self._unaliased(ann, scope)
+        todo = [first] if first is not None else []
+        while todo:
+            part = _unquoted(todo.pop())
+            if part is None:
+                continue
+            if isinstance(part, ast.BinOp) and isinstance(part.op, ast.BitOr):
+                todo += [part.right, part.left]
+            elif isinstance(part, ast.Subscript) and isinstance(part.value, (ast.Name, ast.Attribute)) \
+                    and self._resolve_expr(part.value, scope) in _UNIONS:
+                todo += reversed(part.slice.elts) if isinstance(part.slice, ast.Tuple) else [part.slice]
+            elif not (isinstance(part, ast.Constant) and part.value is None):
+                sides.append(part)
+        classes = {c for side in sides if (c := self._class_of_annotation(side, scope)) is not None}
+        return " ".join(sorted(classes)) if len(classes) > 1 else None
+
+    def _union_value(self, node: ast.expr, scope: _Scope) -> str | None:
+        """The classes a value may be of, as ``_union_of_annotation`` gives
+        them: a local of a union, ``a or b`` of the classes or unions of a and b."""
+        if isinstance(node, ast.Name):
+            return _local_type(scope, "|" + node.id)
+        if not (isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or)):
+            return None
+        classes: set[str] = set()
+        for part in node.values:
+            union = self._union_value(part, scope)
+            cls = self._value_type(part, scope) if union is None else None
+            if union is None and cls is None:
+                return None
+            classes.update(union.split() if union else [cls] if cls else [])
+        return " ".join(sorted(classes)) if len(classes) > 1 else None
+
+    def _union_of_expr(self, node: ast.expr, scope: _Scope) -> str | None:
+        """The classes the value of an expression may be of (two or more): a
+        local, an attribute or a call's result annotated with a union."""
+        if isinstance(node, ast.Name):
+            return _local_type(scope, "|" + node.id)
+        if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
+            target, suffix = self._resolve_expr(node.func, scope), "()|"
+        elif isinstance(node, ast.Attribute):
+            target, suffix = self._resolve_expr(node, scope), "|"
+        else:
+            return None
+        return self._value_of(target + suffix) if target and not target.startswith(UNRESOLVED) else None
+
+    def _record_union(self, source: str, expr: ast.Attribute, scope: _Scope) -> None:
+        """``x.m`` of an ``x`` of a union of classes refers to each class's
+        ``m`` (jedi lists the line for each); the call itself names none."""
+        union = self._union_of_expr(expr.value, scope)
+        if union is None:
+            return
+        line, column = expr.end_lineno or expr.lineno, (expr.end_col_offset or 0) - len(expr.attr)
+        owners = {o for cls in union.split() if self._is_class(cls) and (o := self._member_owner(cls, expr.attr))}
+        for owner in sorted(owners):
+            self.uses.append(Use(source, f"{owner}.{expr.attr}", REFERENCES, line, column))
 
     def _constructed_class(self, call: ast.expr, scope: _Scope) -> str | None:
         """The class of ``x`` in ``x = <call>`` when that is sound: a call of a
@@ -1459,16 +1913,21 @@ class _Analyser:
         order = self._mro(cls)
         if after is not None:
             order = order[order.index(after) + 1:] if after in order else ()
-        unknown = []
+        unknown: list[str] = []
+        memberless: list[str] = []
         for current in order:
+            if current in _TYPED_DICTS:  # a TypedDict is a dict
+                current = "builtins.dict"
             info = self._class_info(current)
             if info is None:
-                unknown.append(current)
+                # Generic has no member of its own but its special ones (``__class_getitem__``)
+                skipped = current in _MEMBERLESS_BASES and not (attr.startswith("__") and attr.endswith("__"))
+                (memberless if skipped else unknown).append(current)
             elif attr in info.members:
                 return current
         if len(unknown) == 1:
             return unknown[0]
-        return None
+        return memberless[0] if not unknown and len(memberless) == 1 else None
 
     # --- pass 2: uses ----------------------------------------------------------------
 
@@ -1501,6 +1960,9 @@ class _Analyser:
                 continue
             elif isinstance(node, ast.If) and (narrowed := self._narrowing(node, scope)) is not None:
                 stack.extend(reversed([node.test, *narrowed, *node.orelse]))
+            elif typed and isinstance(node, ast.Assert) and (asserted := self._asserted(node.test, scope)):
+                stack.extend(asserted)  # after the statement, as a rebinding
+                stack.extend(reversed(_child_nodes(node)))
             elif isinstance(node, ast.Assign) and (rebound := self._rebinding(node, scope)) is not None:
                 stack.append(rebound)  # after the statement: its value is read with the types before it
                 stack.extend(reversed(_child_nodes(node)))
@@ -1518,13 +1980,16 @@ class _Analyser:
         parts: list[ast.AST | _Narrow | _Step]
         if isinstance(node, ast.If):
             narrowed = self._narrowing(node, scope)
-            parts = [node.test, *(node.body if narrowed is None else narrowed), step, *node.orelse, join]
+            exited = self._exited_unless(node, scope)
+            parts = [node.test, *(node.body if narrowed is None else narrowed), step, *node.orelse, join,
+                     *([exited] if exited else [])]
         elif isinstance(node, (ast.For, ast.AsyncFor)):  # run zero or more times
             looped = self._loop_typing(node, scope)
-            parts = [node.target, node.iter, *([looped] if looped else []), *node.body,
-                     _Step(branches, "after_part"), step, *node.orelse, join]
+            parts = [node.target, node.iter, *([looped] if looped else []), *self._loop_entry(node, scope, branches),
+                     *node.body, _Step(branches, "after_part"), step, *node.orelse, join]
         elif isinstance(node, ast.While):
-            parts = [node.test, *node.body, _Step(branches, "after_part"), step, *node.orelse, join]
+            parts = [*self._loop_entry(node, scope, branches), node.test, *node.body, _Step(branches, "after_part"),
+                     step, *node.orelse, join]
         elif isinstance(node, (ast.Try, ast.TryStar)):
             # a handler runs after any part of the body: the locals it rebinds may hold any class they held there
             # a handler runs after any part of the body: a local may hold any class the body gave it
@@ -1544,6 +2009,27 @@ class _Analyser:
                 parts += [case, step]
             parts.append(join)  # no case taken: the types before
         return parts
+
+    def _loop_entry(self, node: ast.For | ast.AsyncFor | ast.While, scope: _Scope,
+                    branches: _Branches) -> list[_Narrow]:
+        """A loop's body (and a ``while``'s test) runs again after itself: at
+        its start a local is of the join of its class before the loop and each
+        class the body rebinds it to (``_rebinding``'s rule; the loop's own
+        target is bound anew each time), not of the first pass's class alone."""
+        skip = node.target.id if not isinstance(node, ast.While) and isinstance(node.target, ast.Name) else None
+        joined: dict[str, str | None] = {}
+        for stmt in _walk_body(node.body):
+            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)):
+                continue
+            name = stmt.targets[0].id
+            was = joined[name] if name in joined else scope.types.get(name)
+            if was is None or name == skip or name not in scope.rebound or not scope.is_local(name):
+                continue
+            value = stmt.value
+            cls = _local_type(scope, value.id) if isinstance(value, ast.Name) else self._constructed_class(value, scope)
+            if cls is not None:  # a value of no known class leaves the class (_rebinding)
+                joined[name] = branches._join(name, was, cls)
+        return [_Narrow(scope.types, name, cls) for name, cls in joined.items() if cls != scope.types.get(name)]
 
     def _rebinding(self, node: ast.Assign, scope: _Scope) -> _Narrow | None:
         """``x = <value of a known class>`` in a function: from there on ``x``
@@ -1578,11 +2064,14 @@ class _Analyser:
             return None
         return _Narrow(scope.types, name, cls)
 
-    def _narrowing(self, node: ast.If, scope: _Scope) -> list[ast.AST | _Narrow] | None:
-        """``if isinstance(x, C):``: in its body, up to and including the first
-        statement that binds ``x`` again, ``x`` is a C (one class, known); the
-        body wrapped between a narrowing and its undoing, or None."""
-        test = node.test
+    def _isinstance_of(self, test: ast.expr, scope: _Scope) -> tuple[str, str] | None:
+        """``isinstance(x, C)`` (or ``type(x) is C``, ``type(x) == C``) of a
+        local ``x`` of this function and one known class C: (x, C)."""
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.Eq)) \
+                and isinstance(test.left, ast.Call) and self._is_type_of(test.left, scope) \
+                and isinstance(test.left.args[0], ast.Name):
+            test = ast.Call(func=ast.Name("isinstance", ast.Load()), args=[test.left.args[0], test.comparators[0]],
+                            keywords=[])  # type(x) is C: x is a C (and of no subclass)
         if not (isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and len(test.args) == 2
                 and isinstance(test.args[0], ast.Name) and not test.keywords
                 and self._resolve_name(test.func.id, scope) == "builtins.isinstance"):
@@ -1593,14 +2082,89 @@ class _Analyser:
             return None
         cls = self._class_of_annotation(test.args[1], scope) if isinstance(test.args[1], (ast.Name, ast.Attribute)) \
             else None
-        if cls is None:
+        return None if cls is None else (name, cls)
+
+    def _isinstance_union(self, test: ast.expr, scope: _Scope) -> tuple[str, str] | None:
+        """``isinstance(x, (A, B))`` of a local ``x`` and known classes: (x,
+        the classes as ``_union_of_annotation`` spells them)."""
+        if not (isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and len(test.args) == 2
+                and isinstance(test.args[0], ast.Name) and isinstance(test.args[1], ast.Tuple) and not test.keywords
+                and self._resolve_name(test.func.id, scope) == "builtins.isinstance"):
             return None
+        name = test.args[0].id
+        if _function_scope(scope) is not scope or not scope.is_local(name) or name == scope.self_name:
+            return None
+        classes = {self._class_of_annotation(e, scope) if isinstance(e, (ast.Name, ast.Attribute)) else None
+                   for e in test.args[1].elts}
+        if None in classes or len(classes) < 2:
+            return None
+        return name, " ".join(sorted(c for c in classes if c is not None))
+
+    def _bool_narrowing(self, node: ast.BoolOp, scope: _Scope) -> list[ast.AST | _Narrow] | None:
+        """``isinstance(x, C) and x.m()``, ``not isinstance(x, C) or x.m()``:
+        the tests after it see ``x`` as a C; the values with the narrowings
+        between them and their undoing after the last, or None."""
+        if scope.kind != "function" or scope.node is None:
+            return None
+        parts: list[ast.AST | _Narrow] = []
+        undo: list[_Narrow] = []
+        for k, value in enumerate(node.values):
+            parts.append(value)
+            test = value if isinstance(node.op, ast.And) else \
+                value.operand if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.Not) else None
+            if test is not None and k + 1 < len(node.values) \
+                    and (found := self._isinstance_of(test, scope)) is not None:
+                undo.append(_Narrow(scope.types, found[0], scope.types.get(found[0])))
+                parts.append(_Narrow(scope.types, *found))
+        parts.extend(reversed(undo))
+        return parts if undo else None
+
+    def _asserted(self, test: ast.expr, scope: _Scope) -> list[_Narrow]:
+        """``assert isinstance(x, C)`` (alone or among ``and``-ed tests): from
+        there on ``x`` is a C (up to its next binding, which retypes it)."""
+        tests = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+        return [_Narrow(scope.types, *found) for t in tests if (found := self._isinstance_of(t, scope)) is not None]
+
+    def _exited_unless(self, node: ast.If, scope: _Scope) -> _Narrow | None:
+        """``if not isinstance(x, C):`` whose body always leaves (``raise``,
+        ``return``, ``continue``, ``break`` last) and no ``else``: after it ``x`` is a C."""
+        if node.orelse or not node.body or not isinstance(node.body[-1], (ast.Raise, ast.Return, ast.Continue, ast.Break)):
+            return None
+        test = node.test  # ``not isinstance(x, C)``, alone or among ``or``-ed tests: all false after the if
+        tests = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or) else [test]
+        for t in tests:
+            if isinstance(t, ast.UnaryOp) and isinstance(t.op, ast.Not) \
+                    and (found := self._isinstance_of(t.operand, scope)) is not None:
+                return _Narrow(scope.types, *found)
+        return None
+
+    def _narrowing(self, node: ast.If, scope: _Scope) -> list[ast.AST | _Narrow] | None:
+        """``if isinstance(x, C):``: in its body, up to and including the first
+        statement that binds ``x`` again, ``x`` is a C (one class, known); the
+        body wrapped between a narrowing and its undoing, or None."""
+        test = node.test
+        tests = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+        found = next((f for t in tests if (f := self._isinstance_of(t, scope)) is not None), None)
+        union = None
+        if found is None:
+            union = next((f for t in tests if (f := self._isinstance_union(t, scope)) is not None), None)
+            if union is None:
+                return None
+        if found is not None:
+            name, cls = found
+        else:
+            assert union is not None  # (returned above otherwise)
+            name, cls = union[0], None
         end = len(node.body)
         for k, stmt in enumerate(node.body):
             if any(isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
                    for n in ast.walk(stmt)):
                 end = k + 1
                 break
+        if union is not None:  # ``isinstance(x, (A, B))``: x is one of them (``"|" + x``), of no one class
+            return [_Narrow(scope.types, name, cls), _Narrow(scope.types, "|" + name, union[1]), *node.body[:end],
+                    _Narrow(scope.types, name, scope.types.get(name)),
+                    _Narrow(scope.types, "|" + name, scope.types.get("|" + name)), *node.body[end:]]
         return [_Narrow(scope.types, name, cls), *node.body[:end], _Narrow(scope.types, name, scope.types.get(name)),
                 *node.body[end:]]
 
@@ -1672,6 +2236,12 @@ class _Analyser:
                 continue
             node = frame.stack.pop()
             scope = frame.scope
+            if isinstance(node, _Narrow):
+                node.apply()
+                continue
+            if isinstance(node, ast.BoolOp) and (narrowed := self._bool_narrowing(node, scope)) is not None:
+                frame.stack.extend(reversed(narrowed))  # in source order, each test seeing the ones before
+                continue
             if isinstance(node, ast.Call):
                 func = node.func
                 if isinstance(func, (ast.Name, ast.Attribute)):
@@ -1680,6 +2250,8 @@ class _Analyser:
                     self._record(source, target, CALLS, func, scope)
                     if isinstance(func, ast.Attribute):
                         self._record_members(source, func, scope)
+                        if target and target.startswith(UNRESOLVED):
+                            self._record_union(source, func, scope)
                     base = _chain_base(func)
                     if not isinstance(base, ast.Name):
                         frame.stack.append(base)
@@ -1694,6 +2266,7 @@ class _Analyser:
                     target = self._resolve_expr(node, scope)
                     if isinstance(node, ast.Attribute) and target and target.startswith(UNRESOLVED):
                         target = None  # an attribute of an unknown value: not an edge
+                        self._record_union(source, node, scope)
                     self._record(source, target, REFERENCES, node, scope)
                     if isinstance(node, ast.Attribute):
                         self._record_members(source, node, scope)
@@ -1780,6 +2353,8 @@ class _Analyser:
         variable (no edge); UNRESOLVED + text when it cannot be known."""
         if scope is None:
             return None
+        if scope is _QUALIFIED:  # an alias's annotation, spelled in qualified names
+            return spell(expr) if isinstance(_chain_base(expr), ast.Name) else UNRESOLVED + spell(expr)
         if isinstance(expr, ast.Name):
             return self._resolve_name(expr.id, scope)
         if isinstance(expr, ast.Attribute):
@@ -1938,6 +2513,11 @@ _KNOWN_RESULTS = {
         "capitalize", "center", "expandtabs", "join", "ljust", "lower", "lstrip", "removeprefix", "removesuffix",
         "replace", "rjust", "rstrip", "strip", "swapcase", "title", "translate", "upper", "zfill")},
     "builtins.str.encode()": "builtins.bytes", "builtins.bytes.decode()": "builtins.str",
+    **{f"builtins.{c}.{m}(){part}": f"builtins.{c}" for c in ("str", "bytes") for m, parts in (
+        ("partition", ("(0)", "(1)", "(2)")), ("rpartition", ("(0)", "(1)", "(2)")),
+        ("split", ("[]",)), ("rsplit", ("[]",)), ("splitlines", ("[]",))) for part in parts},
+    **{f"builtins.bytes.{m}()": "builtins.list" for m in ("split", "rsplit", "splitlines")},
+    "builtins.bytes.partition()": "builtins.tuple", "builtins.bytes.rpartition()": "builtins.tuple",
     "builtins.str.split()": "builtins.list", "builtins.str.rsplit()": "builtins.list",
     "builtins.str.splitlines()": "builtins.list", "builtins.str.partition()": "builtins.tuple",
     "builtins.str.rpartition()": "builtins.tuple", "builtins.str.split()[]": "builtins.str",
@@ -1953,6 +2533,13 @@ _KNOWN_RESULTS = {
     "textwrap.dedent()": "builtins.str", "json.dumps()": "builtins.str",
 }
 
+#: What iterating over a str and a bytes gives; classes whose ``+`` makes one of them.
+_TEXT_ITEMS = {"builtins.str": "builtins.str", "builtins.bytes": "builtins.int", "builtins.bytearray": "builtins.int"}
+_CONCATENATED = frozenset({"builtins.str", "builtins.bytes", "builtins.list", "builtins.tuple"})
+#: Bases of unknown members that give a class none of its own (``Generic[T]``).
+_MEMBERLESS_BASES = frozenset(f"{m}.{n}" for m in ("typing", "typing_extensions") for n in ("Generic", "Protocol"))
+#: Annotations whose arguments are the classes a value may be of.
+_UNIONS = frozenset({"typing.Union", "typing_extensions.Union", "typing.Optional", "typing_extensions.Optional"})
 #: Functions whose result is their first argument read as an annotation.
 _CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
 #: Built-ins whose result holds the items of their one argument.
@@ -2153,16 +2740,56 @@ def _nested_statements(stmt: ast.stmt) -> Iterable[ast.stmt]:
 def _child_nodes(node: ast.AST) -> list[ast.AST]:
     """``ast.iter_child_nodes`` in the same order, as one list and without the
     ``Load``/``Store`` context nodes (they hold nothing and use nothing): the
-    visitors call it once per node, so its generators were a tenth of the time."""
+    visitors call it once per node, so its generators were a tenth of the time.
+    Only the fields of a node type that may hold nodes are read (``_CHILD_FIELDS``)."""
+    kind = type(node)
+    fields = _CHILD_FIELDS.get(kind)
+    if fields is None:
+        fields = _child_fields(kind)
     out: list[ast.AST] = []
-    for name in node._fields:
+    for name, form in fields:
         field = getattr(node, name, None)
-        if isinstance(field, ast.AST):
+        if form == _ONE:
+            if field is not None:
+                out.append(field)
+        elif form == _MANY:
+            if field:
+                out.extend(field if None not in field else (item for item in field if item is not None))
+        elif isinstance(field, ast.AST):
             if not isinstance(field, ast.expr_context):
                 out.append(field)
         elif isinstance(field, list):
             out.extend(item for item in field if isinstance(item, ast.AST))
     return out
+
+
+_ONE, _MANY, _ANY = 0, 1, 2  # a field holding a node or None, a list of nodes (or None), anything
+#: The ASDL types of fields that never hold a node (``expr_context`` holds nothing that is used).
+_LEAF_TYPES = frozenset(("identifier", "int", "string", "constant", "expr_context"))
+_CHILD_FIELDS: dict[type, tuple[tuple[str, int], ...]] = {}  # node type -> its fields that may hold nodes
+
+
+def _child_fields(kind: type) -> tuple[tuple[str, int], ...]:
+    """The fields of node type ``kind`` that may hold nodes, each with its
+    form, read from the ASDL signature ``ast`` gives as the type's doc
+    (``Compare(expr left, cmpop* ops, expr* comparators)``); a field the
+    signature does not type is read as any value, as ``ast.iter_child_nodes`` does."""
+    typed: dict[str, str] = {}
+    doc = (kind.__doc__ or "").strip().split("\n", 1)[0]
+    match = re.fullmatch(r"\w+\((.*)\)", doc)
+    if match is not None:
+        for part in filter(None, match.group(1).split(", ")):
+            typ, _, name = part.rpartition(" ")
+            typed[name] = typ
+    fields: list[tuple[str, int]] = []
+    for name in getattr(kind, "_fields", ()):
+        typ = typed.get(name)
+        if typ is None:
+            fields.append((name, _ANY))
+        elif typ.rstrip("*?") not in _LEAF_TYPES:
+            fields.append((name, _MANY if typ.endswith("*") else _ONE))
+    _CHILD_FIELDS[kind] = found = tuple(fields)
+    return found
 
 
 def _walk_body(body: list[ast.stmt]) -> Iterable[ast.stmt]:
@@ -2230,6 +2857,26 @@ def _target_names(target: ast.expr) -> Iterable[ast.Name]:
             yield from _target_names(elt)
     elif isinstance(target, ast.Starred):
         yield from _target_names(target.value)
+
+
+#: The scope an alias's annotation is read in: each name is the qualified name it spells.
+_QUALIFIED = _Scope("module", "", None, None)
+#: The kinds of facts about a module or class variable that other modules are told, as suffixes.
+_TOLD_PREFIXES = ("[]()", "[]", "{<}", "{}", "|", "(,)")
+#: Annotations whose argument is the class of what they annotate.
+_QUALIFIERS = frozenset(f"{m}.{n}" for m in ("typing", "typing_extensions") for n in ("Final", "ClassVar"))
+#: What a TypedDict's members are.
+_TYPED_DICTS = frozenset({"typing.TypedDict", "typing_extensions.TypedDict"})
+#: Annotations that declare a type alias.
+_TYPE_ALIAS = frozenset({"typing.TypeAlias", "typing_extensions.TypeAlias"})
+
+
+@functools.lru_cache(maxsize=1024)
+def _parsed_alias(spelled: str) -> ast.expr:
+    """The annotation a type alias stands for, parsed once (with the same frames anywhere)."""
+    tree, _ = parsing.parse(spelled, mode="eval")
+    assert isinstance(tree, ast.Expression)
+    return tree.body
 
 
 def _unquoted(ann: ast.expr) -> ast.expr | None:
@@ -2352,7 +2999,7 @@ def _local_type(scope: _Scope, name: str) -> str | None:
     """The class of local ``name`` (``"[]name"``: of its items; ``"^name"``:
     the class the local is, a ``type[X]``), looked up through comprehensions
     and lambdas to the function that binds it."""
-    real = name.lstrip("[]^")
+    real = name.lstrip("[]^|(){}<,")
     s: _Scope | None = scope
     while s is not None:
         if name in s.types:

@@ -13,6 +13,7 @@ import posixpath
 import re
 import tokenize
 from dataclasses import dataclass
+from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -98,8 +99,105 @@ def is_utf8(name: str) -> bool:
 
 def spelled(name: str) -> str:
     """A file name that is not UTF-8, spelled in UTF-8: each byte that is not
-    part of a UTF-8 character as ``\\xNN`` (``caf\\xe9.py`` for Latin-1 ``café.py``)."""
-    return os.fsencode(name).decode("utf-8", "backslashreplace")
+    part of a UTF-8 character as ``\\xNN`` (``caf\\xe9.py`` for Latin-1 ``café.py``).
+    A lone surrogate that stands for no byte (one a client sent, outside
+    U+DC80..U+DCFF) is spelled ``\\udNNN``."""
+    try:
+        return os.fsencode(name).decode("utf-8", "backslashreplace")
+    except UnicodeEncodeError:
+        return name.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def unnameable(root: str, what: str = "root") -> str | None:
+    """Why no view can name ``root``, or None: a path or symbol that is not UTF-8
+    text (a lone surrogate, as Python spells a file name that is not UTF-8).
+    The workspace-wide views skip such a file and say so under the same
+    spelling (``Workspace.skipped``); a root naming one gets this answer."""
+    if is_utf8(root):
+        return None
+    return (f"{what} {spelled(root)} is not UTF-8 (bytes that are not UTF-8 are spelled \\xNN); "
+            f"views name files in UTF-8, so a file or folder whose name is not UTF-8 is skipped "
+            f"(workspace-wide views say 'skipped NAME: its name is not UTF-8'); rename it to view it")
+
+
+def check_nameable(root: str, what: str = "root") -> None:
+    """Refuse (WorkspaceError) a root that no view can name (``unnameable``),
+    never a traceback."""
+    why = unnameable(root, what)
+    if why is not None:
+        raise WorkspaceError(why)
+
+
+#: Top-level folder names setuptools' flat-layout discovery never takes for a
+#: package (setuptools/discovery.py, FlatLayoutPackageFinder), nor do we: beside
+#: a pyproject.toml without src/, a folder of these names is not a namespace
+#: package (names starting with '.' or '_' neither).
+FLAT_LAYOUT_RESERVED = frozenset({
+    "ci", "bin", "doc", "docs", "documentation", "manpages", "news", "changelog", "test", "tests",
+    "unit_test", "unit_tests", "example", "examples", "scripts", "tools", "util", "utils", "python",
+    "build", "dist", "venv", "env", "requirements", "tasks", "fabfile", "site_scons", "benchmark",
+    "benchmarks", "exercise", "exercises",
+})
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where a pyproject.toml project's packages are named from, as setuptools
+    finds them (PEP 420 namespace packages included): ``[tool.setuptools.packages.find]``
+    ``where`` when given, else its ``src/`` folder when there is one (src layout),
+    else its own folder (flat layout, FLAT_LAYOUT_RESERVED left out)."""
+
+    manifest: str  # workspace-relative path of the pyproject.toml
+    roots: tuple[str, ...]  # workspace-relative folders ('' for the top) packages are named from
+    flat: str | None  # the root where FLAT_LAYOUT_RESERVED names are not packages (flat layout)
+    namespaces: bool  # find's ``namespaces`` (default true): folders without __init__.py are packages
+    include: tuple[str, ...] = ("*",)
+    exclude: tuple[str, ...] = ()
+
+    def finds(self, root: str, folders: list[str]) -> bool:
+        """Whether ``folders`` below ``root`` (one of ``roots``) are a package
+        the project's build finds, namespace folders included."""
+        if not folders or not self.namespaces or not all(f.isidentifier() for f in folders):
+            return False
+        if folders[0] in ("tests", "test"):  # a test suite keeps the names pytest gives its modules
+            return False
+        if root == self.flat and (folders[0] in FLAT_LAYOUT_RESERVED or folders[0][:1] in "._"):
+            return False
+        name = ".".join(folders)
+        return any(fnmatchcase(name, p) for p in self.include) and not any(fnmatchcase(name, p) for p in self.exclude)
+
+
+def _strings(value: Any, default: tuple[str, ...], what: str, manifest: str) -> tuple[str, ...]:
+    if value is None:
+        return default
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise WorkspaceError(f"{manifest!r}: [tool.setuptools.packages.find] {what} must be a list of strings")
+    return tuple(value)
+
+
+def layout_of(manifest: str, data: dict[str, Any], has_src: bool) -> Layout:
+    """The Layout a parsed pyproject.toml gives (``has_src``: a ``src/`` folder
+    is beside it); a find table of the wrong shape is a WorkspaceError."""
+    folder = manifest.rpartition("/")[0]
+    tool = data.get("tool")
+    setuptools = tool.get("setuptools") if isinstance(tool, dict) else None
+    packages = setuptools.get("packages") if isinstance(setuptools, dict) else None
+    find = packages.get("find") if isinstance(packages, dict) else None
+    if find is not None and not isinstance(find, dict):
+        raise WorkspaceError(f"{manifest!r}: [tool.setuptools.packages.find] must be a table")
+    src = f"{folder}/src" if folder else "src"
+    if find is None:
+        return Layout(manifest, (src,), None, True) if has_src else Layout(manifest, (folder,), folder, True)
+    namespaces = find.get("namespaces", True)
+    if not isinstance(namespaces, bool):
+        raise WorkspaceError(f"{manifest!r}: [tool.setuptools.packages.find] namespaces must be true or false")
+    roots = []
+    for where in _strings(find.get("where"), (".",), "where", manifest):
+        rel = posixpath.normpath(posixpath.join(folder, where))
+        if rel != ".." and not rel.startswith(("../", "/")):  # a folder outside the workspace names nothing here
+            roots.append("" if rel == "." else rel)
+    return Layout(manifest, tuple(roots), None, namespaces, _strings(find.get("include"), ("*",), "include", manifest),
+                  _strings(find.get("exclude"), (), "exclude", manifest))
 
 
 @dataclass(frozen=True)
@@ -121,6 +219,10 @@ class Workspace:
         self.read_files: dict[str, bytes] = {}
         self._listing: list[str] | None = None
         self._files: dict[str, bool] = {}
+        #: Per folder: whether it holds a pyproject.toml and its Layout (None for
+        #: an invalid one); and the bytes of each pyproject.toml read for it.
+        self._layouts: dict[str, tuple[bool, Layout | None]] = {}
+        self._manifests: dict[str, bytes] = {}
         self._root = self.folder.resolve()
         #: Why files were left out of the listing (a dangling symlink, one that
         #: leaves the workspace), one sentence each, in path order.
@@ -132,7 +234,8 @@ class Workspace:
     # --- paths --------------------------------------------------------------------
 
     def relative(self, root: str) -> str:
-        """Normalize a user-given root path to workspace-relative form."""
+        """Normalize a user-given root path to workspace-relative form; a path
+        that is not UTF-8 below the workspace is refused (check_nameable)."""
         path = Path(root)
         if path.is_absolute():
             try:
@@ -140,6 +243,7 @@ class Workspace:
             except ValueError:
                 raise WorkspaceError(f"{root!r} is outside the workspace {str(self.folder)!r}") from None
         normal = posixpath.normpath(path.as_posix())
+        check_nameable(normal)
         if normal == ".":
             return ""
         if normal == ".." or normal.startswith("../"):
@@ -242,10 +346,60 @@ class Workspace:
         # with no package above, the file's own folder is its root (as for a
         # script, or a test module that pytest imports by its base name)
         start = outermost - 1 if outermost is not None else len(folders)
+        start = self._named_from(folders, start)
         names = folders[start:] + ([] if is_package else [stem])
         if not names:  # an __init__.py with no package above it: named for its folder
             names = [folders[-1] if folders else stem]
         return ModuleFile(rel, ".".join(names), is_package)
+
+    def _named_from(self, folders: list[str], start: int) -> int:
+        """Where a file's name starts once its project is known: below a
+        pyproject.toml, folders between a source root of its Layout and the
+        outermost package (or the file) are a namespace package, as Python
+        names it with that root on sys.path (``src/acme/tools/leaf.py`` is
+        ``acme.tools.leaf``, with no ``src/acme/__init__.py``). The manifest is
+        read (so in the revision) whenever it is asked about the file's folders."""
+        layout = self.layout(folders[:start])
+        if layout is None:
+            return start
+        for root in layout.roots:
+            parts = root.split("/") if root else []
+            if len(parts) < start and folders[:len(parts)] == parts:
+                # asked about these folders, the manifest decides the name either way
+                self.read_files.setdefault(layout.manifest, self._manifests[layout.manifest])
+                return len(parts) if layout.finds(root, folders[len(parts):start]) else start
+        return start
+
+    def layout(self, folders: list[str]) -> Layout | None:
+        """The Layout of the nearest pyproject.toml in ``folders`` (a path as its
+        parts) or a folder above it, inside the workspace; None without one, or
+        when it is not a valid manifest (the views that load it say why)."""
+        for depth in range(len(folders), -1, -1):
+            where = "/".join(folders[:depth])
+            found = self._layouts.get(where)
+            if found is None:
+                found = self._layouts[where] = self._layout_at(where)
+            if found[0]:
+                return found[1]
+        return None
+
+    def _layout_at(self, where: str) -> tuple[bool, Layout | None]:
+        """Whether ``where`` holds a pyproject.toml, and its Layout."""
+        manifest = f"{where}/pyproject.toml" if where else "pyproject.toml"
+        if not self._is_file(manifest):
+            return False, None
+        return True, self._parse_layout(where, manifest)
+
+    def _parse_layout(self, where: str, manifest: str) -> Layout | None:
+        import tomllib  # only a workspace with a pyproject.toml pays for it (tests/test_imports.py)
+        try:
+            data = self._manifests.get(manifest)
+            if data is None:
+                data = self._manifests[manifest] = (self.folder / manifest).read_bytes()
+            return layout_of(manifest, tomllib.loads(data.decode("utf-8")),
+                             (self.folder / where / "src").is_dir())
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, WorkspaceError):
+            return None
 
     def stub_of(self, rel: str) -> bytes | None:
         """The ``.pyi`` stub beside a ``.py`` file (read, so in the revision), or None."""

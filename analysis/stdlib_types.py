@@ -35,7 +35,8 @@ ALIASES = {
 }
 
 #: Private classes typeshed names as the class of a public value.
-_PRIVATE = ("os._Environ", "_hashlib.HASH", "tempfile._TemporaryFileWrapper")
+_PRIVATE = ("os._Environ", "_hashlib.HASH", "tempfile._TemporaryFileWrapper", "zlib._Compress", "zlib._Decompress",
+            "_thread.RLock", "select.poll")
 
 _STR, _BYTES, _LIST, _TUPLE, _FLOAT, _INT = (f"builtins.{t}" for t in ("str", "bytes", "list", "tuple", "float", "int"))
 
@@ -45,6 +46,10 @@ RESULTS: dict[str, str] = {
     "os.environ": "os._Environ", "sys.stdout": "typing.TextIO", "sys.stderr": "typing.TextIO",
     "sys.stdin": "typing.TextIO", "sys.argv": _LIST, "sys.argv[]": _STR, "sys.path": _LIST, "sys.path[]": _STR,
     "sys.version": _STR, "sys.platform": _STR, "sys.executable": _STR,
+    "sys.modules": "builtins.dict", "sys.byteorder": _STR, "os.curdir": _STR, "ssl.OPENSSL_VERSION": _STR,
+    "linecache.cache": "builtins.dict",
+    **{f"string.{n}": _STR for n in ("ascii_letters", "ascii_lowercase", "ascii_uppercase", "digits", "hexdigits",
+                                     "octdigits", "punctuation", "printable", "whitespace")},
     **{f"re.{f}()": "re.Match" for f in ("match", "search", "fullmatch")},
     **{f"re.Pattern.{f}()": "re.Match" for f in ("match", "search", "fullmatch")},
     "re.compile()": "re.Pattern", "re.finditer()[]": "re.Match", "re.Pattern.finditer()[]": "re.Match",
@@ -52,6 +57,12 @@ RESULTS: dict[str, str] = {
     "re.findall()": _LIST, "re.Pattern.findall()": _LIST, "re.Match.span()": _TUPLE, "re.Match.groups()": _TUPLE,
     "re.Match.start()": _INT, "re.Match.end()": _INT, "re.Match.groupdict()": "builtins.dict",
     "logging.getLogger()": "logging.Logger",
+    "zlib.compressobj()": "zlib._Compress", "zlib.decompressobj()": "zlib._Decompress",
+    "threading.RLock()": "_thread.RLock", "ssl.SSLContext.wrap_bio()": "ssl.SSLObject",
+    "ssl.SSLContext.wrap_socket()": "ssl.SSLSocket",
+    **{f"zlib.{f}()": _BYTES for f in ("compress", "decompress")},
+    **{f"zlib._Compress.{f}()": _BYTES for f in ("compress", "flush")},
+    **{f"zlib._Decompress.{f}()": _BYTES for f in ("decompress", "flush")},
     **{f"hashlib.{f}()": "_hashlib.HASH" for f in ("md5", "sha1", "sha224", "sha256", "sha384", "sha512", "new")},
     "_hashlib.HASH.hexdigest()": _STR, "_hashlib.HASH.digest()": _BYTES,
     "urllib.parse.urlparse()": "urllib.parse.ParseResult", "urllib.parse.urlsplit()": "urllib.parse.SplitResult",

@@ -5,11 +5,13 @@ cbor2 writes the profile with its default options and builds values fast. Read
 with its strict options it stops at most departures from the profile, but not at
 all, and not with our codes and offsets; so a body is read one of three ways:
 
-- ``read_arrays_or_fault``, for a body that is an array: arrays and one-byte
-  items are read directly (a document of arrays nested 511 deep is written
+- ``read_arrays_or_fault``, for a body that is an array or a map: arrays,
+  maps, their keys, text strings and one-byte items are read directly (a
+  document of arrays nested 511 deep, at the top or under maps, is written
   without a value), and every other item, or departure, by the profile walker
-  resumed at it in the walker's own state (``_walk``), so its verdict is the
-  walker's; it steps aside (None) where it cannot be sure or would be slow.
+  resumed at it in the walker's own state (``_walk``, a key with its map's
+  keys), so its verdict is the walker's; it steps aside (None) where it cannot
+  be sure or would be slow.
 - ``read_fast``: when a bound computed in bulk (``most_json_bytes``) shows the
   document cannot pass the size limit, cbor2 reads it first, and the result is
   kept only if it re-encodes to the body and ``json.dumps`` writes it. cbor2
@@ -364,7 +366,7 @@ def read_fast(body: bytes) -> tuple[object, bytes] | None:
     return value, document
 
 
-# --- arrays of one-byte items: the document without building the value ---------------
+# --- arrays, maps and one-byte items: the document without building the value ---------
 
 #: The JSON spelling of each one-byte item of the profile (integers -24 to 23,
 #: ``false``, ``true``, ``null``), by byte; None for every other byte.
@@ -373,14 +375,20 @@ for _b in range(24):
     _ONE_BYTE_JSON[_b] = b"%d" % _b
     _ONE_BYTE_JSON[0x20 + _b] = b"%d" % (-1 - _b)
 _ONE_BYTE_JSON[0xF4], _ONE_BYTE_JSON[0xF5], _ONE_BYTE_JSON[0xF6] = b"false", b"true", b"null"
-#: The tokens of a body of arrays and one-byte items: a run of one-item array
-#: heads, any other array head in its shortest form (a length of 24 to 255 in one
-#: byte, 256 to 65,535 in two, more in four), a run of one-byte items. Where none
-#: matches, the profile walker reads the item (``_walk``).
-_ARRAY_TOKEN = re.compile(
-    rb"\x81++|[\x80\x82-\x97]|\x98[\x18-\xff]|\x99(?!\x00)[\x00-\xff]{2}|\x9a(?!\x00\x00)[\x00-\xff]{4}"
-    rb"|[\x00-\x17\x20-\x37\xf4-\xf6]++"
+#: The tokens read directly where an item is due (the top, an array's item, a
+#: map's value): a run of one-item array heads, any other array or map head in
+#: its shortest form (a length of 24 to 255 in one byte, 256 to 65,535 in two,
+#: more in four), a run of one-byte items. Where none matches, the profile
+#: walker reads the item (``_walk``).
+_ITEM_TOKEN = re.compile(
+    rb"\x81++|[\x80\x82-\x97\xa0-\xb7]|[\x98\xb8][\x18-\xff]|[\x99\xb9](?!\x00)[\x00-\xff]{2}"
+    rb"|[\x9a\xba](?!\x00\x00)[\x00-\xff]{4}|[\x00-\x17\x20-\x37\xf4-\xf6]++"
 ).match
+#: A text string read directly, a map's key or a value: its head in its
+#: shortest form (its bytes, their UTF-8 and a key's uniqueness in its map are
+#: checked after it). Any other key, or a departure, is the walker's to read
+#: (``_walk``, with the map's keys for a key).
+_TEXT_HEAD = re.compile(rb"[\x60-\x77]|\x78[\x18-\xff]|\x79(?!\x00)[\x00-\xff]{2}|\x7a(?!\x00\x00)[\x00-\xff]{4}").match
 #: One-byte items spelled by one ``join`` at a time.
 _ITEMS_AT_A_TIME = 1 << 16
 #: At most one token per this many bytes (after the first ``_TOKEN_SLACK``
@@ -394,9 +402,10 @@ _TOKEN_SLACK = 1 << 12
 #: turns, ``_ITEM_STEPS`` more for its spelling and one per
 #: ``_ITEM_BYTES_PER_STEP`` of its bytes; a bignum a step per 4 bytes of its
 #: magnitude besides (its decimal digits are costly, ``_walk``). A body of many
-#: such items (strings, maps, long integers) steps aside early, in its first
-#: tens of KiB, and is read by cbor2 as before.
-_WALK_STEPS = 1 << 12
+#: such items (strings, long integers; maps of strings, as every projection's
+#: body is) steps aside early, in its first few KiB (some 100 strings, 0.4 ms),
+#: and is read by cbor2 as before.
+_WALK_STEPS = 1 << 9
 _BYTES_PER_WALK_STEP = 128
 _ITEM_STEPS = 4
 _ITEM_BYTES_PER_STEP = 256
@@ -410,45 +419,57 @@ def read_arrays(body: bytes) -> bytes | None:
 
 def read_arrays_or_fault(body: bytes) -> bytes | CompactError | None:
     """The canonical JSON of ``body``, or the profile walker's verdict on it
-    (``check_cbor``: code, message and offset), when ``body`` is an array read
-    mostly as arrays and one-byte items (integers -24 to 23, booleans, null);
-    None when it is read as if this never ran (``read_fast``, then the walker).
+    (``check_cbor``: code, message and offset), when ``body`` is an array or a
+    map read mostly as arrays, maps, their keys, text strings and one-byte
+    items (integers -24 to 23, booleans, null); None when it is read as if this
+    never ran (``read_fast``, then the walker).
 
-    A body of arrays and one-byte items, every head in its shortest form, is in
-    the profile exactly when its items complete at its last byte, so it needs
-    no value and no second encoding: a run of one-item array heads
-    (``[[[[1]]]]``) is one step, a run of one-byte items one ``join``. Valid
-    arrays nested 511 deep (8 M one-item lists for a 16 MiB document: cbor2
-    built 840 MiB of lists and re-encoded them, 20x a valid decode) cost a few
-    passes over the bytes (issue 23).
+    A body of arrays, maps with text keys, text strings and one-byte items,
+    every head in its shortest form, every string valid UTF-8 and every key
+    unique in its map, is in the profile exactly when its items complete at its
+    last byte (keys keep the producer's order, docs/wire-format.md §7), so it
+    needs no value and no second encoding: a run of one-item array heads
+    (``[[[[1]]]]``) is one step, a run of one-byte items one ``join``, a string
+    one step (a key with its map's set of keys). Valid arrays nested 511 deep
+    (8 M one-item lists for a 16 MiB document: cbor2 built 840 MiB of lists and
+    re-encoded them, 20x a valid decode), at the top or under maps
+    (``{"a":[[[…]]]}``, 22-50x), cost a few passes over the bytes (issue 23).
+    A string value is charged as an item the walker reads (its spelling and
+    length are the walker's), so a body of many strings, as every projection
+    is, steps aside within the budget below.
 
-    Anything else in it, an item of another kind (a string, a float, a map, a
-    wider integer, a tag) or a departure from the profile (a head wider than
-    its argument needs, an indefinite length, a half float, nesting past the
-    limit, a head cut short or declaring more items than bytes are left) is
-    read by the walker itself, resumed at that item in the state it would be
-    in there (``_walk``): the walker's error is the verdict, and an item it
-    accepts is spelled from its own value (cbor2 on the item's bytes) and the
-    reading goes on after it. The body's end inside an array is the walker's
-    ``wire ends inside the CBOR body``; bytes after the item its ``trailing
-    byte(s)``, at the first of them (docs/wire-format.md §7). The walk is
-    resumed only while the document as the walker counts it (every open
-    array's brackets and commas counted at its head) is within the size limit,
-    so no size error of the walker can have come before, and while the walker's
-    work stays within ``_WALK_STEPS`` and a step per ``_BYTES_PER_WALK_STEP``
-    bytes read directly; past either, and for a body that does not start with
-    an array head, None."""
-    if not body or body[0] >> 5 != 4:
+    Anything else in it, an item of another kind (a float, a wider integer, a
+    bignum, a tag) or a departure from the profile (a head wider than its
+    argument needs, an indefinite length, a half float, nesting past the
+    limit, a head cut short or declaring more items than bytes are left, a
+    key that is not a text string, not UTF-8 or already in its map) is read by
+    the walker itself, resumed at that item in the state it would be in there
+    (``_walk``: a key with its map's keys so far): the walker's error is the
+    verdict, and a value it accepts is spelled from its own value (cbor2 on
+    the item's bytes) and the reading goes on after it. The body's end inside
+    a container is the walker's ``wire ends inside the CBOR body``; bytes after
+    the item its ``trailing byte(s)``, at the first of them (docs/wire-format.md
+    §7). The walk is resumed only while the document as the walker counts it
+    (every open container's brackets, commas and colons counted at its head)
+    is within the size limit, so no size error of the walker can have come
+    before, and while the walker's work stays within ``_WALK_STEPS`` and a
+    step per ``_BYTES_PER_WALK_STEP`` bytes read directly; past either, and
+    for a body that does not start with an array or map head, None."""
+    if not body or body[0] >> 5 not in (4, 5):
         return None
     spell = _ONE_BYTE_JSON
     out: list[bytes] = []
-    # per head token still open: [items left in its innermost array, arrays it opened]
-    stack: list[list[int]] = []
+    # per head token still open: [items left in its innermost container (a
+    # map's keys and values each count), containers it opened, the map's keys
+    # so far (None for arrays), its closing brackets]. A map is due a key when
+    # its items left are even, a value when they are odd.
+    stack: list[list[Any]] = []
     depth = size = 0
     done = False
 
     def complete() -> None:
-        """An item ended: a comma, or the arrays it was the last item of close."""
+        """An item (not a key) ended: a comma, or the containers it was the last
+        item of close."""
         nonlocal depth, size, done
         while stack:
             frame = stack[-1]
@@ -458,19 +479,23 @@ def read_arrays_or_fault(body: bytes) -> bytes | CompactError | None:
                 size += 1
                 return
             stack.pop()
-            out.append(b"]" * frame[1])
+            out.append(frame[3])
             size += frame[1]
             depth -= frame[1]
         done = True
 
     def declared() -> int:
         """The document's length as the walker has counted it: what is spelled,
-        and the brackets and commas still to come of every open array (a head
-        token opening ``opened`` arrays with ``left`` items left in its
-        innermost has ``left`` to come there and a ``]`` in each outer one)."""
-        return size + sum(left + opened - 1 for left, opened in stack)
+        and the punctuation still to come of every open container, which the
+        walker counts at its head. A head token opening ``opened`` arrays with
+        ``left`` items left in its innermost has ``left`` to come there (commas
+        and a ``]``) and a ``]`` in each outer one; a map with ``left`` items
+        left has ``left`` too: a colon and a comma per pair to come, less the
+        last comma, and its ``}``, the current pair's colon spelled with its key."""
+        return size + sum(int(frame[0]) + int(frame[1]) - 1 for frame in stack)
 
     length = len(body)
+    max_depth = limits.MAX_DEPTH
     view = memoryview(body)
     pos = tokens = walked = walked_bytes = 0
     while pos < length:
@@ -481,70 +506,124 @@ def read_arrays_or_fault(body: bytes) -> bytes | CompactError | None:
         tokens += 1
         if tokens * _MIN_BYTES_PER_TOKEN > pos + _TOKEN_SLACK:
             return None
-        match = _ARRAY_TOKEN(body, pos)
+        keys = None
+        if stack and stack[-1][2] is not None and not stack[-1][0] & 1:  # a map's key is due
+            keys = stack[-1][2]
+        else:
+            match = _ITEM_TOKEN(body, pos)
+            if match is not None:
+                end = match.end()
+                head = body[pos]
+                if head < 0x80 or head >= 0xF4:  # a run of one-byte items
+                    run = view[pos:end]
+                    while run and not done:  # bytes after the item: the walker's verdict above
+                        frame = stack[-1]
+                        if frame[2] is None:  # an array: as many as it has items left
+                            take = min(len(run), frame[0])
+                        elif frame[0] & 1:  # a map's value
+                            take = 1
+                        else:  # a key is due: read where the key is read
+                            break
+                        for low in range(0, take, _ITEMS_AT_A_TIME):  # bytes.join holds a view per part: a slice at a time
+                            piece = b",".join(map(spell.__getitem__, run[low : min(take, low + _ITEMS_AT_A_TIME)]))  # type: ignore[arg-type]
+                            out.append(piece if low == 0 else b"," + piece)
+                            size += len(out[-1])
+                        run = run[take:]
+                        pos += take
+                        frame[0] -= take - 1  # the commas between them are in the piece; the last one completes
+                        complete()
+                    continue
+                if head >= 0xA0:  # a map of n pairs, 2n items
+                    count = 1
+                    n = head - 0xA0 if end == pos + 1 else int.from_bytes(body[pos + 1 : end], "big")
+                    frame_keys: set[bytes] | None = set()
+                    opener, items = b"{", 2 * n
+                else:
+                    if head == 0x81:
+                        count, n = end - pos, 1
+                        if depth + count > max_depth > depth:  # up to 512 levels: the walker reads the next head
+                            count = max_depth - depth
+                            end = pos + count
+                    elif head <= 0x97:
+                        count, n = 1, head - 0x80
+                    else:  # 0x98-0x9a, shortest by the pattern
+                        count, n = 1, int.from_bytes(body[pos + 1 : end], "big")
+                    opener, frame_keys, items = b"[" * count, None, n
+                # within 512 levels (the walker's limit on the last head of the
+                # token), and no more items (a map: pairs) declared than bytes
+                # are left (in a run of one-item heads only the last can be, as
+                # the last byte)
+                if depth + count <= max_depth and n <= length - end:
+                    out.append(opener)
+                    size += count
+                    depth += count
+                    pos = end
+                    if n:
+                        stack.append([items, count, frame_keys, b"]" * count if frame_keys is None else b"}"])
+                    else:  # an empty container, an item at once
+                        out.append(b"]" if frame_keys is None else b"}")
+                        size += 1
+                        depth -= 1
+                        complete()
+                    if size > limits.MAX_SELECTED_BYTES:
+                        return None
+                    continue
+        # a text string, a key or a value, read here when it is in the profile
+        # (every other one is the walker's); a value is charged as an item the
+        # walker reads, which it is but for its speed: its spelling and count
+        # are the walker's, and a body of many strings still steps aside to cbor2
+        match = _TEXT_HEAD(body, pos)
         if match is not None:
             end = match.end()
-            head = body[pos]
-            if head < 0x80 or head >= 0xF4:  # a run of one-byte items
-                run = view[pos:end]
-                while run:
-                    if done:
-                        break  # bytes after the item: the walker's verdict above
-                    frame = stack[-1]
-                    take = min(len(run), frame[0])
-                    for low in range(0, take, _ITEMS_AT_A_TIME):  # bytes.join holds a view per part: a slice at a time
-                        piece = b",".join(map(spell.__getitem__, run[low : min(take, low + _ITEMS_AT_A_TIME)]))  # type: ignore[arg-type]
-                        out.append(piece if low == 0 else b"," + piece)
-                        size += len(out[-1])
-                    run = run[take:]
-                    pos += take
-                    frame[0] -= take - 1  # the commas between them are in the piece; the last one completes
-                    complete()
-                continue
-            if head == 0x81:
-                count, n = end - pos, 1
-            elif head <= 0x97:
-                count, n = 1, head - 0x80
-            else:  # 0x98-0x9a, shortest by the pattern
-                count, n = 1, int.from_bytes(body[pos + 1 : end], "big")
-            # within 511 levels, and no more items declared than bytes are left
-            # (in a run of one-item heads only the last can be, as the last byte)
-            if depth + count <= limits.MAX_DEPTH - 1 and n <= length - end:
-                out.append(b"[" * count)
-                size += count
-                depth += count
-                pos = end
-                if n:
-                    stack.append([n, count])
-                else:  # an empty array, an item at once
-                    out.append(b"]")
-                    size += 1
-                    depth -= 1
-                    complete()
-                if size > limits.MAX_SELECTED_BYTES:
-                    return None
-                continue
-        # the walker reads the item that starts here
+            n = body[pos] - 0x60 if end == pos + 1 else int.from_bytes(body[pos + 1 : end], "big")
+            text = body[end : end + n]
+            if keys is None and _WALK_STEPS + (pos - walked_bytes) // _BYTES_PER_WALK_STEP <= walked:
+                return None
+            if len(text) == n and (keys is None or text not in keys):
+                try:
+                    spelled = _json_string(text.decode("utf-8")).encode("utf-8")
+                except UnicodeDecodeError:
+                    pass  # the walker's error, at its byte
+                else:
+                    if keys is None:
+                        walked += 1 + _ITEM_STEPS + (end + n - pos) // _ITEM_BYTES_PER_STEP
+                        walked_bytes += end + n - pos
+                        out.append(spelled)
+                        size += len(spelled)
+                        pos = end + n
+                        complete()
+                    else:
+                        keys.add(text)
+                        out.append(spelled + b":")
+                        size += len(spelled) + 1
+                        stack[-1][0] -= 1  # its value is due
+                        pos = end + n
+                    if size > limits.MAX_SELECTED_BYTES:
+                        return None
+                    continue
+        # the walker reads the item (or key) that starts here
         counted = declared()
         steps = _WALK_STEPS + (pos - walked_bytes) // _BYTES_PER_WALK_STEP - walked
         if counted > limits.MAX_SELECTED_BYTES or steps <= 0:
             return None
         try:
-            end, after, _, left = _walk(body, pos, counted, depth, None, steps)
+            end, after, _, left = _walk(body, pos, counted, depth, None, steps, keys)
         except CompactError as exc:
             return exc
         except _OverBudget:
             return None
+        if keys is not None:  # a key the walker accepts is read above: a doubt
+            return None
         walked += steps - left + _ITEM_STEPS + (end - pos) // _ITEM_BYTES_PER_STEP
         walked_bytes += end - pos
-        spelled = _item_json(body[pos:end])
-        if spelled is None or len(spelled) != after - counted:
+        item = _item_json(body[pos:end])
+        if item is None or len(item) != after - counted:
             return None  # the walker's count and the spelling disagree: the old path decides
-        out.append(spelled)
-        size += len(spelled)
+        out.append(item)
+        size += len(item)
         pos = end
         complete()
-    if not done:  # the body ends inside an array: the walker's error there
+    if not done:  # the body ends inside a container: the walker's error there
         counted = declared()
         if counted > limits.MAX_SELECTED_BYTES:
             return None
@@ -698,7 +777,13 @@ _UNBOUNDED = 1 << 62  # steps enough for any body
 
 
 def _walk(
-    body: bytes, pos: int, size: int, depth: int, items: CborItems | None, steps: int
+    body: bytes,
+    pos: int,
+    size: int,
+    depth: int,
+    items: CborItems | None,
+    steps: int,
+    keys: set[bytes] | None = None,
 ) -> tuple[int, int, bool, int]:
     """The profile walker's reading of the one item at ``pos``: where it ends,
     the document size so far, whether it holds a float, and the steps left.
@@ -706,17 +791,20 @@ def _walk(
     ``check_cbor`` reads the body's item from its start. ``read_arrays_or_fault``
     resumes the walk at an item it does not take, in the state the walker would
     be in there: ``size`` the canonical JSON length the walker has counted
-    before ``pos`` (each open array's brackets and commas counted at its head),
-    ``depth`` the arrays open around the item. The walker would check
-    nothing else there: the arrays around are not maps, and what it checks at
-    their end (the item count, trailing bytes) comes after the item. So what
-    this raises is the walker's verdict, code, message and offset. ``steps``
-    bounds its work: a step a turn of the loop, and a bignum's a step per 4
-    bytes of magnitude besides; past it, ``_OverBudget``."""
+    before ``pos`` (each open container's brackets, commas and colons counted at
+    its head), ``depth`` the containers open around the item, and ``keys``,
+    when the item is a map's key, the keys the map has so far (the walk then
+    reads that key alone). The walker would check nothing else there: an array
+    around checks nothing of its items, a map around checks its keys (with
+    ``keys``) and nothing of its values, and what either checks at its end (the
+    item count, trailing bytes) comes after the item. So what this raises is
+    the walker's verdict, code, message and offset. ``steps`` bounds its work:
+    a step a turn of the loop, and a bignum's a step per 4 bytes of magnitude
+    besides; past it, ``_OverBudget``."""
     n = len(body)
     room = limits.MAX_DEPTH - depth
     # frames: [items left, is_map, keys seen (for maps), position in pair, item index]
-    stack: list[list[Any]] = []
+    stack: list[list[Any]] = [] if keys is None else [[1, True, keys, 0, -1]]
     floats = False
     while True:
         steps -= 1

@@ -314,8 +314,10 @@ def _canonical_without_value(selected: bytes, skeleton: bytes) -> bool:
     building its value: every token canonical and followed only by what may
     follow it (``scan.canonical_array_tokens``, one pass in C), its brackets
     balanced with the first ``[`` closed by the last byte, no object repeating
-    a key. False in every other case, and the caller reads the document as it
-    stands, which decides the verdict, its code and its offset.
+    a key. A document whose objects hold containers (``{"a":[[…]]}``) is
+    proved by ``_canonical_objects``. False in every other case, and the
+    caller reads the document as it stands, which decides the verdict, its
+    code and its offset.
 
     One verdict is given here: when all of that holds but an object repeats a
     key, the document is compact.json at the first repeated key in document
@@ -334,7 +336,7 @@ def _canonical_without_value(selected: bytes, skeleton: bytes) -> bool:
     objects = skeleton.count(b"{")
     if selected.startswith(b"{"):
         if not scan.canonical_flat_object(selected):
-            return False
+            return _canonical_objects(selected, skeleton)
     else:
         if not (selected.startswith(b"[") and selected.endswith(b"]")):
             return False
@@ -347,8 +349,11 @@ def _canonical_without_value(selected: bytes, skeleton: bytes) -> bool:
             balanced = runs[-1] == 0
         # every bracket but the last leaves the depth at 1 or more: the first ``[``
         # is closed by the last ``]``, and nothing stands outside it
-        if not (balanced and inner >= 1 and scan.canonical_array_tokens(selected)):
+        if not (balanced and inner >= 1):
             return False
+        if not scan.canonical_array_tokens(selected):
+            # an object that holds a container stops the tokens of arrays and flat objects
+            return bool(objects) and _canonical_objects(selected, skeleton)
     if objects:
         for start, keys in scan.flat_objects(selected):
             index = _first_repeat(keys)
@@ -357,6 +362,154 @@ def _canonical_without_value(selected: bytes, skeleton: bytes) -> bool:
                 offset = scan.key_offset(selected, start, index)
                 raise CompactError(E.JSON, f"duplicate object key {token[:60]}", offset)
     return True
+
+
+#: Every byte of a skeleton but the structure (brackets, braces, commas, colons) goes.
+_NOT_STRUCTURE = bytes(b for b in range(256) if b not in b"[]{},:")
+#: In the structure of a document of ``scan.CANONICAL_TOKENS`` (each key's
+#: comma folded into its colon): a flat object, and an array that holds no
+#: container.
+_FLAT_STRUCTURE = re.compile(rb"\{:*+\}")
+_FLAT_ARRAY_STRUCTURE = re.compile(rb"\[,*+\]")
+#: Runs of openers, of closers, of keys (colons), of bare commas.
+_STRUCTURE_RUNS = re.compile(rb"[\[{]++|[\]}]++|:++|,++")
+_CLOSER_OF = bytes.maketrans(b"[{", b"]}")
+#: The structure walk of ``_canonical_objects`` takes at most one run per this
+#: many bytes of the document (and at least ``_FEWEST_RUNS``): each run is a
+#: few steps of Python.
+_MIN_BYTES_PER_RUN = 128
+_FEWEST_RUNS = 4096
+
+
+def _few_turns(size: int, skeleton: bytes) -> bool:
+    """Whether the brackets of ``skeleton`` turn (an opener next to a closer,
+    either way; strings and scalars between count for nothing) at most once
+    per ``_MIN_BYTES_PER_RUN`` bytes of the document (or ``_FEWEST_RUNS``
+    times): the structure walks of ``_canonical_objects`` and
+    ``_object_departure`` take a few steps of Python per run, where parsing
+    a document of short runs (the graph view's, 48 bytes a turn) is cheaper."""
+    brackets = skeleton.translate(_BRACKET_KIND, _NOT_BRACKETS)
+    turns = brackets.count(b"[]") + brackets.count(b"][")
+    return turns <= max(_FEWEST_RUNS, size // _MIN_BYTES_PER_RUN)
+
+
+def _canonical_objects(selected: bytes, skeleton: bytes) -> bool:
+    """``_canonical_without_value`` for a document whose objects may hold
+    containers (``{"a":[[…]]}``), found without building its value: True when
+    it is canonical, a CompactError at the first repeated key (as
+    ``_canonical_without_value`` gives it), False when this reading does not
+    take it (the caller reads it as it stands).
+
+    Every token canonical and followed only by what may follow it
+    (``scan.canonical_tokens``, one pass in C); then the structure, the
+    skeleton less everything but brackets, braces, commas and colons (a key's
+    comma folded into its colon), less its flat objects and, a few passes in
+    C, its arrays of scalars (``[,,]``), is walked one run at a time: openers
+    pushed as runs, each run of closers must close the openers on top in
+    reverse order and kind (``[`` by ``]``, ``{`` by ``}``), a run of colons
+    (keys) must stand in an object and a run of bare commas in an array,
+    nothing may follow the close of the first opener, and each object's keys
+    (from ``scan.deep_keys``) go into one set. With flat objects' keys checked
+    as before, that is exactly a JSON document that encodes to itself
+    (docs/wire-format.md §1). The first repeated key in document order is the
+    parsing reading's verdict (a document of canonical tokens holds no earlier
+    fault for ``_json_fault``).
+
+    Arrays nested 511 deep under a top-level object were parsed in full: 8 M
+    lists, 3.3 s and 890 MiB at 16 MiB, 9.7x the graph baseline (issue 23)."""
+    if not _few_turns(len(selected), skeleton) or not scan.canonical_tokens(selected):
+        return False
+    structure = skeleton.translate(None, _NOT_STRUCTURE).replace(b",:", b":")
+    structure, flat = _FLAT_STRUCTURE.subn(b"", structure)
+    for _ in range(16):  # arrays of scalars: each pass takes the innermost level
+        shorter = _FLAT_ARRAY_STRUCTURE.sub(b"", structure)
+        removed = len(structure) - len(shorter)
+        structure = shorter
+        if removed * 16 < len(structure):
+            break
+    runs = _STRUCTURE_RUNS.subn(b"", structure)[1]
+    if runs > max(_FEWEST_RUNS, len(selected) // _MIN_BYTES_PER_RUN):
+        return False
+    keys = scan.deep_keys(selected) if b":" in structure else []
+    if len(keys) != structure.count(b":"):
+        return False  # pragma: no cover - the token pass makes every colon a key's
+    repeat = _walk_structure(_STRUCTURE_RUNS.findall(structure), keys)
+    if repeat is False:
+        return False
+    found: list[tuple[int, bytes]] = []
+    if repeat is not None:
+        found.append((scan.deep_key_offset(selected, repeat), keys[repeat]))
+    del keys
+    if flat:
+        for start, flat_keys in scan.flat_objects_among(selected):
+            index = _first_repeat(flat_keys)
+            if index is not None:
+                found.append((scan.key_offset(selected, start, index), flat_keys[index]))
+                break
+    if found:
+        offset, key = min(found)
+        raise CompactError(E.JSON, f"duplicate object key {key.decode('utf-8', 'replace')[:60]}", offset)
+    return True
+
+
+def _walk_structure(runs: list[bytes], keys: list[bytes]) -> int | bool | None:
+    """Walk the runs of a document's structure (see ``_canonical_objects``):
+    False when it is not one JSON value (unmatched or mismatched brackets, a
+    key outside an object, a bare comma outside an array, anything after the
+    first value); else the index in ``keys`` (the keys, in order, one per
+    colon) of the first key its object already has, or None."""
+    pieces: list[bytes] = []  # the open runs, innermost last
+    sets: list[dict[int, set[bytes]]] = []  # per open run: the keys of each of its objects
+    next_key = 0
+    repeat: int | None = None
+    for run in runs:  # (after the first value closes, a comma, closer or key finds nothing open)
+        first = run[0]
+        if first == 0x5B or first == 0x7B:  # [ {
+            pieces.append(run)
+            sets.append({})
+        elif first == 0x5D or first == 0x7D:  # ] }
+            need = len(run)
+            taken: list[bytes] = []
+            while need:
+                if not pieces:
+                    return False
+                top = pieces[-1]
+                if len(top) <= need:
+                    taken.append(top)
+                    pieces.pop()
+                    sets.pop()
+                    need -= len(top)
+                else:
+                    keep = len(top) - need
+                    taken.append(top[keep:])
+                    pieces[-1] = top[:keep]
+                    objects = sets[-1]
+                    for position in [p for p in objects if p >= keep]:
+                        del objects[position]
+                    need = 0
+            opened = b"".join(reversed(taken))
+            if opened[::-1].translate(_CLOSER_OF) != run:
+                return False
+        elif first == 0x3A:  # keys: of the innermost open object
+            if not pieces or pieces[-1][-1] != 0x7B:
+                return False
+            chunk = keys[next_key : next_key + len(run)]
+            if repeat is None:
+                seen = sets[-1].setdefault(len(pieces[-1]) - 1, set())
+                if seen.isdisjoint(chunk) and len(set(chunk)) == len(chunk):
+                    seen.update(chunk)
+                else:
+                    for index, key in enumerate(chunk, next_key):
+                        if key in seen:
+                            repeat = index
+                            break
+                        seen.add(key)
+            next_key += len(run)
+        elif not pieces or pieces[-1][-1] != 0x5B:  # bare commas: in an array
+            return False
+    if pieces:
+        return False
+    return repeat
 
 
 #: Whitespace the parser skips between tokens (docs/wire-format.md §1: none is
@@ -465,6 +618,7 @@ def _truncation(selected: bytes, skeleton: bytes) -> CompactError | None:
     return CompactError(E.JSON, f"invalid JSON: {message}", len(selected))
 
 
+_SPACE_RUN = re.compile(rb"[" + scan.SPACE_BYTES + rb"]*+").match
 #: The stand-in parse of ``_syntax_error`` reads this many bytes of the
 #: document first, and up to ``_MOST_WINDOW`` (four times more each try)
 #: before it leaves the document to the parser.
@@ -541,6 +695,236 @@ def _departure(selected: bytes, skeleton: bytes) -> CompactError | bool | None:
     return _syntax_error(selected, at)
 
 
+#: Runs of a structure as the skeleton spells it (brackets, braces, commas and
+#: colons): openers, closers, keys (a colon, with the comma before it), bare commas.
+_STRUCTURE_TOKEN_RUNS = re.compile(rb"[\[{]++|[\]}]++|,?+:(?:,:)*+|(?:,(?!:))++")
+
+
+@dataclass
+class _Structure:
+    """What ``_read_structure`` found: the index (among the structure bytes) of
+    the first one out of place, or None; what is open after the bytes read
+    (outermost first); the index of the first key its object already has."""
+
+    fault: int | None
+    openers: bytes
+    repeat: int | None
+
+
+def _read_structure(structure: bytes, keys: list[bytes]) -> _Structure | None:
+    """Walk ``structure`` (a skeleton's brackets, braces, commas and colons,
+    nothing else) one run at a time, as ``_walk_structure`` does, up to the
+    first byte out of place: a closer of the wrong kind or with nothing open,
+    a key (its comma, or its colon) outside an object, a bare comma outside an
+    array, anything after the first value. ``keys``: each key's identity, in
+    order (one per colon). None when the runs are too many to walk."""
+    runs = _STRUCTURE_TOKEN_RUNS.findall(structure)
+    if len(runs) > max(_FEWEST_RUNS, len(structure) // _MIN_BYTES_PER_RUN):
+        return None
+    pieces: list[bytes] = []
+    sets: list[dict[int, set[bytes]]] = []
+    consumed = next_key = 0
+    repeat: int | None = None
+    fault: int | None = None
+    for run in runs:
+        first = run[0]
+        if first == 0x5B or first == 0x7B:
+            if not pieces and consumed:
+                fault = consumed  # after the first value
+                break
+            pieces.append(run)
+            sets.append({})
+        elif first == 0x5D or first == 0x7D:
+            need = len(run)
+            taken: list[bytes] = []
+            while need and pieces:
+                top = pieces[-1]
+                if len(top) <= need:
+                    taken.append(top)
+                    pieces.pop()
+                    sets.pop()
+                    need -= len(top)
+                else:
+                    keep = len(top) - need
+                    taken.append(top[keep:])
+                    pieces[-1] = top[:keep]
+                    objects = sets[-1]
+                    for position in [p for p in objects if p >= keep]:
+                        del objects[position]
+                    need = 0
+            expected = b"".join(reversed(taken))[::-1].translate(_CLOSER_OF)
+            if expected != run:
+                fault = consumed + first_difference(expected, run)
+                break
+        elif first == 0x3A or run.endswith(b":"):  # keys: of the innermost open object
+            if not pieces or pieces[-1][-1] != 0x7B:
+                fault = consumed
+                break
+            count = run.count(b":")
+            if repeat is None:
+                seen = sets[-1].setdefault(len(pieces[-1]) - 1, set())
+                for index, key in enumerate(keys[next_key : next_key + count], next_key):
+                    if key in seen:
+                        repeat = index
+                        break
+                    seen.add(key)
+            next_key += count
+        elif not pieces or pieces[-1][-1] != 0x5B:  # bare commas: in an array
+            fault = consumed
+            break
+        consumed += len(run)
+    return _Structure(fault, b"".join(pieces), repeat)
+
+
+def _structure_offset(document: bytes, nth: int) -> int | None:
+    """Where structure byte number ``nth`` (from 0: brackets, braces, commas
+    and colons outside strings) of ``document`` stands: one counted,
+    possessive pass."""
+    before = re.compile(
+        b"(?:(?:" + scan.STRING + rb'|[^"\[\]{},:]++)*+[\[\]{},:]){%d}+(?:' % nth
+        + scan.STRING + rb'|[^"\[\]{},:]++)*+'
+    ).match(document)
+    return None if before is None else before.end()
+
+
+def _object_departure(selected: bytes, skeleton: bytes) -> CompactError | bool | None:
+    """``_departure`` for a document whose objects may hold containers
+    (``{"a":[[…]]}``, objects at any depth), found without its value: a
+    CompactError (code, message and offset as the parser and ``_json_fault``
+    give them), True when it is canonical after all, or None when this reading
+    cannot tell (the caller reads the document as it stands).
+
+    One pass in C (``scan.rfc_tokens_end``) reads the document as tokens of
+    RFC 8259 spelled any way, each followed only by what may follow it, and
+    the structure of the bytes read (brackets, braces, commas, colons) is
+    walked one run at a time (``_read_structure``: kinds matched, keys only in
+    objects, bare commas only in arrays, one value; each object's keys by
+    ``_key_identity``).
+
+    - When the whole document is such tokens and its structure one value,
+      ``json.loads`` reads it: its verdict is the first token fault
+      (``_token_fault``) or repeated key in document order, as ``_json_fault``
+      places them, else compact.noncanonical at the first difference from the
+      encoding (``_first_difference_by_tokens``).
+    - Else the parser's first syntax error is at the first byte out of place,
+      or where the tokens stop, or (never closed) at the last bracket:
+      ``_object_syntax_error`` parses a stand-in for what is open there and a
+      window of the bytes from there.
+    - ``NaN``, ``Infinity``, ``-Infinity`` as a value: as in ``_departure``.
+
+    Arrays nested 511 deep under an object with a float, an escape, a stray
+    byte, a cut or a repeated key were parsed in full (issue 23)."""
+    if b"{" not in skeleton:
+        return None
+    lead = len(selected) - len(selected.lstrip(_JSON_SPACE))
+    if selected[lead : lead + 1] not in (b"[", b"{"):
+        return None
+    bare = skeleton.translate(None, _JSON_SPACE)
+    if not _worth_proving(len(selected), bare) or not _few_turns(len(selected), bare):
+        return None
+    constants = b"NaN" in bare or b"Infinity" in bare
+    end = scan.rfc_tokens_end(selected, constants=constants)
+    read = _read_structure_of(selected, skeleton if end == len(selected) else None, end)
+    if read is None:
+        return None
+    if read.fault is None and end == len(selected) and not read.openers:
+        return _object_parsed_verdict(selected, read.repeat, constants=constants)
+    at = end
+    if read.fault is not None:
+        fault_at = _structure_offset(selected, read.fault)
+        if fault_at is None:
+            return None  # pragma: no cover - the walk counted bytes that are there
+        at = min(at, fault_at)
+    elif end == len(selected):  # never closed: the parser reads up to the end
+        at = len(selected.rstrip(_JSON_SPACE)) - 1
+    if constants and _constant_before(selected, at):
+        return _object_parsed_verdict(selected, read.repeat, constants=True)
+    return _object_syntax_error(selected, at)
+
+
+def _read_structure_of(selected: bytes, skeleton: bytes | None, end: int) -> _Structure | None:
+    """``_read_structure`` of ``selected[:end]`` (whole tokens; ``skeleton``
+    is its skeleton when given), with its keys' identities."""
+    if skeleton is None:
+        prefix = selected[:end]
+        skeleton = _skeleton_of(prefix) if b'"' in prefix else prefix
+        del prefix
+    structure = skeleton.translate(None, _NOT_STRUCTURE)
+    keys = scan.rfc_keys(selected, end) if b":" in structure else []
+    keys = [_key_identity(key[1:-1]) if b"\\" in key else key[1:-1] for key in keys]
+    if len(keys) != structure.count(b":"):
+        return None  # pragma: no cover - every colon of whole tokens is a key's
+    return _read_structure(structure, keys)
+
+
+def _object_parsed_verdict(selected: bytes, repeat: int | None, *, constants: bool = False) -> CompactError | bool | None:
+    """``_parsed_verdict`` for ``_object_departure``: ``repeat`` is the index
+    (among the keys, in order) of the first repeated key, or None."""
+    fault = _token_fault(selected, len(selected))
+    if constants and (fault is None or fault.offset is None):
+        return None  # the constant is not where the reading took it: the parser decides
+    stop = len(selected) if fault is None or fault.offset is None else fault.offset
+    if repeat is not None:
+        at = scan.rfc_key_offset(selected, repeat)
+        if at < stop:
+            return _duplicate_key_at(selected, at)
+    if fault is not None:
+        return fault
+    return _first_difference_by_tokens(selected, scan.canonical_tokens_run_end)
+
+
+def _duplicate_key_at(selected: bytes, at: int) -> CompactError:
+    """compact.json for the repeated key whose token starts at ``at``, with the
+    message the key walk gives (``_duplicate_key_fault``)."""
+    end = scan.strict_string_end(selected, at)
+    token = selected[at:end].decode("utf-8", "replace")
+    return CompactError(E.JSON, f"duplicate object key {token[:60]}", at)
+
+
+def _object_syntax_error(selected: bytes, at: int) -> CompactError | None:
+    """``_syntax_error`` where objects may be open at ``at``: the stand-in
+    opens each open container as its kind (``[``, or ``{"":`` with a key and
+    its colon, so the parser reads a value there), and leaves the innermost
+    in the parser's state after the last token before ``at``: after ``[``, a
+    bare comma, a colon or a value. Nothing open after a value: the parser
+    reads extra data at ``at``."""
+    prefix = selected[:at]
+    read = _read_structure_of(selected, None, at)
+    if read is None or read.fault is not None:
+        return None
+    last = prefix.rstrip(_JSON_SPACE)[-1:]
+    del prefix
+    if not read.openers:
+        if last:
+            return CompactError(E.JSON, "invalid JSON: Extra data", at)
+        return None
+    stand_in = "".join("[" if opener == 0x5B else '{"":' for opener in read.openers[:-1])
+    if read.openers[-1] == 0x5B:
+        stand_in += "[" + ("" if last == b"[" else "0," if last == b"," else "0")
+    else:
+        stand_in += '{"":' + ("" if last == b":" else "0")
+    return _window_error(selected, at, stand_in, _object_constant_verdict)
+
+
+def _object_constant_verdict(selected: bytes) -> CompactError | None:
+    """The verdict when the parser raises at a ``NaN`` or ``Infinity`` it
+    reads before any syntax error, as ``_json_fault`` places it: the first
+    token fault (the constant at the latest), or a key repeated before it (the
+    bytes before it are whole tokens the parser read: their structure is
+    walked); None when that is not found."""
+    fault = _token_fault(selected, len(selected))
+    if fault is None or fault.offset is None:
+        return None
+    read = _read_structure_of(selected, None, fault.offset)
+    if read is None or read.fault is not None:
+        return None
+    if read.repeat is not None:
+        at = scan.rfc_key_offset(selected, read.repeat)
+        if at < fault.offset:
+            return _duplicate_key_at(selected, at)
+    return fault
+
+
 def _constant_before(selected: bytes, at: int) -> bool:
     """Whether ``NaN``, ``Infinity`` or ``-Infinity`` stands before ``at`` in
     ``selected``, whose bytes before ``at`` are whole
@@ -612,31 +996,65 @@ def _syntax_error(selected: bytes, at: int) -> CompactError | None:
     if depth < 1 and last:
         return None  # past the end of the first value: not read here
     stand_in = "[" * depth + ("" if last in (b"[", b"") else "0," if last == b"," else "0")
+    return _window_error(selected, at, stand_in)
+
+
+def _window_error(
+    selected: bytes, at: int, stand_in: str, on_constant: Callable[[bytes], CompactError | None] | None = None
+) -> CompactError | None:
+    """The syntax error ``json.loads`` gives ``selected`` when ``stand_in``
+    leaves the parser in the state it is in at ``at`` (see ``_syntax_error``):
+    ``stand_in`` and a window of the bytes from ``at`` are parsed, and the
+    error moved back; None when it is not found that way.
+
+    A string the window cuts (``Unterminated string``) is read whole by the
+    next window, however long: its end is found in C, and a string is one
+    token for the parser (no container is built), so an error inside a long
+    string or past it is found without the 256 KiB bound; so is a run of
+    whitespace the window cuts. ``on_constant``: the verdict when the window
+    reads ``NaN`` or ``Infinity`` before any syntax error (the parser raises
+    there), given the document."""
     window = _FIRST_WINDOW
     while True:
         end = min(at + window, len(selected))
         text = selected[at:end].decode("utf-8", "ignore" if end < len(selected) else "strict")
+        string_at = None
         try:
             with_stack(json.loads, stand_in + text, parse_constant=_reject_constant)
         except json.JSONDecodeError as exc:
             if exc.pos < len(stand_in):
                 return None
             offset = at + _byte_offset(text, exc.pos - len(stand_in))
-            if end == len(selected) or (
-                offset < end - _CUT_MARGIN and not exc.msg.startswith("Unterminated string")
-            ):
+            unterminated = exc.msg.startswith("Unterminated string")
+            if end == len(selected) or (offset < end - _CUT_MARGIN and not unterminated):
                 return CompactError(E.JSON, f"invalid JSON: {exc.msg}", offset)
+            if unterminated:
+                string_at = offset  # the string's opening quote
         except RecursionError:
             return None  # too deep here: the parser decides
         except ValueError:
             # NaN or Infinity in the window, read before any syntax error: the
             # parser raises there, and the slow path places the first token
             # fault (``_json_fault``); with no ``{`` no key can repeat
+            if on_constant is not None:
+                return on_constant(selected)
             if b"{" in selected:
                 return None
             fault = _token_fault(selected, len(selected))
             return fault if fault is not None and fault.offset is not None else None
-        if end == len(selected) or window >= _MOST_WINDOW:
+        if end == len(selected):
+            return None
+        if string_at is not None:
+            closes = scan.string_end(selected, string_at)
+            if closes is not None and closes + _CUT_MARGIN >= end:  # the window cut the string: take it whole
+                window = max(window * 4, closes - at + _FIRST_WINDOW)
+                continue
+        elif selected[end - 1] in _JSON_SPACE:  # the window cut a run of whitespace: take it whole
+            spaces = _SPACE_RUN(selected, end)
+            assert spaces is not None  # `*+`: matches everywhere
+            window = max(window * 4, spaces.end() - at + _FIRST_WINDOW)
+            continue
+        if window >= _MOST_WINDOW:
             return None
         window *= 4
 
@@ -688,7 +1106,9 @@ def _repeated_key(selected: bytes, stop: int) -> CompactError | None:
     return None
 
 
-def _first_difference_by_tokens(selected: bytes) -> CompactError | bool | None:
+def _first_difference_by_tokens(
+    selected: bytes, run_end: Callable[[bytes, int], int] = scan.canonical_run_end
+) -> CompactError | bool | None:
     """compact.noncanonical at the first byte where ``selected`` (which
     ``json.loads`` reads, with no token fault and no repeated key) and its
     canonical encoding differ, with the excerpts of both there, as the parsing
@@ -697,8 +1117,10 @@ def _first_difference_by_tokens(selected: bytes) -> CompactError | bool | None:
 
     Runs of canonical tokens are skipped in C (``scan.canonical_run_end``: they
     are spelled as the encoding spells them); every other token is respelled
-    alone, as the encoding spells its value (whitespace as nothing)."""
-    pos = scan.canonical_run_end(selected, 0)
+    alone, as the encoding spells its value (whitespace as nothing).
+    ``run_end``: where a run of canonical tokens from a place ends
+    (``scan.canonical_tokens_run_end`` where objects hold containers)."""
+    pos = run_end(selected, 0)
     respelled = 0
     while True:  # up to the first token spelled otherwise than its encoding
         if pos == len(selected):
@@ -714,14 +1136,14 @@ def _first_difference_by_tokens(selected: bytes) -> CompactError | bool | None:
             return None
         if canonical != spelled:
             break
-        pos = scan.canonical_run_end(selected, end)
+        pos = run_end(selected, end)
     differs = first_difference(spelled, canonical)
     if differs == len(spelled):
         return None  # the token spells a prefix of its encoding: what follows it decides
     at, pos = pos + differs, end
     after = canonical[differs:]  # the encoding from ``at``: 25 bytes of it, or all
     while len(after) <= 24 and pos < len(selected):
-        run = scan.canonical_run_end(selected, pos)
+        run = run_end(selected, pos)
         if run > pos:
             after += selected[pos : min(run, pos + 25)]
             pos = run
@@ -842,6 +1264,8 @@ def _normalize(selected: bytes, skeleton: bytes | None, *, lexical: bool = True)
         if departure is not None:
             raise departure
         verdict = _departure(selected, skeleton)
+        if verdict is None:
+            verdict = _object_departure(selected, skeleton)
         if verdict is True:
             return
         if isinstance(verdict, CompactError):

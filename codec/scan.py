@@ -13,7 +13,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from itertools import accumulate, compress, repeat
+from itertools import accumulate, compress, islice, repeat
 from operator import not_
 
 from . import errors as E
@@ -123,6 +123,25 @@ CANONICAL_ARRAY_TOKENS = (
     + rb"|(?>" + CANONICAL_SCALAR + rb"|" + FLAT_OBJECT + rb")(?=[,\]]|\Z)"
     + rb")*+"
 )
+#: A key as a canonical document spells it: a canonical string and its colon.
+CANONICAL_KEY = CANONICAL_STRING + rb":"
+#: ``CANONICAL_ARRAY_TOKENS`` for documents whose objects may hold containers
+#: (issue 23): ``{`` or ``,`` with a key (``{"a":``, ``,"b":``) is one token,
+#: followed by a value, and ``]`` and ``}`` close in runs, followed by ``,``,
+#: ``]``, ``}`` or the end. A full match is a run of canonical tokens, each
+#: followed only by what may follow it in some JSON document, and a colon
+#: stands only after a key that stands after ``{`` or ``,``; whether brackets
+#: and braces match, whether each comma and key stands in a container of its
+#: kind (a key in an object, a bare comma in an array) and whether an object
+#: repeats a key is the caller's walk over the structure (docs/wire-format.md §1).
+CANONICAL_TOKENS = (
+    rb"(?:\[++(?=[\]" + _ARRAY_VALUE_START[1:] + rb")"
+    + rb"|(?>" + CANONICAL_SCALAR + rb"|" + FLAT_OBJECT + rb")(?=[,\]}]|\Z)"
+    + rb"|[{,]" + CANONICAL_KEY + rb"(?=" + _ARRAY_VALUE_START + rb")"
+    + rb"|,(?=" + _ARRAY_VALUE_START + rb")"
+    + rb"|[\]}]++(?=[,\]}]|\Z)"
+    + rb")*+"
+)
 #: The four whitespace bytes JSON allows between tokens.
 SPACE_BYTES = rb" \t\r\n"
 JSON_SPACE = rb"[" + SPACE_BYTES + rb"]++"
@@ -167,6 +186,32 @@ RFC_ARRAY_TOKENS_WITH_CONSTANTS = _rfc_array_tokens(
     rb"(?>" + RFC_SCALAR + rb"|" + NON_JSON_CONSTANT + rb")", _ARRAY_VALUE_START[:-1] + rb"NI]"
 )
 
+#: ``RFC_ARRAY_TOKENS`` for documents whose objects may hold containers, as
+#: ``CANONICAL_TOKENS`` is for canonical ones: ``{`` or ``,`` with a key and its
+#: colon is one token (whitespace anywhere between), followed by a value;
+#: closers of both kinds run together, followed by ``,`` or the end; a scalar or
+#: a flat object is followed by ``,``, ``]`` or ``}`` (never the end: the
+#: document is a container). A full match whose structure is one value (the
+#: caller's walk) is a document ``json.loads`` reads; a match that stops short
+#: stops at or before the parser's first syntax error.
+def _rfc_tokens(scalar: bytes, value_start: bytes) -> bytes:
+    return (
+        rb"(?:" + SPACING + rb"(?:\[++(?:" + JSON_SPACE + rb"\[++)*+(?=" + SPACING + rb"[\]" + value_start[1:] + rb")"
+        + rb"|(?>" + scalar + rb"|" + RFC_FLAT_OBJECT + rb")(?=" + SPACING + rb"[,\]}])"
+        + rb"|[{,]" + SPACING + STRICT_STRING + SPACING + rb":(?=" + SPACING + value_start + rb")"
+        + rb"|,(?=" + SPACING + value_start + rb")"
+        + rb"|[\]}]++(?:" + JSON_SPACE + rb"[\]}]++)*+(?=" + SPACING + rb"(?:,|\Z))"
+        + rb"))*+" + SPACING
+    )
+
+
+RFC_TOKENS = _rfc_tokens(RFC_SCALAR, _ARRAY_VALUE_START)
+#: ``RFC_TOKENS`` where a value may also be ``NaN``, ``Infinity`` or
+#: ``-Infinity`` (see ``RFC_ARRAY_TOKENS_WITH_CONSTANTS``).
+RFC_TOKENS_WITH_CONSTANTS = _rfc_tokens(
+    rb"(?>" + RFC_SCALAR + rb"|" + NON_JSON_CONSTANT + rb")", _ARRAY_VALUE_START[:-1] + rb"NI]"
+)
+
 _SPLIT_STRINGS = re.compile(b"(" + STRING + b")").split
 #: One pass over a body: each string token or reference is one token.
 _SPLIT_BODY = {
@@ -197,6 +242,29 @@ _FLAT_OBJECT_KEYS = re.compile(b"(" + CANONICAL_STRING + b"):" + CANONICAL_SCALA
 #: other scalar) or a comma, taken whole.
 _NOT_A_KEY = CANONICAL_STRING + rb"(?!:)|[^\"]++"
 _CANONICAL_RUN = _CANONICAL_ARRAY_PATTERN.match
+_CANONICAL_TOKENS = re.compile(CANONICAL_TOKENS).fullmatch
+_CANONICAL_TOKENS_RUN = re.compile(CANONICAL_TOKENS).match
+_RFC_TOKENS = re.compile(RFC_TOKENS).match
+_RFC_TOKENS_WITH_CONSTANTS = re.compile(RFC_TOKENS_WITH_CONSTANTS).match
+#: In a document of ``RFC_TOKENS``: strings that are no key and other bytes
+#: skipped whole, up to the next key (a string a colon follows), which is the
+#: group (``\Z``: none is left, the group is empty).
+_RFC_KEY = re.compile(
+    b"(?:" + STRICT_STRING + rb"(?!" + SPACING + rb':)|[^"]++)*+(?:(' + STRICT_STRING + rb")" + SPACING + rb":|\Z)"
+)
+#: In a document of ``CANONICAL_TOKENS``: flat objects, strings that are no key
+#: and other bytes skipped whole, up to the next key that stands in an object
+#: holding a container, which is the group (``\Z``: none is left, the group is
+#: empty).
+_DEEP_KEY = re.compile(
+    b"(?:" + FLAT_OBJECT + b"|" + CANONICAL_STRING + rb'(?!:)|[^"{]++|\{)*+(?:(' + CANONICAL_STRING + rb"):|\Z)"
+)
+#: In a document of ``CANONICAL_TOKENS``: strings, other bytes and the ``{`` of
+#: objects that hold a container skipped whole, up to the next flat object,
+#: which is the group.
+_NEXT_FLAT_AMONG = re.compile(
+    b"(?:" + CANONICAL_STRING + rb'|[^"{]++|(?!' + FLAT_OBJECT + rb")\{)*+(" + FLAT_OBJECT + b")"
+).match
 _RFC_ARRAY_TOKENS = re.compile(RFC_ARRAY_TOKENS).match
 _RFC_ARRAY_TOKENS_WITH_CONSTANTS = re.compile(RFC_ARRAY_TOKENS_WITH_CONSTANTS).match
 #: In a document of ``RFC_ARRAY_TOKENS``: strings and other bytes skipped whole,
@@ -439,6 +507,71 @@ def canonical_array_tokens(document: bytes) -> bool:
     return _CANONICAL_ARRAY_TOKENS(document) is not None
 
 
+def canonical_tokens(document: bytes) -> bool:
+    """Whether ``document`` is a flat run of ``CANONICAL_TOKENS`` (one pass in
+    C, no backtracking); its structure and its objects' keys are the caller's
+    check."""
+    return _CANONICAL_TOKENS(document) is not None
+
+
+def deep_keys(document: bytes) -> list[bytes]:
+    """The keys, as spelled (quotes included), of the objects that hold a
+    container in a document of ``CANONICAL_TOKENS``, in document order (flat
+    objects are skipped whole): one ``findall`` in C."""
+    keys = _DEEP_KEY.findall(document)
+    while keys and not keys[-1]:  # the end of the document (a key is never empty: its quotes)
+        keys.pop()
+    return keys
+
+
+def deep_key_offset(document: bytes, index: int) -> int:
+    """Where key ``index`` (from 0) of ``deep_keys(document)`` starts."""
+    found = next(islice(_DEEP_KEY.finditer(document), index, None))
+    return found.start(1)
+
+
+def flat_objects_among(document: bytes) -> Iterator[tuple[int, list[bytes]]]:
+    """``flat_objects`` for a document of ``CANONICAL_TOKENS``: each flat
+    object, where it starts and its keys as spelled, in order; the objects
+    that hold a container are stepped into, not taken."""
+    pos = 0
+    while (m := _NEXT_FLAT_AMONG(document, pos)) is not None:
+        start, pos = m.span(1)
+        yield start, _FLAT_OBJECT_KEYS(document, start + 1, pos - 1)
+
+
+def canonical_tokens_run_end(document: bytes, pos: int) -> int:
+    """``canonical_run_end`` with ``CANONICAL_TOKENS``: where the run of
+    canonical tokens (keys and objects that hold containers included) that
+    starts at ``pos`` ends."""
+    m = _CANONICAL_TOKENS_RUN(document, pos)
+    assert m is not None  # a `*+` pattern matches everywhere, if only empty
+    return m.end()
+
+
+def rfc_tokens_end(document: bytes, *, constants: bool = False) -> int:
+    """``rfc_array_tokens_end`` with ``RFC_TOKENS`` (``constants``:
+    ``RFC_TOKENS_WITH_CONSTANTS``)."""
+    m = (_RFC_TOKENS_WITH_CONSTANTS if constants else _RFC_TOKENS)(document)
+    assert m is not None  # a `*+` pattern matches everywhere, if only empty
+    return m.end()
+
+
+def rfc_keys(document: bytes, stop: int) -> list[bytes]:
+    """The keys (as spelled, quotes included) of a document of ``RFC_TOKENS``
+    before ``stop`` (not inside a token), in order: one ``findall`` in C."""
+    keys = _RFC_KEY.findall(document, 0, stop)
+    while keys and not keys[-1]:  # the end (a key is never empty: its quotes)
+        keys.pop()
+    return keys
+
+
+def rfc_key_offset(document: bytes, index: int) -> int:
+    """Where key ``index`` (from 0) of ``rfc_keys(document, ...)`` starts."""
+    found = next(islice(_RFC_KEY.finditer(document), index, None))
+    return found.start(1)
+
+
 def canonical_run_end(document: bytes, pos: int) -> int:
     """Where the run of ``CANONICAL_ARRAY_TOKENS`` that starts at ``pos`` ends:
     the first token from there that is not canonical or is followed by what may
@@ -508,6 +641,23 @@ def key_offset(document: bytes, start: int, index: int) -> int:
     ).match(document, start + 1)
     assert before is not None  # the object is a FLAT_OBJECT with more keys than ``index``
     return before.end()
+
+
+_STRICT_STRING_AT = re.compile(STRICT_STRING).match
+
+
+def strict_string_end(document: bytes, pos: int) -> int:
+    """Where the RFC 8259 string token at ``pos`` (one is there) ends."""
+    m = _STRICT_STRING_AT(document, pos)
+    assert m is not None  # the caller found a string token there
+    return m.end()
+
+
+def string_end(document: bytes, pos: int) -> int | None:
+    """Where the string token (as ``STRING`` reads it: to its closing quote,
+    or to the end) that starts at ``pos`` ends; None when none starts there."""
+    m = _STRING_TOKEN(document, pos)
+    return None if m is None else m.end()
 
 
 def string_token_end(data: bytes) -> int | None:

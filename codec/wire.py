@@ -1,32 +1,27 @@
 """Recognise a wire's form from its first bytes and decode any of the four
-(docs/wire-format.md §8)."""
+(docs/wire-format.md §8). A form's decoder module is imported when a wire of
+that form is decoded, not with this module: reading a text wire loads no CBOR
+code (tests/test_imports.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import binary_v1, model_text, stages, text_v1
 from . import errors as E
-from .binary_v1 import MAGIC, decode_binary
+from . import names, stages
 from .errors import CompactError
-from .model_text import decode_model_text
+from .names import BINARY_HEAD
 from .projection import CompactProjection, normalize
 from .scan import check_wire_size, wire_bytes
-from .text_v1 import decode_text
 
-#: Form names, which are also the CLI's encoding names.
-JSON_FORM = "json"
-TEXT_FORM = "text"
-BINARY_FORM = "binary"
-MODEL_TEXT_FORM = "model-text"
-FORMS: tuple[str, ...] = (JSON_FORM, TEXT_FORM, BINARY_FORM, MODEL_TEXT_FORM)
-
-FORMAT_VERSIONS = {
-    JSON_FORM: 1,
-    TEXT_FORM: text_v1.FORMAT_VERSION,
-    BINARY_FORM: binary_v1.FORMAT_VERSION,
-    MODEL_TEXT_FORM: model_text.FORMAT_VERSION,
-}
+#: The form names and versions, from codec/names.py (which imports nothing).
+JSON_FORM = names.JSON_FORM
+TEXT_FORM = names.TEXT_FORM
+BINARY_FORM = names.BINARY_FORM
+MODEL_TEXT_FORM = names.MODEL_TEXT_FORM
+FORMS = names.FORMS
+FORMAT_VERSIONS = names.FORMAT_VERSIONS
 
 
 @dataclass(frozen=True)
@@ -53,7 +48,7 @@ def detect_form(wire: bytes) -> str:
         return MODEL_TEXT_FORM
     if head.startswith(b"SEMAPRAX-TEXT"):
         return TEXT_FORM
-    if head.startswith(MAGIC[:4]):
+    if head.startswith(BINARY_HEAD):
         return BINARY_FORM
     if head.startswith(b"SEMAPRAX"):
         raise CompactError(E.ENVELOPE, "unknown SEMAPRAX wire header", 0)
@@ -90,6 +85,22 @@ def decode_wire(wire: bytes) -> DecodedWire:
     form = detect_form(wire)
     if form == JSON_FORM:
         return DecodedWire(form, decode_json(wire), None)
-    decoder = {MODEL_TEXT_FORM: decode_model_text, TEXT_FORM: decode_text, BINARY_FORM: decode_binary}[form]
-    p = decoder(wire)
+    p = decoder(form)(wire)
     return DecodedWire(form, p.selected, p)
+
+
+def decoder(form: str) -> Callable[[bytes], CompactProjection]:
+    """The decoder of a form with metadata, its module imported on first use."""
+    if form == MODEL_TEXT_FORM:
+        from . import model_text
+
+        return model_text.decode_model_text
+    if form == TEXT_FORM:
+        from . import text_v1
+
+        return text_v1.decode_text
+    if form == BINARY_FORM:
+        from . import binary_v1
+
+        return binary_v1.decode_binary
+    raise KeyError(form)

@@ -82,7 +82,7 @@ def replay_wire(left: Loaded, workspace: str) -> bytes:
         raise NothingToCompare("nothing to replay: the wire's profile and root were not read"
                                + (" (full JSON carries none)" if left.form == "json" else ""))
     from servers.route import make_projection
-    from views.fit import budget_of
+    from views.budget import budget_of
 
     profile, root = values["profile"].decode("utf-8", "replace"), values["root"].decode("utf-8", "replace")
     try:  # a fitted view is fitted again to the budget its document names (docs/wire-format.md §2.1)

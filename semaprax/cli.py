@@ -1,6 +1,11 @@
 """The ``semaprax`` command line: a thin layer over codec (and, later, the
 workspace producers). Failures print ``compact.CODE at byte N: message`` on stderr
-and exit 1; usage errors exit 2."""
+and exit 1; usage errors exit 2.
+
+Each command imports what it uses when it runs: the wire forms it reads or writes
+(codec imports a form's module on first use), the view it makes and what that view
+reads (views.PRODUCERS), the tokenizers only for a budget or a count
+(tests/test_imports.py; docs/performance.md, "Start-up")."""
 
 from __future__ import annotations
 
@@ -9,15 +14,16 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
-import codec
-from analysis.sources import WorkspaceError
-from codec import CompactError, CompactProjection
+import codec  # its errors, limits and names; each of its modules is imported where a command uses it
+from codec import CompactError
 from codec import errors as E
 from codec.errors import excerpt
-from codec.projection import first_difference
 from codec.visible import visible as _visible  # metadata never move the cursor or forge lines
+
+if TYPE_CHECKING:
+    from codec import CompactProjection
 
 EXIT_FAILURE = 1
 EXIT_USAGE = 2
@@ -90,7 +96,7 @@ def _decode_any(args: argparse.Namespace) -> CompactProjection:
             "a full JSON wire has no metadata: give "
             + ", ".join("--" + n.replace("_", "-") for n in missing)
         )
-    return CompactProjection(args.profile, args.root, args.source_revision, found.selected)
+    return codec.CompactProjection(args.profile, args.root, args.source_revision, found.selected)
 
 
 def cmd_decode(args: argparse.Namespace) -> int:
@@ -127,23 +133,28 @@ def _progress(done: int, total: int) -> None:
               end=end, file=sys.stderr, flush=True)
 
 
-def _cache(args: argparse.Namespace) -> None:
-    """``--no-cache``: the analysis cache on disk is left alone (analysis/filecache.py)."""
-    from analysis import filecache
+def _cache(args: argparse.Namespace, profile: str | None = None) -> None:
+    """The settings of the workspace index (analysis/index.py): progress, ``--jobs``,
+    and ``--no-cache``, which leaves the analysis cache on disk alone
+    (analysis/filecache.py). Only the profiles that build the index
+    (``views.INDEXED``; None: any profile) import them; graph and symbols analyse
+    the files they read without either."""
+    from views import INDEXED
 
+    if profile is not None and profile not in INDEXED:
+        return
+    from analysis import filecache, index
+
+    index.progress_hook = _progress
     filecache.use_disk = not args.no_cache
     if getattr(args, "analysis_jobs", None) is not None:  # ``--jobs``: processes analysing the files
-        from analysis import index
-
         index.jobs = args.analysis_jobs
 
 
 def cmd_project(args: argparse.Namespace) -> int:
-    from analysis import index
     from servers.route import make_projection
 
-    index.progress_hook = _progress
-    _cache(args)
+    _cache(args, args.profile)
 
     budget = None
     fits: Any = None
@@ -164,24 +175,21 @@ def cmd_project(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from analysis import index
     from servers.route import replay_projection
-
-    index.progress_hook = _progress
-    _cache(args)
-
-    data = _read(args.wire)
     from servers.session import is_session
 
+    data = _read(args.wire)
     if is_session(data[: 1 << 16]):
+        _cache(args)
         return _replay_session(data, args.workspace)
     found = codec.decode_wire(data)
     if found.projection is None:
         raise _Usage("a full JSON wire has no profile or root to replay; replay a wire with metadata")
     p = found.projection
+    _cache(args, p.profile)
     again = replay_projection(p, args.workspace)  # a fitted view is fitted again to its budget
     if again.selected != p.selected:
-        at = first_difference(p.selected, again.selected)
+        at = codec.first_difference(p.selected, again.selected)
         raise CompactError(  # the offset is in the selected document, not the wire: it is in the message
             E.REPLAY,
             f"regenerated {p.profile} view of {p.root!r} differs from the wire's at byte {at} of the "
@@ -487,6 +495,17 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _NeverRaised(Exception):
+    pass
+
+
+def _workspace_error() -> type[Exception]:
+    """analysis.sources.WorkspaceError, when a command imported the workspace; a
+    command that did not (decode, verify, tokens) cannot have raised it."""
+    sources = sys.modules.get("analysis.sources")
+    return sources.WorkspaceError if sources is not None else _NeverRaised
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["inspect"]:  # every option belongs to semaprax-inspect
@@ -506,7 +525,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_FAILURE
     except _Usage as exc:
         parser.error(str(exc))
-    except WorkspaceError as exc:
+    except _workspace_error() as exc:  # evaluated only when an exception gets here
         print(f"semaprax: {_visible(str(exc))}", file=sys.stderr)
         return EXIT_FAILURE
     except BrokenPipeError:  # pragma: no cover - e.g. `| head`

@@ -50,11 +50,12 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import WithJsonSchema
 
 import codec
+from analysis.sources import is_utf8, spelled, unnameable
 from analysis.warm import IndexCache
 from servers import framing, route
 from servers.failures import DEFAULT_MAX_MESSAGE_BYTES, ROOTS_TIMEOUT, jsonrpc_code
 from servers.lsp import folder_of_uri, package_version
-from servers.roots import ROOT_KINDS
+from servers.roots import ROOT_KINDS, SYMBOL_PROFILES
 from servers.route import RouteError
 from views.legend import COMMON, LEGENDS, PARTIAL
 
@@ -408,11 +409,67 @@ class _BoundedLines:
                 await self._reply(framing.error(ident if framing.is_id(ident) else None, "jsonrpc.request",
                                                 "not a valid JSON-RPC 2.0 request, notification or response"))
                 continue
+            unnamed = _lone_surrogate(data)
+            if unnamed is not None:  # the SDK's parser refuses it: answered here, never dropped
+                answer = _not_unicode(data, *unnamed)
+                if answer is not None:
+                    await self.replies.send(SessionMessage(answer))
+                continue
             return line.decode("utf-8")
 
     async def _reply(self, message: dict[str, Any]) -> None:
         error = mcp_types.JSONRPCError(jsonrpc="2.0", id=message["id"], error=mcp_types.ErrorData(**message["error"]))
         await self.replies.send(SessionMessage(error))
+
+
+def _lone_surrogate(value: Any, where: tuple[str, ...] = ()) -> tuple[tuple[str, ...], str] | None:
+    """Where the first string (a key or a value) that is not UTF-8 text lies in a
+    parsed message, and the string: JSON allows an escaped lone surrogate
+    (``"zz\\udce9"``, RFC 8259 §8.2), the SDK's parser does not, and would drop
+    the whole message unanswered."""
+    if isinstance(value, str):
+        return None if is_utf8(value) else (where, value)
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found = _lone_surrogate(key, where) or _lone_surrogate(item, (*where, key))
+            if found is not None:
+                return found
+    elif isinstance(value, list):
+        for n, item in enumerate(value):
+            found = _lone_surrogate(item, (*where, str(n)))
+            if found is not None:
+                return found
+    return None
+
+
+def _not_unicode(data: dict[str, Any], where: tuple[str, ...], text: str) -> mcp_types.JSONRPCMessage | None:
+    """The answer to a message holding a string that is not UTF-8 text: a tool
+    call gets the tool error a route error gives (a root: the semaprax.workspace
+    answer the CLI and ``semaprax serve`` give, analysis/sources.py check_nameable);
+    any other request a semaprax.params error; a notification nothing."""
+    ident = data.get("id")
+    if "method" not in data or not isinstance(ident, (int, str)) or not framing.is_id(ident):
+        return None
+    if where == ("id",):  # an id that cannot be sent back is one that cannot be determined (JSON-RPC: null)
+        reply = framing.error(None, "semaprax.params", "the request's id is not UTF-8 text (a lone surrogate)")
+        return mcp_types.JSONRPCError(jsonrpc="2.0", id=None, error=mcp_types.ErrorData(**reply["error"]))
+    params = data.get("params") or {}
+    arguments = params.get("arguments") if isinstance(params, dict) else None
+    if data["method"] == "tools/call" and where[:2] == ("params", "arguments") and len(where) == 3 \
+            and isinstance(arguments, dict) and where[2] in arguments:
+        name = where[2]
+        profile = arguments.get("profile")
+        why = unnameable(text, "symbol" if profile in SYMBOL_PROFILES else "root")
+        if name == "root" and why is not None:
+            error = route.workspace_error(why)
+        else:
+            error = route.params_error(f"{name} {spelled(text)} is not UTF-8 text (a lone surrogate)")
+        result = _error_result(error).model_dump(by_alias=True, mode="json", exclude_none=True)
+        return mcp_types.JSONRPCResponse(jsonrpc="2.0", id=ident, result=result)
+    message = (f"{'.'.join(where) or 'a key'} holds {spelled(text)}, which is not UTF-8 text "
+               f"(a lone surrogate); nothing in a request may be")
+    reply = framing.error(ident, "semaprax.params", message)
+    return mcp_types.JSONRPCError(jsonrpc="2.0", id=ident, error=mcp_types.ErrorData(**reply["error"]))
 
 
 def preload_tokenizer() -> threading.Thread:

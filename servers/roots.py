@@ -9,8 +9,6 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from analysis.index import index_of
-from analysis.manifest import MANIFEST_NAMES
 from analysis.sources import SKIP_DIRS, Workspace
 
 #: What kind of root each profile takes, in words a caller can act on.
@@ -72,6 +70,8 @@ def _files(ws: Workspace) -> list[Root]:
 
 
 def _manifests(ws: Workspace) -> list[Root]:
+    from analysis.manifest import MANIFEST_NAMES
+
     found = []
     for dirpath, dirnames, filenames in os.walk(ws.folder):
         dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
@@ -85,6 +85,7 @@ def _manifests(ws: Workspace) -> list[Root]:
 
 
 def _symbols(ws: Workspace) -> list[Root]:
+    from analysis.index import index_of
     from views.common import workspace_sources
 
     index = index_of(ws, workspace_sources(ws))
@@ -135,6 +136,8 @@ def narrower(ws: Workspace, profile: str, root: str, n: int = 8) -> list[dict[st
     """Roots inside ``root`` that the same profile accepts, largest first: the
     sub-packages and files of a folder, the files of a project, the members of a
     class. Empty when the profile's view of ``root`` cannot be split."""
+    from analysis.manifest import MANIFEST_NAMES
+
     rel = root.strip("/")
     if profile in SYMBOL_PROFILES:
         inside = [r for r in _symbols(ws) if r.root.rpartition(".")[0] == root]

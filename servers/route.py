@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import codec
-from analysis.sources import Workspace, WorkspaceError
+from analysis.sources import Workspace, WorkspaceError, check_nameable
 from analysis.warm import IndexCache
 from codec import CompactError, CompactProjection
 from codec import errors as E
@@ -38,8 +38,8 @@ from servers import roots
 from servers.failures import jsonrpc_code
 from views import PRODUCERS
 
-if TYPE_CHECKING:  # views.fit brings the tokenizers: imported where a budget is given
-    from views.fit import Budget
+if TYPE_CHECKING:  # imported where a budget is given; views.fit (the tokenizers) only to fit one
+    from views.budget import Budget
 
 METHOD = "workspace/compact-projection"
 
@@ -206,7 +206,15 @@ def check_root(folder: Path, profile: str, root: str) -> None:
     """A path root (graph, symbols, project-graph, diagnostics) must name a place
     inside the workspace once symlinks are followed. The refusal is the same
     whether or not anything exists there, so it tells nothing about what lies
-    outside; an over-long root is refused before the file system is asked."""
+    outside; an over-long root is refused before the file system is asked. A
+    root that is not UTF-8 text (a lone surrogate) is refused first, as the CLI
+    refuses it (analysis/sources.py, check_nameable)."""
+    symbol = profile in roots.SYMBOL_PROFILES
+    try:  # an absolute path is judged below the workspace (Workspace.relative), whatever the workspace's name
+        if symbol or not Path(root).is_absolute():
+            check_nameable(root, "symbol" if symbol else "root")
+    except WorkspaceError as exc:
+        raise workspace_error(str(exc)) from None
     if profile in roots.SYMBOL_PROFILES:
         if len(root.encode("utf-8", "surrogatepass")) > MAX_PATH_BYTES:
             raise params_error(f"root is {len(root):,} characters long; a qualified symbol is at most "
@@ -312,6 +320,8 @@ def make_projection(profile: str, root: str, workspace: str | os.PathLike[str] =
         raise CompactError(E.METADATA, f"unknown profile {profile!r}; expected one of {', '.join(PRODUCERS)}")
     if budget is not None and index_cache is None:  # the narrower roots' views reuse the index
         index_cache = IndexCache()
+    if profile in roots.SYMBOL_PROFILES:  # a path root is checked by Workspace.relative
+        check_nameable(root, "symbol")
     ws = Workspace(workspace, index_cache=index_cache)
 
     def produce() -> CompactProjection:
@@ -340,7 +350,7 @@ def replay_projection(p: CompactProjection, workspace: str | os.PathLike[str] = 
     replay of a fitted view makes the same bytes when the sources are the same."""
     import json
 
-    from views.fit import budget_of
+    from views.budget import budget_of  # not views.fit: a whole view is replayed without the tokenizers
 
     try:
         value = json.loads(p.selected)
@@ -379,7 +389,7 @@ def answer(request: Request, workspace: str | os.PathLike[str] | None, *,
     checkpoint("view")
     budget = None
     if request.max_tokens is not None:  # auto fits full JSON; the form it picks is cheaper still
-        from views.fit import Budget
+        from views.budget import Budget
 
         budget = Budget(request.max_tokens, "json" if auto else encoding)
     try:

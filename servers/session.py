@@ -282,7 +282,7 @@ def replay_session(session: Session, workspace: str) -> list[Replayed]:
     from codec.errors import excerpt
     from codec.projection import first_difference
     from servers.route import make_projection
-    from views.fit import budget_of
+    from views.budget import budget_of
 
     out = []
     for call in session.calls:

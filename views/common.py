@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from analysis.manifest import MANIFEST_NAMES, Project, load_project
 from analysis.model import EDGE_KINDS, IMPORTS, Definition, ModuleAnalysis, Use
 from analysis.sources import Workspace, WorkspaceError, suggest
+
+if TYPE_CHECKING:  # the manifest reader (and tomllib) is imported by the views that read a manifest
+    from analysis.manifest import Project
 
 
 def table(columns: list[str], rows: Iterable[list[Any]]) -> dict[str, Any]:
@@ -67,6 +69,8 @@ def python_file(ws: Workspace, root: str) -> str:
 def workspace_sources(ws: Workspace) -> list[str]:
     """The files a symbol lookup reads: a top-level manifest's sources, or else
     every Python file of the workspace."""
+    from analysis.manifest import MANIFEST_NAMES, load_project
+
     for name in MANIFEST_NAMES:
         if ws.exists(name):
             return list(load_project(ws, name).sources)
@@ -74,6 +78,8 @@ def workspace_sources(ws: Workspace) -> list[str]:
 
 
 def manifest_root(ws: Workspace, root: str) -> Project:
+    from analysis.manifest import MANIFEST_NAMES, load_project
+
     rel = ws.relative(root)
     if ws.is_dir(rel):
         for name in MANIFEST_NAMES:

@@ -7,7 +7,7 @@ consulted). Files whose names are not UTF-8 are listed as skipped."""
 
 from __future__ import annotations
 
-import sys
+import re
 from collections import Counter
 from dataclasses import replace
 from typing import Any
@@ -16,7 +16,8 @@ from analysis.index import WorkspaceIndex, index_of
 from analysis.manifest import MANIFEST_NAMES
 from analysis.model import ModuleAnalysis, Problem
 from analysis.resolver import analyse_module
-from analysis.sources import Workspace
+from analysis.sources import Workspace, WorkspaceError
+from views._stdlib_modules import TABLES
 from views.common import manifest_root, problem_rows, python_file
 
 COLUMNS = ["path", "line", "column", "kind", "message"]
@@ -28,7 +29,9 @@ def produce(ws: Workspace, root: str) -> tuple[str, Any]:
         project = manifest_root(ws, root)
         index = index_of(ws, list(project.sources))
         rows = problem_rows(_without_reexports(index.modules))
-        rows.extend(_unresolved_imports(index, project.dependencies))
+        declared = project.dependencies + project.optional_dependencies
+        rows.extend(_unresolved_imports(index, declared,
+                                        stdlib_names(project.requires_python, project.manifest)))
         rows.extend(_skipped_rows(ws, project.folder))
         rows.extend(_same_names(index))
         rel = project.manifest
@@ -75,13 +78,76 @@ def import_names(dependencies: tuple[str, ...]) -> set[str]:
     return names
 
 
-def _unresolved_imports(index: WorkspaceIndex, dependencies: tuple[str, ...]) -> list[list[Any]]:
+#: The Python versions whose standard library the view knows (views/_stdlib_modules.py,
+#: written by scripts/stdlib_modules.py), oldest first.
+PYTHONS: tuple[tuple[int, int], ...] = tuple(sorted((int(v.split(".")[0]), int(v.split(".")[1])) for v in TABLES))
+_CLAUSE = re.compile(r"\s*(~=|===|==|!=|<=|>=|<|>)\s*(\d+(?:\.\d+)*)(\.\*)?\s*$")
+
+
+def allowed_pythons(requires_python: str | None, manifest: str = "") -> list[tuple[int, int]]:
+    """The versions of PYTHONS a ``requires-python`` specifier (PEP 440) allows
+    some release of: all of them without one; when it allows none of them, the
+    newest when it asks for a later Python, else the oldest. A specifier that is
+    not one is a WorkspaceError."""
+    if requires_python is None or not requires_python.strip():
+        return list(PYTHONS)
+    clauses = []
+    for text in requires_python.split(","):
+        found = _CLAUSE.match(text)
+        if found is None or (found.group(3) and found.group(1) not in ("==", "!=")):
+            raise WorkspaceError(f"{manifest!r}: requires-python {requires_python!r} is not a version "
+                                 f"specifier (PEP 440: '>=3.11', '>=3.10,<3.13', '~=3.12', '==3.11.*')")
+        op, version, star = found.group(1), tuple(int(p) for p in found.group(2).split(".")), bool(found.group(3))
+        clauses.append((op, version, star))
+    allowed = [v for v in PYTHONS if all(_admits(v, *c) for c in clauses)]
+    if allowed:
+        return allowed
+    later = all(_admits((PYTHONS[-1][0], 999), *c) for c in clauses)
+    return [PYTHONS[-1] if later else PYTHONS[0]]
+
+
+def _admits(line: tuple[int, int], op: str, version: tuple[int, ...], star: bool) -> bool:
+    """Whether some release ``line[0].line[1].N`` satisfies one clause."""
+    head = (version + (0, 0))[:2]
+    patch = version[2] if len(version) > 2 else 0
+    if op in (">=", ">"):
+        return line >= head
+    if op == "<=":
+        return line <= head
+    if op == "<":
+        return line < head or (line == head and patch > 0)
+    if op == "~=":  # >= version, and the same release but for its last part
+        prefix = version[:-1] if len(version) > 1 else version
+        return line >= head and _admits(line, "==", prefix, True)
+    if op in ("==", "===", "!="):
+        size = min(len(version), 2)
+        within = line[:size] == version[:size]  # the line is inside the prefix ``3.*`` / ``3.11.*``
+        if op == "!=":  # excludes a whole line only as a wildcard covering it
+            return not (star and len(version) <= 2 and within)
+        return within if star else line == head
+    return True
+
+
+def stdlib_names(requires_python: str | None, manifest: str = "") -> set[str]:
+    """The standard library's top-level modules for a project: those of any
+    Python version its ``requires-python`` allows (allowed_pythons), from the
+    bundled table, never the running interpreter's: the same manifest and
+    sources give the same bytes under every Python."""
+    names: set[str] = set()
+    for major, minor in allowed_pythons(requires_python, manifest):
+        names.update(TABLES[f"{major}.{minor}"].split())
+    return names
+
+
+def _unresolved_imports(index: WorkspaceIndex, dependencies: tuple[str, ...],
+                        stdlib: set[str] | None = None) -> list[list[Any]]:
     """Imports that name neither a project module (nor a name in one), nor the
-    standard library, nor a declared dependency. Linear in the imports: the
-    sets are made once, and each import looks up its own prefixes."""
+    standard library (``stdlib``; by default every version's, stdlib_names),
+    nor a declared dependency. Linear in the imports: the sets are made once,
+    and each import looks up its own prefixes."""
     modules = {a.module for a in index.modules}
     internal_tops = {m.split(".")[0] for m in modules}
-    known_tops = set(sys.stdlib_module_names) | import_names(dependencies)
+    known_tops = (stdlib_names(None) if stdlib is None else stdlib) | import_names(dependencies)
     # every proper prefix of a module name: ``from pkg import sub`` names package pkg
     prefixes = {m[:i] for m in modules for i, c in enumerate(m) if c == "."}
     rows = []

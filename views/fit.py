@@ -27,7 +27,6 @@ from __future__ import annotations
 import ast
 import base64
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import codec
@@ -35,10 +34,9 @@ from analysis.resolver import analyse_module
 from analysis.sources import Workspace, WorkspaceError
 from analysis.warm import IndexCache
 from views import tokens
+from views.budget import PARTIAL, Budget
 from views.shapes import pack_graph, path_module, unpack_graph
 
-#: The key of the partial marker; a view without it is whole.
-PARTIAL = "partial"
 #: Columns of the marker's narrower roots.
 NARROWER_COLUMNS = ["profile", "root", "cl100k_base", "o200k_base"]
 #: At most this many narrower roots are named.
@@ -46,31 +44,6 @@ MAX_NARROWER = 6
 #: Tokens kept free for each narrower root's counts while searching (they are
 #: filled in after, and the fit checked again).
 _COUNT_ALLOWANCE = 6
-
-
-@dataclass(frozen=True)
-class Budget:
-    """``max_tokens`` of the wire of form ``counted``, in each tokenizer."""
-
-    max_tokens: int
-    counted: str = "json"
-
-    def __post_init__(self) -> None:
-        if self.counted not in codec.ENCODERS:
-            raise ValueError(f"unknown wire form {self.counted!r}")
-
-
-def budget_of(value: Any) -> Budget | None:
-    """The budget a view was fitted to, read from its ``partial`` marker; None for a whole view."""
-    if not isinstance(value, dict):
-        return None
-    marker = value.get(PARTIAL)
-    if not isinstance(marker, dict):
-        return None
-    limit, counted = marker.get("max_tokens"), marker.get("counted")
-    if type(limit) is not int or limit < 1 or counted not in codec.ENCODERS:
-        return None
-    return Budget(limit, counted)
 
 
 def wire_text(profile: str, root: str, revision: str, value: Any, form: str) -> str:

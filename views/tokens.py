@@ -43,7 +43,6 @@ import base64
 import binascii
 import gzip
 import hashlib
-import importlib.metadata
 import importlib.util
 import io
 import os
@@ -148,6 +147,8 @@ def _tiktoken_version() -> str:
     version = getattr(tiktoken, "__version__", None)
     if isinstance(version, str):
         return version
+    import importlib.metadata  # only for a tiktoken without __version__: it brings the email package
+
     return importlib.metadata.version("tiktoken")
 
 

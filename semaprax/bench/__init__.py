@@ -64,6 +64,8 @@ BENCHES: dict[str, Bench] = {
     "cache": Bench("cache", "one run per change: project-graph cold, from the per-file cache and --no-cache, "
                    "and a server's request after a one-file edit (give a workspace with a manifest)"),
     "fit": Bench("fit", "what fitting a view to a token budget costs against producing it whole"),
+    "startup": Bench("startup", "what each CLI command imports and its cost (python -X importtime), against "
+                     "another checkout with --baseline DIR"),
     "recall": Bench("recall", "call targets and references against jedi (needs the dev extra)"),
     "listing": Bench("listing", "print a view's minimal plain-text listing (the floor the shapes are measured "
                      "against)", tool=True),

@@ -465,9 +465,9 @@ FAMILIES.update({name: (("json", "text", "model-text"), build) for name, build i
 TWINS.update(dict.fromkeys({**_DEEP3, **_NAN4}, fam_nested_511))
 
 
-# --- issue 23, still open: the nested-511 arrays under a top-level object -----------------------------
-# Valid, so compared with the valid graph wire of the same size and form; the
-# proof takes arrays and flat objects only, so this one is parsed in full.
+# --- issue 23: the nested-511 arrays under a top-level object ------------------------------------------
+# Valid, so compared with the valid graph wire of the same size and form; proved
+# without a value since branch obj23t (projection._canonical_objects).
 
 
 def fam_nested_511_under_object(form: str, size: int) -> bytes:
@@ -476,6 +476,48 @@ def fam_nested_511_under_object(form: str, size: int) -> bytes:
 
 FAMILIES["nested-511-under-object (valid)"] = (FORMS, fam_nested_511_under_object)
 TWINS["nested-511-under-object (valid)"] = fam_valid
+
+# --- issue 23, branch obj23t: the same document under an object with one departure ----------------------
+# Text forms, each against the valid nested-511-under-object wire of the same
+# size and form (projection._object_departure).
+
+
+def _under_object_with(form: str, size: int, leaf: bytes, where: str = "middle") -> bytes:
+    """The nested-511-under-object document with the leaf (``1``) of its
+    middle or last item spelled ``leaf``."""
+    doc = b'{"a":' + _array(b"[" * 510 + b"1" + b"]" * 510, _document_size(form, size - 16, 0.5) - 6) + b"}"
+    start = doc.index(b"],[", len(doc) // 2) + 2 if where == "middle" else doc.rindex(b",[") + 1
+    at = start + 510  # the item's leaf, after its 510 ``[``
+    return doc[:at] + leaf + doc[at + 1 :]
+
+
+def _under_object_family(
+    leaf: bytes, where: str = "middle", edit: Callable[[bytes], bytes] = lambda doc: doc
+) -> Callable[[str, int], bytes]:
+    return lambda form, size: _framed_doc(form, edit(_under_object_with(form, size, leaf, where)))
+
+
+def _after_comma(byte: bytes) -> Callable[[bytes], bytes]:
+    def insert(doc: bytes) -> bytes:
+        at = doc.index(b"],[", len(doc) // 2) + 2  # after the comma between two items
+        return doc[:at] + byte + doc[at:]
+
+    return insert
+
+
+_OBJ23T = {
+    "under-object-float-in-middle": _under_object_family(b"1.50"),
+    "under-object-float-out-of-range": _under_object_family(b"1e400"),
+    "under-object-escape": _under_object_family(b'"\\u0041"'),
+    "under-object-nan-at-end": _under_object_family(b"NaN", "end"),
+    "under-object-stray-byte": _under_object_family(b"1", edit=_after_comma(b"x")),
+    "under-object-stray-brace": _under_object_family(b"1", edit=_after_comma(b"}")),
+    "under-object-cut-in-number": _under_object_family(b"1.5", "end", lambda doc: doc[: doc.rindex(b"1.5") + 2]),
+    "under-object-repeated-key-at-end": _under_object_family(b"1", edit=lambda doc: doc[:-1] + b',"a":1}'),
+    "under-object-space-after-key": _under_object_family(b"1", edit=lambda doc: doc.replace(b'"a":', b'"a": ', 1)),
+}
+FAMILIES.update({name: (("json", "text", "model-text"), build) for name, build in _OBJ23T.items()})
+TWINS.update(dict.fromkeys(_OBJ23T, fam_nested_511_under_object))
 
 def limit_cases() -> dict[str, tuple[str, bytes]]:
     """name -> (form, wire): the size-independent limit cases of issue 13."""

@@ -268,3 +268,39 @@ def test_without_a_store_a_workers_records_come_without_their_questions(monkeypa
     assert all(r.events for r in kept.records)
     worker = [r for r in bare.records if r.events == ()]
     assert worker and len(worker) < len(bare.records)  # the worker's shard; the building process's keep theirs
+
+
+def test_a_rounds_tables_carry_the_answers_no_change_reaches():
+    """``Tables.carry`` keeps the last round's answers where no key they read
+    changed, and forgets the others: each answer is the one fresh tables give
+    (a class told anew, a value changed, one removed; reached directly, through
+    an alias, and through an alias with a call's suffix)."""
+    from analysis.filecache import CLASS, VALUE
+    from analysis.resolver import ClassInfo
+
+    def told(classes, values):
+        return pool_module.Told({q: ClassInfo(b, frozenset(m)) for q, (b, m) in classes.items()}, values,
+                                [("pkg.Engine", "pkg.engine.Engine"), ("pkg.make", "pkg.engine.make")])
+
+    first = [told({"pkg.engine.Engine": ((), {"run"})}, {"pkg.engine.make()": "pkg.engine.Engine",
+                                                         "pkg.engine.Engine.part": "pkg.parts.Part"}),
+             told({"pkg.parts.Part": ((), {"spin"})}, {"pkg.parts.Part.size": "builtins.int"})]
+    second = [told({"pkg.engine.Engine": (("pkg.parts.Part",), {"run", "stop"})},
+                   {"pkg.engine.make()": "pkg.parts.Part", "pkg.engine.Engine.part": "pkg.parts.Part"}),
+              told({"pkg.parts.Part": ((), {"spin"}), "pkg.parts.Wheel": ((), set())}, {})]
+    questions = [(CLASS, q) for q in ("pkg.engine.Engine", "pkg.Engine", "pkg.parts.Part", "pkg.parts.Wheel",
+                                      "pkg.parts.Gone")]
+    questions += [(VALUE, q) for q in ("pkg.engine.make()", "pkg.make()", "pkg.Engine.part", "pkg.parts.Part.size",
+                                       "pkg.make()[]", "pkg.Engine=", "os.getcwd()")]
+    before = pool_module.Tables(first, {})
+    old = [before.answer(kind, q) for kind, q in questions]
+    after = pool_module.Tables(second, {})
+    after.carry(before)
+    kept = [q for kind, q in questions if q in after._answers[kind]]  # carried over, not to be asked again
+    assert "pkg.Engine.part" in kept and "pkg.parts.Part" in kept
+    assert "pkg.make()" not in kept and "pkg.Engine" not in kept and "pkg.parts.Part.size" not in kept
+    fresh = pool_module.Tables(second, {})
+    assert [after.answer(kind, q) for kind, q in questions] == [fresh.answer(kind, q) for kind, q in questions]
+    assert [after.answer(kind, q) for kind, q in questions] != old  # the change reached some answers
+    assert after.agrees([(kind, q, fresh.answer(kind, q)) for kind, q in questions])
+    assert not after.agrees([(kind, q, a) for (kind, q), a in zip(questions, old)])

@@ -495,3 +495,600 @@ def test_a_local_rebound_in_a_branch_to_a_subclass_is_of_the_base_after_it(tmp_p
     assert _lines(index, "pkg.jar.Jar.put") == [("pkg.jar", 19)]
     calls = {(u.line, u.target) for u in index.by_module["pkg.jar"].uses if u.kind == "calls"}
     assert (27, "?jar.put") in calls
+
+
+def test_an_asserted_isinstance_and_an_early_exit_narrow_what_follows(tmp_path: Path) -> None:
+    # ``assert isinstance(e, Extension)`` and ``if not isinstance(e, C): raise``
+    # make ``e`` a C in the rest of the block (wsproto's handshake)
+    index = _index(tmp_path, {"pkg/ext.py": (
+        "class Extension:\n"
+        "    def offer(self) -> str:\n"
+        "        return ''\n"
+        "\n"
+        "\n"
+        "def offers(extensions: list[object]) -> None:\n"
+        "    for e in extensions:\n"
+        "        assert isinstance(e, Extension)\n"
+        "        e.offer()\n"                                  # 9
+        "\n"
+        "\n"
+        "def checked(e: object, f: object) -> str:\n"
+        "    if not isinstance(e, Extension):\n"
+        "        raise TypeError(e)\n"
+        "    assert isinstance(f, Extension) and f\n"
+        "    f.offer()\n"                                      # 16
+        "    return e.offer()\n"                               # 17
+        "\n"
+        "\n"
+        "def maybe(e: object) -> None:\n"
+        "    if not isinstance(e, Extension):\n"
+        "        print(e)\n"
+        "    e.offer()\n"                                      # 23
+    )})
+    lines = [line for m, line in _lines(index, "pkg.ext.Extension.offer")]
+    assert lines == [9, 16, 17]
+
+
+def test_a_value_of_a_union_of_classes_refers_to_each_class_member(tmp_path: Path) -> None:
+    # ``logger: DummyLogger | OutputLogger | None``, ``self.logger = logger or
+    # DummyLogger()`` (h2's configuration): ``config.logger.debug()`` may be
+    # either class's method, and jedi lists it for both; the call itself names none
+    index = _index(tmp_path, {"pkg/config.py": (
+        "from typing import Optional, Union\n"
+        "\n"
+        "\n"
+        "class DummyLogger:\n"
+        "    def debug(self, msg: str) -> None:\n"
+        "        pass\n"
+        "\n"
+        "\n"
+        "class OutputLogger:\n"
+        "    def debug(self, msg: str) -> None:\n"
+        "        print(msg)\n"
+        "\n"
+        "\n"
+        "class Config:\n"
+        "    fallback: 'DummyLogger | OutputLogger'\n"
+        "\n"
+        "    def __init__(self, logger: DummyLogger | OutputLogger | None = None) -> None:\n"
+        "        self.logger = logger or DummyLogger()\n"
+        "        logger.debug('made')\n"                                    # 19
+        "\n"
+        "\n"
+        "def pick(flag: bool) -> Optional[Union[DummyLogger, OutputLogger]]:\n"
+        "    return DummyLogger() if flag else OutputLogger()\n"
+    ), "pkg/conn.py": (
+        "from pkg.config import Config, pick\n"
+        "\n"
+        "\n"
+        "def run(config: Config) -> None:\n"
+        "    config.logger.debug('run')\n"                                  # 5
+        "    config.fallback.debug('run')\n"                                # 6
+        "    pick(True).debug('pick')\n"                                    # 7
+    )})
+    want = [("pkg.config", 19), ("pkg.conn", 5), ("pkg.conn", 6), ("pkg.conn", 7)]
+    assert _lines(index, "pkg.config.DummyLogger.debug") == want
+    assert _lines(index, "pkg.config.OutputLogger.debug") == want
+    calls = {u.target for u in index.by_module["pkg.conn"].uses if u.kind == "calls" and u.line == 5}
+    assert not any(t.endswith(".debug") and not t.startswith("?") for t in calls)
+
+
+def _calls_at(index: WorkspaceIndex, module: str) -> dict[int, set[str]]:
+    found: dict[int, set[str]] = {}
+    for u in index.by_module[module].uses:
+        if u.kind == "calls":
+            found.setdefault(u.line, set()).add(u.target)
+    return found
+
+
+def test_unpacked_values_slices_and_operators_of_strings_and_lists(tmp_path: Path) -> None:
+    # ``key, value = param.split("=")`` (each an item), ``a, b = x.strip(), y``
+    # (place by place), ``tokens[0]``/``for c in name`` of a str (a str),
+    # ``left + right`` of two lists (their items), ``"%s" % x`` (a str),
+    # ``head, sep, tail = s.partition(";")``, ``data.split(b",")`` of bytes
+    index = _index(tmp_path, {"pkg/text.py": (
+        "def parse(header: str, data: bytes, extra: list[str]) -> None:\n"
+        "    tokens = header.split(';')\n"
+        "    content_type, params = tokens[0].strip(), tokens[1:]\n"
+        "    content_type.lower()\n"                                        # 4
+        "    for param in params + extra:\n"
+        "        key, value = param.split('=')\n"
+        "        key.strip()\n"                                             # 7
+        "    name, sep, rest = header.partition(';')\n"
+        "    name.rstrip()\n"                                               # 9
+        "    for c in header:\n"
+        "        c.isdigit()\n"                                             # 11
+        "    ('%s!' % name).upper()\n"                                      # 12
+        "    for piece in data.split(b','):\n"
+        "        piece.decode()\n"                                          # 14
+        "    header[1:].casefold()\n"                                       # 15
+    )})
+    calls = _calls_at(index, "pkg.text")
+    assert calls[4] == {"builtins.str.lower"}
+    assert calls[7] == {"builtins.str.strip"}
+    assert calls[9] == {"builtins.str.rstrip"}
+    assert calls[11] == {"builtins.str.isdigit"}
+    assert "builtins.str.upper" in calls[12]
+    assert calls[14] == {"builtins.bytes.decode"}
+    assert calls[15] == {"builtins.str.casefold"}
+
+
+def test_a_generic_type_alias_and_the_places_of_its_tuple_items(tmp_path: Path) -> None:
+    # ``Headers = list[tuple[bytes, bytes]]`` in another module (wsproto),
+    # ``Interval: TypeAlias = "tuple[Bound, Bound]"`` under TYPE_CHECKING
+    # (packaging): an annotation naming the alias is what it stands for, and
+    # ``for name, value in headers`` / ``lower, upper = intervals[0]`` give each
+    # name its place's class
+    index = _index(tmp_path, {"pkg/typing.py": (
+        "from typing import TYPE_CHECKING\n"
+        "Headers = list[tuple[bytes, bytes]]\n"
+        "if TYPE_CHECKING:\n"
+        "    from typing import TypeAlias\n"
+        "    from pkg.bound import Bound\n"
+        "    Interval: TypeAlias = 'tuple[Bound, Bound]'\n"
+    ), "pkg/bound.py": (
+        "class Bound:\n"
+        "    def key(self) -> int:\n"
+        "        return 0\n"
+    ), "pkg/use.py": (
+        "from __future__ import annotations\n"
+        "from dataclasses import dataclass, field\n"
+        "from pkg.typing import Headers, Interval\n"
+        "\n"
+        "\n"
+        "@dataclass\n"
+        "class Request:\n"
+        "    headers: Headers = field(default_factory=list)\n"
+        "\n"
+        "\n"
+        "def handle(event: Request, intervals: list[Interval]) -> None:\n"
+        "    out: Headers = []\n"
+        "    for name, value in event.headers:\n"
+        "        out.append((name.lower(), value))\n"                      # 14
+        "    lower, upper = intervals[0]\n"
+        "    lower.key()\n"                                                # 16
+        "    for low, high in intervals:\n"
+        "        high.key()\n"                                             # 18
+    )})
+    calls = _calls_at(index, "pkg.use")
+    assert calls[14] == {"builtins.list.append", "builtins.bytes.lower"}
+    assert calls[16] == {"pkg.bound.Bound.key"}
+    assert calls[18] == {"pkg.bound.Bound.key"}
+
+
+def test_the_keys_of_an_annotated_mapping(tmp_path: Path) -> None:
+    # ``offers: dict[str, bool]``: ``for name, flag in offers.items()``, ``for
+    # key in table`` and ``.keys()`` give keys; ``table[k]`` is still a value
+    index = _index(tmp_path, {"pkg/keys.py": (
+        "class Entry:\n"
+        "    def size(self) -> int:\n"
+        "        return 0\n"
+        "\n"
+        "\n"
+        "def offer(offers: dict[str, bool], table: dict[bytes, Entry]) -> None:\n"
+        "    for name, flag in offers.items():\n"
+        "        name.encode()\n"                                           # 8
+        "    for key in table:\n"
+        "        key.decode()\n"                                            # 10
+        "    table[b'x'].size()\n"                                          # 11
+        "    for k in offers.keys():\n"
+        "        k.upper()\n"                                               # 13
+    )})
+    calls = _calls_at(index, "pkg.keys")
+    assert calls[8] == {"builtins.str.encode"}
+    assert calls[10] == {"builtins.bytes.decode"}
+    assert calls[11] == {"pkg.keys.Entry.size"}
+    assert calls[13] == {"builtins.str.upper"}
+
+
+def test_zlib_compression_objects_are_of_their_private_classes(tmp_path: Path) -> None:
+    # typeshed: ``zlib.compressobj()`` is a ``zlib._Compress`` (wsproto's
+    # permessage-deflate keeps one, annotated, on self)
+    index = _index(tmp_path, {"pkg/deflate.py": (
+        "import zlib\n"
+        "from typing import Optional\n"
+        "\n"
+        "\n"
+        "class Deflate:\n"
+        "    def __init__(self) -> None:\n"
+        "        self._decompressor: Optional[zlib._Decompress] = None\n"
+        "\n"
+        "    def frame(self, data: bytes) -> bytes:\n"
+        "        compressor = zlib.compressobj(-15)\n"
+        "        out = compressor.compress(data)\n"                          # 11
+        "        out.hex()\n"                                                 # 12
+        "        return self._decompressor.decompress(data)\n"                # 13
+    )})
+    calls = _calls_at(index, "pkg.deflate")
+    assert calls[11] == {"zlib._Compress.compress"}
+    assert calls[12] == {"builtins.bytes.hex"}
+    assert calls[13] == {"zlib._Decompress.decompress"}
+
+
+def test_the_places_of_a_tuple_typed_value_and_of_items_copied_to_a_local(tmp_path: Path) -> None:
+    # ``interval: Interval`` (a tuple alias): ``interval[0]`` is of place 0;
+    # ``intervals = self.intervals`` keeps the places of its items (packaging's ranges)
+    index = _index(tmp_path, {"pkg/ranges.py": (
+        "class Lower:\n"
+        "    def key(self) -> int:\n"
+        "        return 0\n"
+        "\n"
+        "\n"
+        "class Upper:\n"
+        "    def key(self) -> int:\n"
+        "        return 1\n"
+        "\n"
+        "\n"
+        "Interval = tuple[Lower, Upper]\n"
+        "\n"
+        "\n"
+        "def start(interval: Interval) -> int:\n"
+        "    return interval[0].key() + interval[1].key()\n"                  # 15
+        "\n"
+        "\n"
+        "class Index:\n"
+        "    def __init__(self, intervals: tuple[Interval, ...]) -> None:\n"
+        "        self.intervals = intervals\n"
+        "\n"
+        "    def contains(self) -> int:\n"
+        "        intervals = self.intervals\n"
+        "        lower, upper = intervals[0]\n"
+        "        return upper.key()\n"                                         # 25
+    )})
+    calls = _calls_at(index, "pkg.ranges")
+    assert calls[15] == {"pkg.ranges.Lower.key", "pkg.ranges.Upper.key"}
+    assert calls[25] == {"pkg.ranges.Upper.key"}
+
+
+def test_the_places_of_what_a_function_yields_and_of_a_tuple_parameter(tmp_path: Path) -> None:
+    # ``{k.lower(): v for k, v in self.itermerged()}`` with ``itermerged() ->
+    # Iterator[tuple[str, str]]``; ``host, port = address`` of ``address:
+    # tuple[str, int]`` (urllib3)
+    index = _index(tmp_path, {"pkg/headers.py": (
+        "from typing import Iterator\n"
+        "\n"
+        "\n"
+        "class Headers:\n"
+        "    def itermerged(self) -> Iterator[tuple[str, str]]:\n"
+        "        yield ('a', 'b')\n"
+        "\n"
+        "    def lowered(self) -> dict[str, str]:\n"
+        "        for k, v in self.itermerged():\n"
+        "            v.strip()\n"                                              # 10
+        "        return {k.lower(): v for k, v in self.itermerged()}\n"       # 11
+        "\n"
+        "\n"
+        "def connect(address: tuple[str, int]) -> None:\n"
+        "    host, port = address\n"
+        "    host.startswith('[')\n"                                          # 16
+        "    port.bit_length()\n"                                             # 17
+    )})
+    calls = _calls_at(index, "pkg.headers")
+    assert calls[10] == {"builtins.str.strip"}
+    assert calls[11] == {"pkg.headers.Headers.itermerged", "builtins.str.lower"}
+    assert calls[16] == {"builtins.str.startswith"}
+    assert calls[17] == {"builtins.int.bit_length"}
+
+
+def test_locks_polls_and_ssl_objects_of_the_standard_library(tmp_path: Path) -> None:
+    # typeshed: ``threading.RLock()`` is a ``_thread.RLock``, ``select.poll()``
+    # a ``select.poll``, ``SSLContext.wrap_bio()`` an ``ssl.SSLObject`` (urllib3)
+    index = _index(tmp_path, {"pkg/io.py": (
+        "import select\n"
+        "import ssl\n"
+        "import threading\n"
+        "\n"
+        "\n"
+        "class Transport:\n"
+        "    def __init__(self, context: ssl.SSLContext) -> None:\n"
+        "        self.lock = threading.RLock()\n"
+        "        self.sslobj = context.wrap_bio(ssl.MemoryBIO(), ssl.MemoryBIO())\n"
+        "\n"
+        "    def run(self, fd: int) -> None:\n"
+        "        self.lock.acquire()\n"                                        # 12
+        "        self.sslobj.version()\n"                                      # 13
+        "        poll_obj = select.poll()\n"
+        "        poll_obj.register(fd)\n"                                      # 15
+    )})
+    calls = _calls_at(index, "pkg.io")
+    assert calls[12] == {"_thread.RLock.acquire"}
+    assert calls[13] == {"ssl.SSLObject.version"}
+    assert calls[15] == {"select.poll.register"}
+
+
+def test_type_is_and_a_conjunct_of_the_test_narrow_the_body(tmp_path: Path) -> None:
+    # ``if type(event) is Request and event.method == b"CONNECT":`` and ``if
+    # ok and isinstance(event, Data):`` narrow ``event`` in the body
+    index = _index(tmp_path, {"pkg/events.py": (
+        "class Request:\n"
+        "    def target(self) -> bytes:\n"
+        "        return b''\n"
+        "\n"
+        "\n"
+        "class Data:\n"
+        "    def chunk(self) -> bytes:\n"
+        "        return b''\n"
+        "\n"
+        "\n"
+        "def process(event: object, ok: bool) -> None:\n"
+        "    if type(event) is Request and ok:\n"
+        "        event.target()\n"                                           # 13
+        "    elif ok and isinstance(event, Data):\n"
+        "        event.chunk()\n"                                            # 15
+        "    if type(event) == Data:\n"
+        "        event.chunk()\n"                                            # 17
+    )})
+    calls = _calls_at(index, "pkg.events")
+    assert calls[13] == {"pkg.events.Request.target"}
+    assert calls[15] == {"pkg.events.Data.chunk"}
+    assert calls[17] == {"pkg.events.Data.chunk"}
+
+
+def test_isinstance_of_a_tuple_of_classes_refers_to_each_in_the_body(tmp_path: Path) -> None:
+    # ``if isinstance(event, (Request, Response)):``: ``event.headers()`` may be
+    # either class's, as jedi lists it
+    index = _index(tmp_path, {"pkg/msgs.py": (
+        "class Request:\n"
+        "    def headers(self) -> list[str]:\n"
+        "        return []\n"
+        "\n"
+        "\n"
+        "class Response:\n"
+        "    def headers(self) -> list[str]:\n"
+        "        return []\n"
+        "\n"
+        "\n"
+        "def process(event: object) -> None:\n"
+        "    if isinstance(event, (Request, Response)):\n"
+        "        event.headers()\n"                                          # 13
+        "    event.headers()\n"                                              # 14
+    )})
+    assert _lines(index, "pkg.msgs.Request.headers") == [("pkg.msgs", 13)]
+    assert _lines(index, "pkg.msgs.Response.headers") == [("pkg.msgs", 13)]
+
+
+def test_generic_among_the_bases_is_no_class_of_unknown_members(tmp_path: Path) -> None:
+    # ``class CaseInsensitiveDict(MutableMapping[str, _VT], Generic[_VT])``:
+    # ``self.update`` is the mapping's; Generic has no members to guess (requests)
+    index = _index(tmp_path, {"pkg/structures.py": (
+        "from collections.abc import MutableMapping\n"
+        "from typing import Generic, TypeVar\n"
+        "_VT = TypeVar('_VT')\n"
+        "\n"
+        "\n"
+        "class CaseInsensitiveDict(MutableMapping[str, _VT], Generic[_VT]):\n"
+        "    def __init__(self) -> None:\n"
+        "        self.update({})\n"                                          # 8
+    )})
+    assert _calls_at(index, "pkg.structures")[8] == {"collections.abc.MutableMapping.update"}
+
+
+def test_final_and_classvar_annotations_and_the_members_of_a_typeddict(tmp_path: Path) -> None:
+    # ``DEFAULT_PORTS: Final = {...}`` is a dict (requests), ``Final[X]`` and
+    # ``ClassVar[X]`` an X; a TypedDict's ``get`` is dict's (packaging, urllib3)
+    index = _index(tmp_path, {"pkg/utils.py": (
+        "from typing import ClassVar, Final, TypedDict\n"
+        "DEFAULT_PORTS: Final = {'http': 80}\n"
+        "NAMES: Final[list[str]] = []\n"
+        "\n"
+        "\n"
+        "class Cert(TypedDict, total=False):\n"
+        "    subject: str\n"
+        "\n"
+        "\n"
+        "class Pool:\n"
+        "    scheme: ClassVar[str] = 'http'\n"
+    ), "pkg/use.py": (
+        "from pkg.utils import DEFAULT_PORTS, NAMES, Cert, Pool\n"
+        "\n"
+        "\n"
+        "def port(cert: Cert, pool: Pool) -> None:\n"
+        "    DEFAULT_PORTS.get('http')\n"                                    # 5
+        "    NAMES[0].upper()\n"                                             # 6
+        "    cert.get('subject')\n"                                          # 7
+        "    pool.scheme.upper()\n"                                          # 8
+    )})
+    calls = _calls_at(index, "pkg.use")
+    assert calls[5] == {"builtins.dict.get"}
+    assert calls[6] == {"builtins.str.upper"}
+    assert calls[7] == {"builtins.dict.get"}
+    assert calls[8] == {"builtins.str.upper"}
+
+
+def test_values_of_the_standard_library_of_a_known_class(tmp_path: Path) -> None:
+    # typeshed: ``sys.modules`` is a dict, ``ssl.OPENSSL_VERSION`` a str: their
+    # methods are the class's, not a guessed ``sys.modules.pop``
+    index = _index(tmp_path, {"pkg/env.py": (
+        "import ssl\n"
+        "import sys\n"
+        "\n"
+        "\n"
+        "def unload(name: str) -> None:\n"
+        "    sys.modules.pop(name, None)\n"                                  # 6
+        "    ssl.OPENSSL_VERSION.startswith('OpenSSL')\n"                     # 7
+    )})
+    calls = _calls_at(index, "pkg.env")
+    assert calls[6] == {"builtins.dict.pop"}
+    assert calls[7] == {"builtins.str.startswith"}
+
+
+def test_an_instance_indexed_through_getitem_and_unpacked_through_iter(tmp_path: Path) -> None:
+    # ``headers[0]`` of a class whose ``__getitem__`` says what it gives, and
+    # ``for name, value in headers`` of one whose ``__iter__`` yields ``tuple[A, B]``
+    index = _index(tmp_path, {"pkg/hdrs.py": (
+        "from typing import Iterator\n"
+        "\n"
+        "\n"
+        "class Name:\n"
+        "    def lower(self) -> 'Name':\n"
+        "        return self\n"
+        "\n"
+        "\n"
+        "class Headers:\n"
+        "    def __getitem__(self, i: int) -> Name:\n"
+        "        return Name()\n"
+        "\n"
+        "    def __iter__(self) -> Iterator[tuple[Name, bytes]]:\n"
+        "        yield (Name(), b'')\n"
+        "\n"
+        "\n"
+        "def first(headers: Headers) -> None:\n"
+        "    headers[0].lower()\n"                                           # 18
+        "    for name, value in headers:\n"
+        "        name.lower()\n"                                             # 20
+        "        value.decode()\n"                                           # 21
+    )})
+    calls = _calls_at(index, "pkg.hdrs")
+    assert calls[18] == {"pkg.hdrs.Name.lower"}
+    assert calls[20] == {"pkg.hdrs.Name.lower"}
+    assert calls[21] == {"builtins.bytes.decode"}
+
+
+def test_generic_still_stands_for_its_special_members(tmp_path: Path) -> None:
+    # ``super().__class_getitem__`` and ``super().__init__`` of a class of two
+    # bases of unknown members, one of them Generic: not guessed (click, urllib3)
+    index = _index(tmp_path, {"pkg/types.py": (
+        "from collections.abc import Mapping\n"
+        "from typing import Generic, TypeVar\n"
+        "T = TypeVar('T')\n"
+        "\n"
+        "\n"
+        "class ParamType(Mapping[str, T], Generic[T]):\n"
+        "    def __init__(self) -> None:\n"
+        "        super().__init__()\n"                                       # 8
+        "        self.keys()\n"                                              # 9
+    )})
+    calls = _calls_at(index, "pkg.types")
+    assert calls[8] == {"?super().__init__", "builtins.super"}
+    assert calls[9] == {"collections.abc.Mapping.keys"}
+
+
+def test_an_or_ed_early_exit_and_the_places_of_a_tuple_attribute(tmp_path: Path) -> None:
+    # ``if not isinstance(x, str) or not x.startswith("."): raise`` makes x a
+    # str after it; ``op, ver = spec._spec`` of ``_spec: tuple[str, str]`` (packaging)
+    index = _index(tmp_path, {"pkg/spec.py": (
+        "class Spec:\n"
+        "    _spec: tuple[str, str]\n"
+        "\n"
+        "\n"
+        "def check(ext: object, spec: Spec) -> None:\n"
+        "    if not isinstance(ext, str) or not ext.startswith('.'):\n"
+        "        raise SystemError(ext)\n"
+        "    ext.split('.')\n"                                               # 8
+        "    op, ver = spec._spec\n"
+        "    ver.endswith('*')\n"                                            # 10
+        "    spec._spec[0].strip()\n"                                        # 11
+    )})
+    calls = _calls_at(index, "pkg.spec")
+    assert calls[8] == {"builtins.str.split"}
+    assert calls[10] == {"builtins.str.endswith"}
+    assert calls[11] == {"builtins.str.strip"}
+
+
+def test_isinstance_narrows_the_rest_of_an_and_or_an_or_after_its_negation(tmp_path: Path) -> None:
+    # ``isinstance(x, str) and x.startswith(".")``, ``not isinstance(x, str) or
+    # x.startswith(".")``: the later tests see x as a str (packaging's tags)
+    index = _index(tmp_path, {"pkg/tags.py": (
+        "def check(ext: object, n: int) -> bool:\n"
+        "    ok = isinstance(ext, str) and ext.startswith('.')\n"            # 2
+        "    if not isinstance(ext, str) or not ext.endswith('.so'):\n"      # 3
+        "        return ok\n"
+        "    return n > 0 and isinstance(ext, bytes) and ext.isdigit()\n"    # 5
+    )})
+    calls = _calls_at(index, "pkg.tags")
+    assert "builtins.str.startswith" in calls[2]
+    assert "builtins.str.endswith" in calls[3]
+    assert "builtins.bytes.isdigit" in calls[5]
+
+
+PAIRS = (
+    "class Left:\n"
+    "    def use(self) -> int:\n"
+    "        return 0\n"
+    "\n"
+    "\n"
+    "class Right:\n"
+    "    def use(self) -> int:\n"
+    "        return 1\n"
+    "\n"
+    "\n"
+)
+
+
+def test_nested_targets_of_enumerate_of_zip(tmp_path: Path) -> None:
+    # ``for j, (p, q) in enumerate(zip(a, b))``: p an item of a, q of b (in a
+    # loop and in a comprehension); ``for (i, x), y in zip(enumerate(a), b)``
+    index = _index(tmp_path, {"pkg/pairs.py": PAIRS + (
+        "def walk(a: list[Left], b: list[Right]) -> None:\n"
+        "    for j, (p, q) in enumerate(zip(a, b)):\n"
+        "        q.use()\n"                                                    # 13
+        "        p.use()\n"                                                    # 14
+        "    print([y.use() for i, (x, y) in enumerate(zip(a, b))])\n"         # 15
+        "    for (i, x), y in zip(enumerate(a), b):\n"
+        "        x.use()\n"                                                    # 17
+    )})
+    calls = _calls_at(index, "pkg.pairs")
+    assert calls[13] == {"pkg.pairs.Right.use"}
+    assert calls[14] == {"pkg.pairs.Left.use"}
+    assert "pkg.pairs.Right.use" in calls[15] and "?y.use" not in calls[15]
+    assert calls[17] == {"pkg.pairs.Left.use"}
+
+
+def test_starred_targets_an_item_before_and_after_the_star_and_a_list_of_items(tmp_path: Path) -> None:
+    # ``first, *rest = items``: first an item of items, rest a list of them;
+    # ``*init, last = pair`` of ``pair: tuple[Left, Right]``: last is place -1,
+    # and ``*init, last = f()`` of ``f() -> tuple[Left, Left, Right]`` is not place 1
+    index = _index(tmp_path, {"pkg/pairs.py": PAIRS + (
+        "def three() -> tuple[Left, Left, Right]:\n"
+        "    return Left(), Left(), Right()\n"
+        "\n"
+        "\n"
+        "def walk(a: list[Left], pair: tuple[Left, Right]) -> None:\n"
+        "    first, *rest = a\n"
+        "    first.use()\n"                                                    # 17
+        "    for r in rest:\n"
+        "        r.use()\n"                                                    # 19
+        "    *init, last = pair\n"
+        "    last.use()\n"                                                     # 21
+        "    *some, end = three()\n"
+        "    end.use()\n"                                                      # 23
+    )})
+    calls = _calls_at(index, "pkg.pairs")
+    assert calls[17] == {"pkg.pairs.Left.use"}
+    assert calls[19] == {"pkg.pairs.Left.use"}
+    assert calls[21] == {"pkg.pairs.Right.use"}
+    assert "pkg.pairs.Left.use" not in calls[23]
+
+
+def test_await_of_asyncio_gather_is_a_tuple_of_what_each_coroutine_returns(tmp_path: Path) -> None:
+    # ``y, z = await asyncio.gather(f(), g())``: y of f's return class, z of g's
+    index = _index(tmp_path, {"pkg/tasks.py": (
+        "import asyncio\n"
+        "\n"
+        "\n"
+        "class Left:\n"
+        "    def use(self) -> int:\n"
+        "        return 0\n"
+        "\n"
+        "\n"
+        "class Right:\n"
+        "    def use(self) -> int:\n"
+        "        return 1\n"
+        "\n"
+        "\n"
+        "async def f() -> Left:\n"
+        "    return Left()\n"
+        "\n"
+        "\n"
+        "async def g() -> Right:\n"
+        "    return Right()\n"
+        "\n"
+        "\n"
+        "async def main() -> None:\n"
+        "    y, z = await asyncio.gather(f(), g())\n"
+        "    y.use()\n"                                                        # 24
+        "    z.use()\n"                                                        # 25
+    )})
+    calls = _calls_at(index, "pkg.tasks")
+    assert calls[24] == {"pkg.tasks.Left.use"}
+    assert calls[25] == {"pkg.tasks.Right.use"}

@@ -124,3 +124,56 @@ def test_a_file_the_analysis_cannot_spell_gets_the_diagnostic_the_pooled_path_gi
     assert [(p.kind, p.message) for p in alone.problems] == [(p.kind, p.message) for a in pooled for p in a.problems]
     assert [p.kind for p in alone.problems] == [FAILED]
     assert "ValueError" in alone.problems[0].message
+
+
+def test_a_method_that_returns_self_called_on_a_subclass_gives_the_subclass() -> None:
+    # ``return self`` makes the receiver, whatever its class: called on a B, a B
+    source = (
+        "class A:\n    def run(self):\n        return 1\n\n"
+        "    def chain(self):\n        return self\n\n\n"
+        "class B(A):\n    def run(self):\n        return 2\n\n\n"
+        "def on_sub(b: B):\n    b.chain().run()\n    b.chain().chain().run()\n\n\n"
+        "def on_base(a: A):\n    a.chain().run()\n\n\n"
+        "def on_self_sub():\n    B().chain().run()\n\n\n"
+        "def assigned(b: B):\n    c = b.chain()\n    c.run()\n\n\n"
+        "def through(b: B):\n    b.again().run()\n"
+    )
+    source = source.replace("class B(A):", "    def again(self):\n        return self.chain()\n\n\nclass B(A):")
+    assert _calls(source, "on_sub") == {"m.B.run"}
+    assert _calls(source, "on_base") == {"m.A.run"}
+    assert _calls(source, "on_self_sub") == {"m.B.run"}
+    assert _calls(source, "assigned") == {"m.B.run"}
+    assert "m.A.run" not in _calls(source, "through")  # again() returns what chain() of its receiver does
+
+
+def test_a_loop_body_runs_again_with_the_classes_it_left() -> None:
+    # the second time round, ``x`` is what the end of the body made it
+    source = CLASSES + (
+        "class D(A):\n    def run(self):\n        return 3\n\n\n"
+        "def for_loop(xs):\n    x = A()\n    for _ in xs:\n        x.run()\n        x = C()\n\n\n"
+        "def while_loop(n):\n    x = A()\n    while n:\n        x.run()\n        if n > 1:\n"
+        "            x = C()\n        n -= 1\n\n\n"
+        "def same(xs):\n    x = A()\n    for _ in xs:\n        x.run()\n        x = A()\n\n\n"
+        "def derived(xs):\n    x = A()\n    for _ in xs:\n        x.run()\n        x = D()\n\n\n"
+        "def first_time(xs):\n    x = A()\n    for _ in xs:\n        x = C()\n        x.run()\n"
+    )
+    assert _calls(source, "for_loop") == {"?x.run"}
+    assert _calls(source, "while_loop") == {"?x.run"}
+    assert _calls(source, "same") == {"m.A.run"}
+    assert _calls(source, "derived") == {"m.A.run"}  # a D is an A: the base's method, as the join after a branch
+    assert _calls(source, "first_time") == {"m.C.run"}
+
+
+def test_an_attribute_annotated_with_a_union_takes_no_class_from_an_assignment() -> None:
+    # ``self.masker: None | A | C = None`` declares either class: a later
+    # ``self.masker = A()`` does not make every ``self.masker`` an A
+    source = CLASSES + (
+        "class Frames:\n"
+        "    def __init__(self) -> None:\n        self.masker: None | A | C = None\n        self.kept: A | None = None\n\n"
+        "    def start(self, simple: bool) -> None:\n"
+        "        self.masker = A() if simple else C()\n        self.masker = A()\n        self.kept = A()\n\n"
+        "    def use(self) -> None:\n        self.masker.run()\n\n"
+        "    def use_kept(self) -> None:\n        self.kept.run()\n"
+    )
+    assert _calls(source, "Frames.use") == {"?self.masker.run"}
+    assert _calls(source, "Frames.use_kept") == {"m.A.run"}

@@ -127,8 +127,8 @@ def test_the_proof_agrees_with_parsing(doc):
 @pytest.mark.parametrize("doc", [
     b"[1],[2]", b"[1][2]", b"[[1]]]", b"[[[1]]", b"]1[", b"[1,]", b"[,1]", b"[01]", b"[-0]",
     b"[1.0]", b"[ 1]", b'["\\/"]', b'["\\u0041"]', b'["\\u001F"]', b'["a""b"]', b"[1\"a\"]",
-    b"[truefalse]", b"[" + b"7" * 4301 + b"]", b'{"a":[1]}', b"1", b'"x"', b'{"a":1,"a":1}',
-    b'[{"a":{"b":1}}]', b'{"a":1,}', b'{"a" :1}', b'{"a":1}]', b'[{"a":1]', b'[{1:1}]',
+    b"[truefalse]", b"[" + b"7" * 4301 + b"]", b"1", b'"x"', b'{"a":1,"a":1}',
+    b'{"a":1,}', b'{"a" :1}', b'{"a":1}]', b'[{"a":1]', b'[{1:1}]',
 ])
 def test_what_is_not_proved(doc):
     assert not proved(doc)

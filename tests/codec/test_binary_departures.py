@@ -143,17 +143,17 @@ def test_each_departure_is_named_here(body: bytes, code: str | None) -> None:
 
 
 def test_past_its_step_budget_the_walk_steps_aside(monkeypatch: pytest.MonkeyPatch) -> None:
-    body = cbor2.dumps([[{"a": i}] for i in range(40)])  # 40 maps: 3 turns each, and 4 for the spelling
+    # 40 floats (under maps, which are read directly): a turn each, and 4 for the spelling
+    body = cbor2.dumps([[{"a": i + 0.5}] for i in range(40)])
     monkeypatch.setattr(binary_v1, "_BYTES_PER_WALK_STEP", 1 << 30)
-    monkeypatch.setattr(binary_v1, "_WALK_STEPS", 200)
+    monkeypatch.setattr(binary_v1, "_WALK_STEPS", 150)
     assert binary_v1.read_arrays_or_fault(body) is None
-    monkeypatch.setattr(binary_v1, "_WALK_STEPS", 300)
+    monkeypatch.setattr(binary_v1, "_WALK_STEPS", 250)
     assert binary_v1.read_arrays_or_fault(body) == slow(body)
-    big = cbor2.dumps([{"a": [str(i) for i in range(30)]}])  # one item of 33 heads, more than the budget alone
-    monkeypatch.setattr(binary_v1, "_WALK_STEPS", 20)
-    assert binary_v1.read_arrays_or_fault(big) is None
     monkeypatch.setattr(binary_v1, "_BYTES_PER_WALK_STEP", 1)  # the budget grows with the bytes read before
-    after_60 = b"\x98\x3d" + bytes(60) + big[1:]
+    monkeypatch.setattr(binary_v1, "_WALK_STEPS", 10)
+    assert binary_v1.read_arrays_or_fault(body) is None
+    after_60 = cbor2.dumps([0] * 60 + [[{"a": i + 0.5}] for i in range(40)])
     assert binary_v1.read_arrays_or_fault(after_60) == slow(after_60)
 
 

@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 
 import codec
-import codec.wire
+import codec.binary_v1
+import codec.model_text
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMITTED_JSON = ROOT / "docs" / "measurements.json"
@@ -116,13 +117,13 @@ def _no_report_written(folder: Path) -> bool:
 def test_corrupted_binary_replay_fails_the_run(
     bench: ModuleType, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    real = codec.wire.decode_binary
+    real = codec.binary_v1.decode_binary
 
     def corrupted(wire: bytes) -> codec.CompactProjection:
         p = real(wire)  # decodes fine, then hands back a different document
         return codec.CompactProjection(p.profile, p.root, p.source_revision, b'{"tampered":true}')
 
-    monkeypatch.setattr(codec.wire, "decode_binary", corrupted)
+    monkeypatch.setattr(codec.binary_v1, "decode_binary", corrupted)  # decode_wire looks it up there
     out = tmp_path / "out"
     assert bench.main(["--quick", "--output-dir", str(out)]) == 1
     err = capsys.readouterr().err
@@ -137,7 +138,7 @@ def test_a_wire_that_does_not_decode_fails_the_run(
     def broken(wire: bytes) -> codec.CompactProjection:
         raise codec.CompactError("compact.digest", "simulated corruption", 7)
 
-    monkeypatch.setattr(codec.wire, "decode_model_text", broken)
+    monkeypatch.setattr(codec.model_text, "decode_model_text", broken)  # decode_wire looks it up there
     out = tmp_path / "out"
     assert bench.main(["--quick", "--output-dir", str(out)]) == 1
     err = capsys.readouterr().err

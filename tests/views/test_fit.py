@@ -15,8 +15,9 @@ from servers.route import PRODUCERS
 from servers.route import make_projection as _make
 from servers.route import replay_projection as _replay
 from views import tokens
+from views.budget import budget_of
 from views.expand import expand
-from views.fit import PARTIAL, Budget, _graph_names, bare_signature, budget_of, wire_text
+from views.fit import PARTIAL, Budget, _graph_names, bare_signature, wire_text
 from views.shapes import pack_graph, unpack_graph
 
 ROOT = Path(__file__).resolve().parents[2]
