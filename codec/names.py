@@ -5,8 +5,8 @@ them without loading a codec (tests/test_imports.py)."""
 
 from __future__ import annotations
 
-#: The profiles a projection may name; codec/projection.py checks a projection's
-#: profile against its own copy, which tests/test_imports.py keeps equal to this.
+#: The profiles a projection may name (codec/projection.py checks a projection's
+#: profile against this list).
 PROFILES: tuple[str, ...] = (
     "graph",
     "task-context",

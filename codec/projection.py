@@ -24,6 +24,9 @@ from typing import Any
 
 from . import errors as E
 from . import limits, scan
+from .errors import CompactError, excerpt, over_limit
+from .names import PROFILES
+from .scan import FIELD_NAMES, Field, join_parts, quote_split, split_strings, stand_in_integers
 
 #: False until looked up: msgspec is imported on first use, not with codec.
 _FAST_ENCODE: Callable[[Any], bytes] | bool | None = False
@@ -43,17 +46,7 @@ def _fast_encode() -> Callable[[Any], bytes] | None:
             _FAST_ENCODE = Encoder().encode
     assert not isinstance(_FAST_ENCODE, bool)  # looked up just above
     return _FAST_ENCODE
-from .errors import CompactError, excerpt, over_limit
-from .scan import FIELD_NAMES, Field, join_parts, quote_split, split_strings, stand_in_integers
 
-PROFILES: tuple[str, ...] = (
-    "graph",
-    "task-context",
-    "project-graph",
-    "symbols",
-    "references",
-    "diagnostics",
-)
 
 DIGEST_TAG = b"semaprax/compact-projection/source-digest/v1\x00"
 DIGEST_PATTERN = re.compile(rb"sha256:[0-9a-f]{64}\Z")
@@ -452,6 +445,31 @@ def _canonical_objects(selected: bytes, skeleton: bytes) -> bool:
     return True
 
 
+def _close(pieces: list[bytes], sets: list[dict[int, set[bytes]]], need: int) -> tuple[bytes, int]:
+    """Close ``need`` of the open containers, innermost first, for a run of
+    closers (``_walk_structure`` and ``_read_structure`` share it): ``pieces``
+    are the open runs of openers (innermost last) and ``sets`` each run's
+    objects' keys, by position; both are cut back in place. Returns the
+    openers closed, as written, and how many closers found nothing open."""
+    taken: list[bytes] = []
+    while need and pieces:
+        top = pieces[-1]
+        if len(top) <= need:
+            taken.append(top)
+            pieces.pop()
+            sets.pop()
+            need -= len(top)
+        else:
+            keep = len(top) - need
+            taken.append(top[keep:])
+            pieces[-1] = top[:keep]
+            objects = sets[-1]
+            for position in [p for p in objects if p >= keep]:
+                del objects[position]
+            need = 0
+    return b"".join(reversed(taken)), need
+
+
 def _walk_structure(runs: list[bytes], keys: list[bytes]) -> int | bool | None:
     """Walk the runs of a document's structure (see ``_canonical_objects``):
     False when it is not one JSON value (unmatched or mismatched brackets, a
@@ -468,27 +486,8 @@ def _walk_structure(runs: list[bytes], keys: list[bytes]) -> int | bool | None:
             pieces.append(run)
             sets.append({})
         elif first == 0x5D or first == 0x7D:  # ] }
-            need = len(run)
-            taken: list[bytes] = []
-            while need:
-                if not pieces:
-                    return False
-                top = pieces[-1]
-                if len(top) <= need:
-                    taken.append(top)
-                    pieces.pop()
-                    sets.pop()
-                    need -= len(top)
-                else:
-                    keep = len(top) - need
-                    taken.append(top[keep:])
-                    pieces[-1] = top[:keep]
-                    objects = sets[-1]
-                    for position in [p for p in objects if p >= keep]:
-                        del objects[position]
-                    need = 0
-            opened = b"".join(reversed(taken))
-            if opened[::-1].translate(_CLOSER_OF) != run:
+            opened, unmatched = _close(pieces, sets, len(run))
+            if unmatched or opened[::-1].translate(_CLOSER_OF) != run:
                 return False
         elif first == 0x3A:  # keys: of the innermost open object
             if not pieces or pieces[-1][-1] != 0x7B:
@@ -735,24 +734,7 @@ def _read_structure(structure: bytes, keys: list[bytes]) -> _Structure | None:
             pieces.append(run)
             sets.append({})
         elif first == 0x5D or first == 0x7D:
-            need = len(run)
-            taken: list[bytes] = []
-            while need and pieces:
-                top = pieces[-1]
-                if len(top) <= need:
-                    taken.append(top)
-                    pieces.pop()
-                    sets.pop()
-                    need -= len(top)
-                else:
-                    keep = len(top) - need
-                    taken.append(top[keep:])
-                    pieces[-1] = top[:keep]
-                    objects = sets[-1]
-                    for position in [p for p in objects if p >= keep]:
-                        del objects[position]
-                    need = 0
-            expected = b"".join(reversed(taken))[::-1].translate(_CLOSER_OF)
+            expected = _close(pieces, sets, len(run))[0][::-1].translate(_CLOSER_OF)
             if expected != run:
                 fault = consumed + first_difference(expected, run)
                 break
