@@ -844,24 +844,8 @@ class _Analyser:
             if qual not in self.attribute_types and (isinstance(node, ast.AnnAssign) or qual not in self.annotated):
                 if isinstance(node, ast.AnnAssign):
                     kind = self._class_of_annotation(node.annotation, scope)
-                    item = self._element_of_annotation(node.annotation, scope)
-                    if item:
-                        self.attribute_types.setdefault(qual + "[]", item)
-                    value = self._mapped_of_annotation(node.annotation, scope)
-                    if value:
-                        self.attribute_types.setdefault(qual + "{}", value)
-                    union = self._union_of_annotation(node.annotation, scope)
-                    if union:
-                        self.attribute_types.setdefault(qual + "|", union)
-                    parts = self._element_parts(node.annotation, scope)
-                    if parts:
-                        self.attribute_types.setdefault(qual + "[]()", parts)
-                    key = self._mapped_key_of_annotation(node.annotation, scope)
-                    if key:
-                        self.attribute_types.setdefault(qual + "{<}", key)
-                    places = self._tuple_parts(node.annotation, scope)
-                    if any(places):
-                        self.attribute_types.setdefault(qual + "(,)", " ".join(p or "-" for p in places))
+                    for facet, told in self._annotation_facets(node.annotation, scope):
+                        self.attribute_types.setdefault(qual + facet, told)
                 else:
                     kind = self._constructed_class(node.value, scope)
                 if kind:
@@ -1321,27 +1305,11 @@ class _Analyser:
                 scope.types[args.kwarg.arg] = "builtins.dict"
             for arg in args.posonlyargs + args.args + args.kwonlyargs:
                 if arg.annotation is not None:
-                    item = self._element_of_annotation(arg.annotation, scope.parent)
-                    if item:
-                        scope.types["[]" + arg.arg] = item
-                    value = self._mapped_of_annotation(arg.annotation, scope.parent)
-                    if value:
-                        scope.types["{}" + arg.arg] = value
+                    for facet, told in self._annotation_facets(arg.annotation, scope.parent):
+                        scope.types[facet + arg.arg] = told
                     made = self._instance_of_type(arg.annotation, scope.parent)
                     if made:  # ``cls: type[Range]``: the local is the class Range ("^" + name)
                         scope.types["^" + arg.arg] = made
-                    union = self._union_of_annotation(arg.annotation, scope.parent)
-                    if union:  # ``logger: A | B | None``: either class ("|" + name)
-                        scope.types["|" + arg.arg] = union
-                    parts = self._element_parts(arg.annotation, scope.parent)
-                    if parts:  # ``headers: list[tuple[A, B]]``: the places of its items ("[]()" + name)
-                        scope.types["[]()" + arg.arg] = parts
-                    key = self._mapped_key_of_annotation(arg.annotation, scope.parent)
-                    if key:  # ``m: dict[K, V]``: its keys ("{<}" + name)
-                        scope.types["{<}" + arg.arg] = key
-                    places = self._tuple_parts(arg.annotation, scope.parent)
-                    if any(places):  # ``pair: tuple[A, B]``: its places ("(,)" + name)
-                        scope.types["(,)" + arg.arg] = " ".join(p or "-" for p in places)
             if scope.cls and scope.self_name and any(isinstance(d, ast.Name) and d.id == "classmethod"
                                                      for d in node.decorator_list):
                 scope.types["^" + scope.self_name] = scope.cls  # a classmethod's cls
@@ -1360,24 +1328,8 @@ class _Analyser:
                     cls = self._constructed_class(stmt.value, scope)  # X: Final = <value>: of the value's class
                 if cls:
                     scope.types[stmt.target.id] = cls
-                item = self._element_of_annotation(stmt.annotation, scope)
-                if item:
-                    scope.types["[]" + stmt.target.id] = item
-                value = self._mapped_of_annotation(stmt.annotation, scope)
-                if value:
-                    scope.types["{}" + stmt.target.id] = value
-                union = self._union_of_annotation(stmt.annotation, scope)
-                if union:
-                    scope.types["|" + stmt.target.id] = union
-                parts = self._element_parts(stmt.annotation, scope)
-                if parts:
-                    scope.types["[]()" + stmt.target.id] = parts
-                key = self._mapped_key_of_annotation(stmt.annotation, scope)
-                if key:
-                    scope.types["{<}" + stmt.target.id] = key
-                places = self._tuple_parts(stmt.annotation, scope)
-                if any(places):
-                    scope.types["(,)" + stmt.target.id] = " ".join(p or "-" for p in places)
+                for facet, told in self._annotation_facets(stmt.annotation, scope):
+                    scope.types[facet + stmt.target.id] = told
             elif isinstance(stmt, ast.Assign):
                 cls = self._constructed_class(stmt.value, scope)
                 if cls:
@@ -1680,6 +1632,25 @@ class _Analyser:
                 if target and not target.startswith(UNRESOLVED):
                     return self._value_of(target + ("(){}" if isinstance(node, ast.Call) else "{}"))
         return None
+
+    def _annotation_facets(self, annotation: ast.expr, scope: _Scope | None) -> list[tuple[str, str]]:
+        """What an annotation tells of a name beyond its class, as (facet, class) pairs
+        keyed as the told facts are (``_TOLD_PREFIXES``): its items ``[]``, its values
+        ``{}``, either class of a union ``|`` (``A | B | None``), the places of its items
+        ``[]()`` (``list[tuple[A, B]]``), its keys ``{<}`` (``dict[K, V]``) and its places
+        ``(,)`` (``tuple[A, B]``). One reading for attributes, parameters and locals."""
+        facets: list[tuple[str, str]] = []
+        for facet, told in (("[]", self._element_of_annotation(annotation, scope)),
+                            ("{}", self._mapped_of_annotation(annotation, scope)),
+                            ("|", self._union_of_annotation(annotation, scope)),
+                            ("[]()", self._element_parts(annotation, scope)),
+                            ("{<}", self._mapped_key_of_annotation(annotation, scope))):
+            if told:
+                facets.append((facet, told))
+        places = self._tuple_parts(annotation, scope)
+        if any(places):
+            facets.append(("(,)", " ".join(p or "-" for p in places)))
+        return facets
 
     def _element_of_annotation(self, ann: ast.expr, scope: _Scope | None) -> str | None:
         """The item class of ``list[X]``, ``Sequence[X]``, ``Iterable[X]``,
