@@ -15,6 +15,7 @@ import tracemalloc
 import pytest
 
 import codec
+import codec.projection
 from codec import CODES, CompactError
 
 V2_HEADER = b"SEMAPRAX-MODEL-TEXT 2\n"
@@ -240,3 +241,19 @@ def chain(depth: int, leaf: object = 1) -> object:
     for _ in range(depth):
         leaf = [leaf]
     return leaf
+
+
+def windows_only(monkeypatch: pytest.MonkeyPatch, doc: bytes) -> list[int]:
+    """Let the projection's ``json.loads`` read only windows smaller than a
+    quarter of ``doc`` (a reading without a value parses a stand-in and a window,
+    never the document); returns the sizes it read, for the caller to sum."""
+    loads = codec.projection.json.loads
+    read: list[int] = []
+
+    def window_only(text, *args, **kwargs):
+        read.append(len(text))
+        assert len(text) < len(doc) // 4, "parsed in full"
+        return loads(text, *args, **kwargs)
+
+    monkeypatch.setattr("codec.projection.json.loads", window_only)
+    return read

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from wirekit import normalize_verdict as verdict
-from wirekit import prove_every_document
+from wirekit import prove_every_document, windows_only
 
 import codec
 from codec import projection
@@ -190,15 +190,7 @@ def test_nested_511_deep_with_a_departure_is_rejected_without_parsing(monkeypatc
     doc = DEEP[name]
     expected = verdict(doc, lexical=False)
     assert expected[0] != "ok"
-    loads = json.loads
-    read = []
-
-    def window_only(text, *args, **kwargs):  # the stand-in parse reads a small window, never the document
-        read.append(len(text))
-        assert len(text) < len(doc) // 4, "parsed in full"
-        return loads(text, *args, **kwargs)
-
-    monkeypatch.setattr("codec.projection.json.loads", window_only)
+    read = windows_only(monkeypatch, doc)
     with pytest.raises(codec.CompactError) as caught:
         codec.decode_json(doc)
     assert (caught.value.code, caught.value.message, caught.value.offset) == expected
