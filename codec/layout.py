@@ -13,7 +13,7 @@ from collections import Counter, deque
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from functools import cached_property
-from itertools import accumulate, count, repeat
+from itertools import accumulate, count, islice, repeat
 from operator import add
 from typing import Any
 
@@ -448,16 +448,22 @@ def _text_parts_in_bulk(reader: text_v1.Reader, parts: dict[str, Any]) -> bool:
                         return False
                     index_of[r] = i
                     growth_of[r] = len(table[i]) + 2 - len(r)
-            starts = list(accumulate(map(len, pieces[:-1]), initial=at))[1::2]  # one per reference
-            before = list(accumulate(map(bytes.count, pieces[0::2], repeat(b"\x00")), initial=strings))
-            rel = list(map(add, starts, map(added.__getitem__, before[1:])))
-            growth = list(accumulate(map(growth_of.__getitem__, refs), initial=grown))
-            ref_wire.extend(map(add, rel, repeat(base)))
+            # each reference's wire offset: where it starts in ``outside``, plus what
+            # the strings before it add (one step for a chunk with no string)
+            if b"\x00" in chunk:
+                starts = islice(accumulate(map(len, pieces), initial=at + base), 1, 2 * len(refs), 2)
+                before = list(accumulate(map(bytes.count, pieces[0::2], repeat(b"\x00")), initial=strings))
+                wires = list(map(add, starts, map(added.__getitem__, before[1:])))
+                strings = before[-1]
+            else:
+                offsets = accumulate(map(len, pieces), initial=at + base + added[strings])
+                wires = list(islice(offsets, 1, 2 * len(refs), 2))
+            growth = list(accumulate(map(growth_of.__getitem__, refs), initial=grown - base))
+            ref_wire.fromlist(wires)
             ref_index.extend(map(index_of.__getitem__, refs))
-            ref_doc.extend(map(add, rel, growth))
+            ref_doc.fromlist(list(map(add, wires, growth)))
             uses.update(refs)
-            grown = growth[-1]
-            strings = before[-1]
+            grown = growth[-1] + base
         else:
             strings += chunk.count(b"\x00")
         at += len(chunk)
