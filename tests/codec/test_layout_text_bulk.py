@@ -35,13 +35,15 @@ values = st.recursive(
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(values, st.integers(0, 40))
-def test_bulk_layout_is_the_walked_layout(monkeypatch, value, wide):
-    # ``wide`` distinct strings first push later table indices to two digits
+@given(values, st.integers(0, 40), st.sampled_from([1, 5, 64, layout_module._OUTSIDE_CHUNK]))
+def test_bulk_layout_is_the_walked_layout(monkeypatch, value, wide, chunk):
+    # ``wide`` distinct strings first push later table indices to two digits;
+    # small chunks cut the outside parts at many references
     wire = wire_of([[f"s{i}" for i in range(wide)] * 2, value, value])
     calls = []
     real = layout_module._text_parts_in_bulk
     with monkeypatch.context() as m:
+        m.setattr(layout_module, "_OUTSIDE_CHUNK", chunk)
         m.setattr(layout_module, "_text_parts_in_bulk", lambda r, p: calls.append(1) or real(r, p))
         new = codec.layout_wire(wire)
     assert new.valid and calls == [1]
