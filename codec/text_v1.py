@@ -184,6 +184,11 @@ class Reader(stages.Reader):
             self._tokens = None
 
     @property
+    def walked(self) -> bool:
+        """Whether ``walk`` ran (the body was read token by token)."""
+        return self._walked
+
+    @property
     def tokens(self) -> list[bytes]:
         """The body as split, references unexpanded (split again on first use
         after a lazy reading; only a failure or the structured parse asks)."""
