@@ -271,6 +271,52 @@ def object_seeds() -> list[bytes]:
         b'{"a":[' + b",".join([nest(b"1")] * 12) + b'],"z":"' + b"s" * 5000 + b'"x}',
         b'{"a":[' + b",".join([nest(b"1")] * 12) + b'],"z":"' + b"s" * 5000 + b'"' + b" " * 5000 + b"x}",
     ]
+    # Larger shapes: enough bytes per object (``_worth_proving``) for documents
+    # of several objects, and a top-level flat object of 4,096 keys.
+    pad = b",".join([nest(b"0")] * 60)
+    wide = (
+        b'{"a":[' + pad + b',{"b":[' + pad + b'],"c":{"d":' + nest(b'{"e":1}', 10) + b'},"f":{"g":3}}],"h":['
+        + pad + b"]}"
+    )
+    # runs of openers closed in part: ``[[{`` closed by ``]}`` (an object's keys set dropped)
+    part = b'{"a":[[[{"b":[[1]]},{"b":[[2]]},{"c":[[3]]}]]],"d":[' + pad + b"]}"
+    flat_in_array = b"[" + pad + b',{"a":1,"b":2},' + pad + b',{"a":1,"b":2}]'
+    many = b"{" + b",".join(b'"k%04d":%d' % (i, i % 10) for i in range(4100)) + b"}"
+    valid += [wide, part, flat_in_array, many]
+    departures += [
+        wide.replace(b'"g":3', b'"g":3,"g":4'),  # repeated in a flat object among deep ones
+        wide.replace(b'"h":', b'"a":'),  # repeated at the top, after nesting
+        wide.replace(b'"c":', b'"b":'),  # repeated, then more keys
+        wide.replace(b'{"e":1}', b'{"e":1,"e":2}'),
+        wide.replace(b'"g":3', b'"g":NaN'),  # NaN after an object holding a container
+        wide.replace(b'"g":3', b'"g":Infinity,"g":1'),
+        wide.replace(b'"g":3', b'"g":3.50'),
+        wide.replace(b'"g":3', b'"g":3 '),
+        wide.replace(b'"g":3', b'"g":[3,NaN'),
+        wide.replace(b'"f":', b'"f": '),
+        wide[:-1],
+        wide[:-40],
+        wide + b"x", wide + b" x", wide + b"}", wide + b"]", wide + b",", wide + b"," + nest(b"1"), wide + nest(b"1"),
+        wide + b'{"a":[1]}',
+        part.replace(b'"c"', b'"b"'),  # repeated in an object of a partly closed run
+        part.replace(b"[[3]]", b"[[3.50]]"),
+        part.replace(b"[[3]]", b"[[NaN]]"),
+        part.replace(b"]},{", b"]],{", 1),
+        part.replace(b'"d":[', b'"d":[x,'),
+        part.replace(b'"d":[', b'"d":[NaN,x,'),
+        part.replace(b'"d":[', b'"d":['),
+        flat_in_array.replace(b'"b":2}]', b'"a":2}]'),
+        flat_in_array.replace(b'"b":2}]', b'"b":2} ]'),
+        flat_in_array[:-1],
+        flat_in_array[:-2] + b",",
+        many.replace(b'"k4099"', b'"k0001"'),
+        many.replace(b'"k4099":9', b'"k4099":9.5'),
+        many[:-1],
+        many.replace(b":", b": ", 1),
+        b'{"a":[[1]]}]', b'{"a":[[1]]},[1]',
+        b'{"a":[' + pad + b"]}]", b'{"a":[' + pad + b"]},[1]", b'{"a":[' + pad + b"]}[1]", b'{"a":[' + pad + b'],:1}',
+        b'{"a":[' + pad + b'],"b":{' + pad + b"}}", b'{"a":[' + pad + b'],"b":[1,"c":2]}',
+    ]
     out: list[bytes] = []
     for doc in valid:
         p = codec.CompactProjection("graph", "a.py", "r", doc)
