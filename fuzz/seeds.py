@@ -316,6 +316,15 @@ def object_seeds() -> list[bytes]:
         b'{"a":[[1]]}]', b'{"a":[[1]]},[1]',
         b'{"a":[' + pad + b"]}]", b'{"a":[' + pad + b"]},[1]", b'{"a":[' + pad + b"]}[1]", b'{"a":[' + pad + b'],:1}',
         b'{"a":[' + pad + b'],"b":{' + pad + b"}}", b'{"a":[' + pad + b'],"b":[1,"c":2]}',
+        # NaN or Infinity after an object holding a container, in an array: the
+        # array reading stops at the object, its window meets the constant
+        b"[" + pad + b',{"a":[1]},NaN]', b"[" + pad + b',{"a":[1]},Infinity,x]', b"[" + pad + b',{"a":[1],"a":2},NaN]',
+        b"[" + pad + b',{"a":[1]},[NaN,x', b"[" + pad + b',{"a":[1]}x,NaN]',
+        b'{"a":[' + pad + b'],"b":[{"c":[1]},NaN]}', b'{"a":[' + pad + b'],"b":[{"c":[1]},-Infinity}',
+        # whitespace or a string past the window's first 4 KiB after where the reading stops
+        b"[" + pad + b"]" + b" " * 5000 + b"x", b'{"a":[' + pad + b"]}" + b" " * 5000 + b"x",
+        b"[" + pad + b',{"a":[1]}' + b" " * 5000 + b"x]",
+        b"[" + pad + b',{"a":[1]},"' + b"s" * 5000 + b'" x]', b"[" + pad + b',{"a":[1]},"' + b"s" * 5000,
     ]
     out: list[bytes] = []
     for doc in valid:
