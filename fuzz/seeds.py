@@ -171,7 +171,7 @@ def seeds() -> list[bytes]:
         for path in sorted(folder.iterdir()):
             if path.is_file() and path.stat().st_size <= MAX_SEED:
                 out.append(path.read_bytes())
-    return out + hand_made() + grammar_seeds() + departure_seeds()
+    return out + hand_made() + grammar_seeds() + departure_seeds() + object_seeds()
 
 
 def departure_seeds() -> list[bytes]:
@@ -201,6 +201,154 @@ def departure_seeds() -> list[bytes]:
         doc(b"1", b'{"a":[1]}')[:-1] + b"," + b",".join([item(b"7")] * 120) + b",x]",
     ]
     return docs + [v2_wire(d, []) for d in docs[:4]] + [v1_wire(d, d) for d in docs[4:8]]
+
+
+def object_seeds() -> list[bytes]:
+    """Documents whose objects hold containers (``{"a":[[1],{"b":[2]}]}``), the
+    under-object-* bench families made small, canonical or with one departure,
+    in all four wire forms, for ``projection._canonical_objects``,
+    ``_walk_structure``, ``_object_departure``, ``_read_structure``,
+    ``_object_constant_verdict`` and binary's maps in ``read_arrays_or_fault``
+    (issue 23, round 4). Each object stands for at least 256 bytes and each
+    container for at most four items, so the proof without a value takes them
+    (``projection._worth_proving``)."""
+
+    def nest(leaf: bytes, depth: int = 12) -> bytes:
+        return b"[" * depth + leaf + b"]" * depth
+
+    def under(*leaves: bytes, key: bytes = b'"a"', depth: int = 12) -> bytes:
+        return b"{" + key + b":[" + b",".join(nest(leaf, depth) for leaf in leaves) + b"]}"
+
+    items = [b"1"] * 12
+    base = under(*items)
+    middle = base.index(b"],[", len(base) // 2) + 2
+    leaf = middle + 12
+    mixed = (  # objects at several depths, holding arrays, objects and flat objects
+        b'{"a":[' + b",".join([nest(b"1")] * 8) + b',{"b":[' + b",".join([nest(b"2")] * 8)
+        + b'],"c":{"d":' + nest(b'{"e":1}', 10) + b'},"f":{"g":3}}],"h":' + nest(b"4", 20) + b"}"
+    )
+    deep_in_array = b"[" + b",".join([nest(b"1")] * 10) + b"," + under(b"1", b"2", b"3") + b"]"
+    partial_close = b'{"a":[[[[[[{"b":[[[[1]]]]},{"c":[[[[2]]]]}]]]]]],' + b",".join([b'"k%d":' % i + nest(b"0") for i in range(6)]) + b"}"
+    valid = [base, mixed, deep_in_array, partial_close, under(b'"s"', b"null", b"true", b"-1", b"[]", b"{}")]
+    departures = [
+        base[:leaf] + b"1.50" + base[leaf + 1 :],  # a float
+        base[:leaf] + b"1e400" + base[leaf + 1 :],  # out of range
+        base[:leaf] + b'"\\u0041"' + base[leaf + 1 :],  # an escape
+        base[:leaf] + b'"\\udc00"' + base[leaf + 1 :],  # a lone surrogate
+        base[:middle] + b"x" + base[middle:],  # a stray byte
+        base[:middle] + b"}" + base[middle:],  # a stray brace
+        base[:middle] + b"]" + base[middle:],  # a closer too many
+        base[:middle] + b'"k":' + base[middle:],  # a key in an array
+        base[: base.rindex(b"1") + 1] + b".",  # cut in a number
+        base[: base.rindex(b"1")] + b"1.5"[:2],
+        base[:-1],  # never closed
+        base[:-3],
+        base + b"1",  # extra data
+        base + b" ",
+        base[:-1] + b',"a":1}',  # a repeated key at the end
+        base[:-1] + b',"b":[[1]],"b":2}',
+        mixed.replace(b'"g":3', b'"g":3,"g":4'),  # repeated in a flat object
+        mixed.replace(b'{"e":1}', b'{"e":1,"e":1}', 1),
+        mixed.replace(b'"h":', b'"a":'),  # repeated at the top after nesting
+        base.replace(b'"a":', b'"a": ', 1),  # a space after the key
+        base.replace(b'"a"', b'"\\u0061"', 1),  # an escaped key
+        base[:-1] + b',"\\u0061":1}',  # an escaped key repeating one
+        base[:leaf] + b"NaN" + base[leaf + 1 :],  # NaN after an object holding a container
+        base[:-2] + b",Infinity]}",
+        base[:-2] + b",-Infinity,x]}",
+        mixed.replace(b'"g":3', b'"g":NaN'),
+        mixed.replace(b'"g":3', b'"g":NaN,"g":1'),
+        base[:-1] + b',"a":NaN}',
+        base[:leaf] + b"NaN" + base[leaf + 1 : middle + 40] + b"}" + base[middle + 40 :],
+        base[:leaf] + b"1.50" + base[leaf + 1 :].replace(b"]}", b"]]", 1),  # float, then a mismatched closer
+        b"[" + base + b"," + base + b"]",  # an object in an array
+        b" " + base,  # space before
+        base.replace(b"{", b"[", 1),  # a key in an array at the top
+        base.replace(b"]}", b"}}", 1),  # closed by the wrong kind
+        b'{"a":' + nest(b"1", 40)[:-5] + b'}' + b" " * 300,
+        b'{"a":{"b":' + nest(b"1", 30) + b',"b":' + nest(b"2", 30) + b"}}",  # repeated inside
+        b'{"a":[' + b",".join([nest(b"1")] * 12) + b'],"z":[' + b"x" * 5000 + b"]}",  # past the first window
+        b'{"a":[' + b",".join([nest(b"1")] * 12) + b'],"z":"' + b"s" * 5000 + b'"x}',
+        b'{"a":[' + b",".join([nest(b"1")] * 12) + b'],"z":"' + b"s" * 5000 + b'"' + b" " * 5000 + b"x}",
+    ]
+    # Larger shapes: enough bytes per object (``_worth_proving``) for documents
+    # of several objects, and a top-level flat object of 4,096 keys.
+    pad = b",".join([nest(b"0")] * 60)
+    wide = (
+        b'{"a":[' + pad + b',{"b":[' + pad + b'],"c":{"d":' + nest(b'{"e":1}', 10) + b'},"f":{"g":3}}],"h":['
+        + pad + b"]}"
+    )
+    # runs of openers closed in part: ``[[{`` closed by ``]}`` (an object's keys set dropped)
+    part = b'{"a":[[[{"b":[[1]]},{"b":[[2]]},{"c":[[3]]}]]],"d":[' + pad + b"]}"
+    flat_in_array = b"[" + pad + b',{"a":1,"b":2},' + pad + b',{"a":1,"b":2}]'
+    many = b"{" + b",".join(b'"k%04d":%d' % (i, i % 10) for i in range(4100)) + b"}"
+    valid += [wide, part, flat_in_array, many]
+    departures += [
+        wide.replace(b'"g":3', b'"g":3,"g":4'),  # repeated in a flat object among deep ones
+        wide.replace(b'"h":', b'"a":'),  # repeated at the top, after nesting
+        wide.replace(b'"c":', b'"b":'),  # repeated, then more keys
+        wide.replace(b'{"e":1}', b'{"e":1,"e":2}'),
+        wide.replace(b'"g":3', b'"g":NaN'),  # NaN after an object holding a container
+        wide.replace(b'"g":3', b'"g":Infinity,"g":1'),
+        wide.replace(b'"g":3', b'"g":3.50'),
+        wide.replace(b'"g":3', b'"g":3 '),
+        wide.replace(b'"g":3', b'"g":[3,NaN'),
+        wide.replace(b'"f":', b'"f": '),
+        wide[:-1],
+        wide[:-40],
+        wide + b"x", wide + b" x", wide + b"}", wide + b"]", wide + b",", wide + b"," + nest(b"1"), wide + nest(b"1"),
+        wide + b'{"a":[1]}',
+        part.replace(b'"c"', b'"b"'),  # repeated in an object of a partly closed run
+        part.replace(b"[[3]]", b"[[3.50]]"),
+        part.replace(b"[[3]]", b"[[NaN]]"),
+        part.replace(b"]},{", b"]],{", 1),
+        part.replace(b'"d":[', b'"d":[x,'),
+        part.replace(b'"d":[', b'"d":[NaN,x,'),
+        part.replace(b'"d":[', b'"d":['),
+        flat_in_array.replace(b'"b":2}]', b'"a":2}]'),
+        flat_in_array.replace(b'"b":2}]', b'"b":2} ]'),
+        flat_in_array[:-1],
+        flat_in_array[:-2] + b",",
+        many.replace(b'"k4099"', b'"k0001"'),
+        many.replace(b'"k4099":9', b'"k4099":9.5'),
+        many[:-1],
+        many.replace(b":", b": ", 1),
+        b'{"a":[[1]]}]', b'{"a":[[1]]},[1]',
+        b'{"a":[' + pad + b"]}]", b'{"a":[' + pad + b"]},[1]", b'{"a":[' + pad + b"]}[1]", b'{"a":[' + pad + b'],:1}',
+        b'{"a":[' + pad + b'],"b":{' + pad + b"}}", b'{"a":[' + pad + b'],"b":[1,"c":2]}',
+        # NaN or Infinity after an object holding a container, in an array: the
+        # array reading stops at the object, its window meets the constant
+        b"[" + pad + b',{"a":[1]},NaN]', b"[" + pad + b',{"a":[1]},Infinity,x]', b"[" + pad + b',{"a":[1],"a":2},NaN]',
+        b"[" + pad + b',{"a":[1]},[NaN,x', b"[" + pad + b',{"a":[1]}x,NaN]',
+        b'{"a":[' + pad + b'],"b":[{"c":[1]},NaN]}', b'{"a":[' + pad + b'],"b":[{"c":[1]},-Infinity}',
+        # whitespace or a string past the window's first 4 KiB after where the reading stops
+        b"[" + pad + b"]" + b" " * 5000 + b"x", b'{"a":[' + pad + b"]}" + b" " * 5000 + b"x",
+        b"[" + pad + b',{"a":[1]}' + b" " * 5000 + b"x]",
+        b"[" + pad + b',{"a":[1]},"' + b"s" * 5000 + b'" x]', b"[" + pad + b',{"a":[1]},"' + b"s" * 5000,
+    ]
+    out: list[bytes] = []
+    for doc in valid:
+        p = codec.CompactProjection("graph", "a.py", "r", doc)
+        out += [codec.ENCODERS[form](p) for form in codec.FORMS]
+    for doc in departures:
+        out += [doc, v1_wire(doc, doc), v2_wire(doc, [])]
+    # binary: maps holding arrays read directly, and their departures
+    body = cbor2.dumps({"a": [[[[[[1]]]]]] * 12, "b": {"c": [[[[2]]]], "d": {}}})
+    doc = _json({"a": [[[[[[1]]]]]] * 12, "b": {"c": [[[[2]]]], "d": {}}})
+    out += [
+        binary_wire(doc, body),
+        binary_wire(doc, body.replace(b"\x61\x62", b"\x61\x61")),  # a repeated key
+        binary_wire(doc, body.replace(b"\xa2\x61\x63", b"\xa2\x61\x64", 1)),  # keys out of order
+        binary_wire(doc, b"\xbf" + body[1:] + b"\xff"),  # an indefinite-length map
+        binary_wire(doc, body[:-3]),  # cut inside a map
+        binary_wire(doc, body + b"\x00"),  # a trailing byte
+        binary_wire(doc, body.replace(b"\x61\x62", b"\x01\x62", 1)),  # a non-string key
+        binary_wire(doc, body.replace(b"\x61\x62", b"\x78\x01\x62", 1)),  # a key with a wide head
+        binary_wire(doc, body.replace(b"\x61\x62", b"\x62\xff\xfe", 1)),  # a key not UTF-8
+        binary_wire(doc, body.replace(b"\x01", b"\xf9\x3c\x00", 1)),  # a half float under a map
+        binary_wire(doc, body.replace(b"\x01", b"\xc2\x41\x01", 1)),  # a bignum under a map
+    ]
+    return out
 
 
 def main() -> int:
