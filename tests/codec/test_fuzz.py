@@ -68,3 +68,32 @@ def test_fix_digest_makes_a_mutated_body_reach_past_the_digest():
 @given(seed=st.integers(0, len(SEEDS) - 1), rng=st.integers(0, 2**32 - 1), edits=st.integers(1, 6))
 def test_mutations_satisfy_the_oracle(target, seed, rng, edits):
     TARGETS[target](random_mutate(SEEDS[seed].read_bytes(), random.Random(rng), edits))
+
+
+def test_the_harness_instruments_every_codec_module():
+    # codec imports its modules on first use; a harness that imported only the
+    # package inside atheris's instrumentation ran its campaigns with no coverage
+    # feedback (libFuzzer saw codec/__init__ alone, the oracle loaded the rest
+    # outside it). In a fresh process: every codec module must be loaded by the
+    # time the instrumenting block ends.
+    import subprocess
+    import sys
+
+    pytest.importorskip("atheris")
+    root = Path(__file__).resolve().parents[2]
+    script = (
+        "import contextlib, pkgutil, sys\n"
+        "import atheris\n"
+        "real, inside = atheris.instrument_imports, set()\n"
+        "@contextlib.contextmanager\n"
+        "def recording(*args, **kwargs):\n"
+        "    with real(*args, **kwargs):\n"
+        "        yield\n"
+        "    inside.update(name for name in sys.modules if name.startswith('codec.'))\n"
+        "atheris.instrument_imports = recording\n"
+        "import fuzz.harness, codec\n"
+        "print(sorted(m.name for m in pkgutil.iter_modules(codec.__path__) if f'codec.{m.name}' not in inside))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], check=False, cwd=root, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "[]"
