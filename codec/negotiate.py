@@ -16,7 +16,7 @@ from typing import Any
 
 from . import errors as E
 from .errors import CompactError
-from .projection import PROFILES
+from .names import PROFILES
 from .wire import FORMAT_VERSIONS
 
 #: The one version of each encoding.
