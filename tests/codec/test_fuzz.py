@@ -79,11 +79,14 @@ def test_the_harness_instruments_every_codec_module():
     import subprocess
     import sys
 
-    pytest.importorskip("atheris")
     root = Path(__file__).resolve().parents[2]
     script = (
-        "import contextlib, pkgutil, sys\n"
-        "import atheris\n"
+        "import contextlib, pkgutil, sys, types\n"
+        "try:\n"
+        "    import atheris\n"
+        "except ImportError:  # the test extra has no atheris: a stand-in that instruments nothing\n"
+        "    atheris = sys.modules['atheris'] = types.ModuleType('atheris')\n"
+        "    atheris.instrument_imports = lambda **kwargs: contextlib.nullcontext()\n"
         "real, inside = atheris.instrument_imports, set()\n"
         "@contextlib.contextmanager\n"
         "def recording(*args, **kwargs):\n"
