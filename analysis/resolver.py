@@ -518,24 +518,10 @@ class _Analyser:
             if f"{cls}.{attr}" in self.annotated:
                 continue  # its annotation says its class
             if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name):
-                typed = _local_type(scope, node.value.id)
-                if typed:
-                    self.attribute_types.setdefault(f"{cls}.{attr}", typed)
-                item = _local_type(scope, "[]" + node.value.id)
-                if item:
-                    self.attribute_types.setdefault(f"{cls}.{attr}[]", item)
-                value = _local_type(scope, "{}" + node.value.id)
-                if value:
-                    self.attribute_types.setdefault(f"{cls}.{attr}{{}}", value)
-                union = _local_type(scope, "|" + node.value.id)
-                if union:
-                    self.attribute_types.setdefault(f"{cls}.{attr}|", union)
-                parts = _local_type(scope, "[]()" + node.value.id)
-                if parts:
-                    self.attribute_types.setdefault(f"{cls}.{attr}[]()", parts)
-                key = _local_type(scope, "{<}" + node.value.id)
-                if key:
-                    self.attribute_types.setdefault(f"{cls}.{attr}{{<}}", key)
+                for facet in ("", "[]", "{}", "|", "[]()", "{<}"):  # its class, and what else the local's type tells
+                    typed = _local_type(scope, facet + node.value.id)
+                    if typed:
+                        self.attribute_types.setdefault(f"{cls}.{attr}{facet}", typed)
             elif isinstance(node, ast.Assign):  # self.x = env.make(): what typed locals give, now they are typed
                 if f"{cls}.{attr}" not in self.attribute_types and f"{cls}.{attr}|" not in self.attribute_types:
                     union = self._union_value(node.value, scope)  # self.x = logger or DummyLogger()
