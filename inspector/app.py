@@ -406,7 +406,11 @@ class InspectorApp(App[None]):
         from .sources import SourcesCounted
 
         if isinstance(message, SourcesCounted) and message.source is self.loaded:
-            self.query_one("#overview-pane", OverviewPane).show_sources(message.costs)
+            # the panes live on the first screen: a screen pushed over it (the calls of a
+            # session, help) must not lose the figures, and a closing app has no panes
+            panes = self.screen_stack[0].query("#overview-pane").results(OverviewPane) if self.screen_stack else ()
+            for pane in panes:
+                pane.show_sources(message.costs)
 
     def on_counts_progress(self, message: CountsProgress) -> None:
         if message.counts.source is self.loaded:  # counts of a model no longer loaded are dropped

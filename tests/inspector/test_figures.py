@@ -411,3 +411,20 @@ def test_at_80_columns_the_trees_labels_keep_their_figures_whole():
             assert revision.endswith("(71 bytes)") and "…" in revision
             assert all(len(label) + 3 + tree.guide_depth <= 80 for label in labels)
     run(scenario())
+
+
+def test_source_figures_that_arrive_as_the_app_closes_are_dropped(tmp_path):
+    # the sources worker may answer while the app closes and its panes are gone
+    # (a Pilot test that ended right after a load failed so): the figures are
+    # dropped, not a NoMatches out of the message handler
+    from inspector.sources import SourcesCounted
+
+    (tmp_path / "banking_ledger.py").write_bytes((ROOT / "examples" / "banking_ledger.py").read_bytes())
+
+    async def scenario():
+        app = InspectorApp(None, path="banking_ledger.py", profile="graph", workspace=str(tmp_path))
+        async with app.run_test(size=(160, 48)) as pilot:
+            await _counted(app, pilot)
+            await app.query_one("#overview-pane").remove()
+            app.on_sources_counted(SourcesCounted(app.loaded, None, "no sources at hand"))
+    run(scenario())
