@@ -1030,25 +1030,8 @@ class _Analyser:
                         cls = self._class_of_annotation(stmt.annotation, scope)
                         if cls:
                             self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}", cls)
-                        item = self._element_of_annotation(stmt.annotation, scope)
-                        if item:
-                            self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}[]", item)
-                        value = self._mapped_of_annotation(stmt.annotation, scope)
-                        if value:
-                            self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}{{}}", value)
-                        union = self._union_of_annotation(stmt.annotation, scope)
-                        if union:
-                            self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}|", union)
-                        parts = self._element_parts(stmt.annotation, scope)
-                        if parts:
-                            self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}[]()", parts)
-                        key = self._mapped_key_of_annotation(stmt.annotation, scope)
-                        if key:
-                            self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}{{<}}", key)
-                        spots = self._tuple_parts(stmt.annotation, scope)
-                        if any(spots):  # ``_spec: tuple[str, str]``: its places
-                            self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}(,)",
-                                                            " ".join(p or "-" for p in spots))
+                        for facet, told in self._annotation_facets(stmt.annotation, scope):
+                            self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}{facet}", told)
 
     def _from_receiver(self, returns: list[ast.Return], scope: _Scope, kinds: set[str | None]) -> bool:
         """Whether the class of what a method returns comes from its receiver
