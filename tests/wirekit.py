@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import tracemalloc
+from typing import Any
 
 import pytest
+from hypothesis import strategies as st
 
 import codec
 import codec.projection
@@ -257,3 +259,22 @@ def windows_only(monkeypatch: pytest.MonkeyPatch, doc: bytes) -> list[int]:
 
     monkeypatch.setattr("codec.projection.json.loads", window_only)
     return read
+
+
+def edited(draw: Any, body: bytearray, pieces: list[bytes]) -> bytes:
+    """``body`` after up to three edits a hypothesis ``draw`` chooses: a piece of
+    ``pieces`` inserted or put in place of one byte, a byte deleted, or the body
+    cut there (the binary departure tests' mutations)."""
+    for _ in range(draw(st.integers(0, 3))):
+        at = draw(st.integers(0, len(body)))
+        piece = draw(st.sampled_from(pieces))
+        what = draw(st.sampled_from(["insert", "replace", "delete", "cut"]))
+        if what == "insert":
+            body[at:at] = piece
+        elif what == "replace":
+            body[at : at + 1] = piece
+        elif what == "delete":
+            del body[at : at + 1]
+        else:
+            del body[at:]
+    return bytes(body)

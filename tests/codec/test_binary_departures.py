@@ -18,7 +18,7 @@ import cbor2
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from wirekit import binary_slow_verdict, chain
+from wirekit import binary_slow_verdict, chain, edited
 from wirekit import diagnostic as verdict
 
 import codec
@@ -65,19 +65,7 @@ def mutated(draw: st.DrawFn) -> bytes:
     else:  # a chain near the depth limit, or a few short ones
         depth = draw(st.sampled_from([1, 5, 30, 510, 511, 512]))
         body = bytearray(cbor2.dumps([chain(depth - 1)] * draw(st.integers(1, 3))))
-    for _ in range(draw(st.integers(0, 3))):
-        at = draw(st.integers(0, len(body)))
-        piece = draw(st.sampled_from(PIECES))
-        what = draw(st.sampled_from(["insert", "replace", "delete", "cut"]))
-        if what == "insert":
-            body[at:at] = piece
-        elif what == "replace":
-            body[at : at + 1] = piece
-        elif what == "delete":
-            del body[at : at + 1]
-        else:
-            del body[at:]
-    return bytes(body)
+    return edited(draw, body, PIECES)
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -18,7 +18,7 @@ import cbor2
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from wirekit import binary_slow_verdict, chain
+from wirekit import binary_slow_verdict, chain, edited
 from wirekit import diagnostic as verdict
 
 import codec
@@ -78,19 +78,7 @@ def mutated(draw: st.DrawFn) -> bytes:
         body = bytearray(b"\xa0" if not names else bytes([0xA0 + len(names)]))
         for name in names:
             body += cbor2.dumps(name) + draw(st.sampled_from([b"\x00", b"\x81\x81\x01", b"\xa1\x61a\x00"]))
-    for _ in range(draw(st.integers(0, 3))):
-        at = draw(st.integers(0, len(body)))
-        piece = draw(st.sampled_from(PIECES))
-        what = draw(st.sampled_from(["insert", "replace", "delete", "cut"]))
-        if what == "insert":
-            body[at:at] = piece
-        elif what == "replace":
-            body[at : at + 1] = piece
-        elif what == "delete":
-            del body[at : at + 1]
-        else:
-            del body[at:]
-    return bytes(body)
+    return edited(draw, body, PIECES)
 
 
 @settings(SETTINGS, max_examples=80)
