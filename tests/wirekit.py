@@ -278,3 +278,19 @@ def edited(draw: Any, body: bytearray, pieces: list[bytes]) -> bytes:
         else:
             del body[at:]
     return bytes(body)
+
+
+def nested(depth: int, leaf: bytes = b"1") -> bytes:
+    """``leaf`` inside ``depth`` arrays."""
+    return b"[" * depth + leaf + b"]" * depth
+
+
+def deep(middle: bytes | None = None, end: bytes | None = None) -> bytes:
+    """40 items nested 511 deep (the deep departure tests' document); ``middle``
+    replaces the leaf of item 20, ``end`` that of the last item."""
+    items = [nested(510)] * 40
+    if middle is not None:
+        items[20] = nested(510, middle)
+    if end is not None:
+        items[-1] = nested(510, end)
+    return b"[" + b",".join(items) + b"]"

@@ -16,8 +16,8 @@ import json
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from wirekit import deep, nested, prove_every_document, windows_only
 from wirekit import normalize_verdict as verdict
-from wirekit import prove_every_document, windows_only
 
 import codec
 from codec import projection
@@ -26,10 +26,6 @@ from codec import projection
 @pytest.fixture(autouse=True)
 def every_document(monkeypatch):
     prove_every_document(monkeypatch)
-
-
-def nested(depth: int, leaf: bytes = b"1") -> bytes:
-    return b"[" * depth + leaf + b"]" * depth
 
 
 #: Spellings of a scalar, canonical or not, valid or not (docs/wire-format.md §1).
@@ -127,21 +123,6 @@ def test_a_canonical_float_is_accepted_without_parsing(monkeypatch):
 
 
 # --- the 511-deep documents of the bench families ---------------------------------------------------
-
-ITEM = nested(510)
-ITEMS = 40
-
-
-def deep(middle: bytes | None = None, end: bytes | None = None) -> bytes:
-    """40 items nested 511 deep; ``middle`` replaces the leaf of item 20, ``end``
-    that of the last item."""
-    items = [ITEM] * ITEMS
-    if middle is not None:
-        items[ITEMS // 2] = nested(510, middle)
-    if end is not None:
-        items[-1] = nested(510, end)
-    return b"[" + b",".join(items) + b"]"
-
 
 def stray(byte: bytes) -> bytes:
     doc = deep()

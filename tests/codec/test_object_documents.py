@@ -18,8 +18,8 @@ import json
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from wirekit import deep, nested, prove_every_document, v1, v2, windows_only
 from wirekit import normalize_verdict as verdict
-from wirekit import prove_every_document, v1, v2, windows_only
 
 import codec
 from codec import projection
@@ -37,10 +37,6 @@ def proved(doc: bytes) -> bool:
         return projection._canonical_without_value(doc, _skeleton_of(doc))
     except codec.CompactError:
         return False
-
-
-def nested(depth: int, leaf: bytes = b"1") -> bytes:
-    return b"[" * depth + leaf + b"]" * depth
 
 
 #: Keys, some of them one key spelled two ways (docs/wire-format.md §1:
@@ -334,12 +330,7 @@ def test_a_repeated_key_under_an_object_is_placed_in_every_text_form(monkeypatch
 def under_object(middle: bytes | None = None, end: bytes | None = None) -> bytes:
     """``deep_array`` under a top-level object: ``middle`` replaces the leaf of
     item 20, ``end`` that of the last item."""
-    items = [ITEM] * ITEMS
-    if middle is not None:
-        items[ITEMS // 2] = nested(510, middle)
-    if end is not None:
-        items[-1] = nested(510, end)
-    return b'{"a":[' + b",".join(items) + b"]}"
+    return b'{"a":' + deep(middle, end) + b"}"
 
 
 def stray(byte: bytes) -> bytes:
