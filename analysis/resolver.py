@@ -518,7 +518,7 @@ class _Analyser:
             if f"{cls}.{attr}" in self.annotated:
                 continue  # its annotation says its class
             if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name):
-                for facet in ("", "[]", "{}", "|", "[]()", "{<}"):  # its class, and what else the local's type tells
+                for facet in ("", "[]", "{}", "|", "[]()", "{<}", "()"):  # its class, and what else the local's type tells
                     typed = _local_type(scope, facet + node.value.id)
                     if typed:
                         self.attribute_types.setdefault(f"{cls}.{attr}{facet}", typed)
@@ -1022,6 +1022,12 @@ class _Analyser:
                 elif cls:  # ``await f()``: what the coroutine returns
                     self.attribute_types[scope.qualname + "()await"] = cls
             elif isinstance(node, ast.ClassDef):
+                if self._is_enum(scope.qualname):  # ``RED = 1`` of an Enum: the member is a Color
+                    for stmt in body:
+                        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 \
+                                and isinstance(stmt.targets[0], ast.Name) and not stmt.targets[0].id.startswith("_") \
+                                and not isinstance(stmt.value, ast.Lambda):
+                            self.attribute_types[f"{scope.qualname}.{stmt.targets[0].id}"] = scope.qualname
                 for stmt in body:
                     if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
                         made = self._instance_of_type(stmt.annotation, scope)
@@ -1032,6 +1038,19 @@ class _Analyser:
                             self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}", cls)
                         for facet, told in self._annotation_facets(stmt.annotation, scope):
                             self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}{facet}", told)
+
+    def _is_enum(self, cls: str) -> bool:
+        """Whether ``cls`` derives from the standard library's ``Enum`` (its members are its instances)."""
+        return cls not in _ENUMS and any(base in _ENUMS for base in self._mro(cls))
+
+    def _enum_class(self, node: ast.expr, scope: _Scope) -> str | None:
+        """The Enum class ``node`` names (``Color``, ``mod.Color``): ``Color["RED"]``
+        and ``for c in Color`` give its members, instances of it."""
+        if not isinstance(node, (ast.Name, ast.Attribute)):
+            return None
+        target = self._resolve_expr(node, scope)
+        cls = self._class_named(target) if target and not target.startswith(UNRESOLVED) else None
+        return cls if cls is not None and self._is_enum(cls) else None
 
     def _from_receiver(self, returns: list[ast.Return], scope: _Scope, kinds: set[str | None]) -> bool:
         """Whether the class of what a method returns comes from its receiver
@@ -1099,9 +1118,17 @@ class _Analyser:
             if hidden is not None and node.func.id == hidden.self_name and _binding_scope(scope, node.func.id) is hidden:
                 return None  # cls(...) of a classmethod whose receiver is hidden
             return made  # cls(...) in a classmethod, factory(...) of factory: type[X]
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and (made := _local_type(scope, "()" + node.func.id)) is not None:
+            return made  # make() of ``make: Callable[[], X]``
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _VALUE_GETTERS \
                 and (value := self._mapped_type(node.func.value, scope)) is not None:
             return value  # m.get(k) of m: dict[str, V]
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Subscript) \
+                and isinstance(node.func.value, (ast.Name, ast.Attribute)):
+            # ``Ruler[T]()``: a generic class parametrized, then called, makes an instance of it
+            target = self._resolve_expr(node.func.value, scope)
+            return self._class_named(target) if target and not target.startswith(UNRESOLVED) else None
         if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
             target = self._resolve_expr(node.func, scope)
             if not target or target.startswith(UNRESOLVED):
@@ -1146,7 +1173,9 @@ class _Analyser:
                 k = node.slice.value  # pair[0] of ``pair: tuple[A, B]``
                 return places[k] if -len(places) <= k < len(places) else None
             return self._mapped_type(node.value, scope) or self._item_type(node.value, scope) \
-                or self._dunder_result(node.value, "__getitem__()", scope)
+                or self._dunder_result(node.value, "__getitem__()", scope) or self._enum_class(node.value, scope)
+        if isinstance(node, ast.BinOp) and (found := self._operator_result(node, scope)) is not None:
+            return found
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
             # a chain ``a + b + c ...`` (nested on the left) is walked, not recursed on (thousands of
             # terms compile): the innermost first, each level as the recursion would take it
@@ -1178,6 +1207,42 @@ class _Analyser:
             return kinds.pop() if len(kinds) == 1 else None
         return None
 
+    def _operator_result(self, node: ast.BinOp, scope: _Scope) -> str | None:
+        """``a + b`` with ``a`` of a workspace class that defines ``__add__`` (or
+        ``b`` of one that defines ``__radd__``): what that method returns. A
+        chain nested on the left is asked from its innermost operand outwards."""
+        levels = [node]
+        while isinstance(node.left, ast.BinOp):
+            node = node.left
+            levels.append(node)
+        left_cls = self._value_type(node.left, scope)
+        found: str | None = None
+        for level in reversed(levels):
+            name = _OPERATORS.get(type(level.op))
+            if name is None:
+                return None
+            found = None
+            if self._workspace_class(left_cls):
+                assert left_cls is not None
+                owner = self._member_owner(left_cls, f"__{name}__")
+                if owner is not None and self._workspace_class(owner):
+                    found = self._value_of(f"{owner}.__{name}__()")
+            if found is None:
+                right_cls = self._value_type(level.right, scope)
+                if self._workspace_class(right_cls):
+                    assert right_cls is not None
+                    owner = self._member_owner(right_cls, f"__r{name}__")
+                    if owner is not None and self._workspace_class(owner):
+                        found = self._value_of(f"{owner}.__r{name}__()")
+            if found is None:
+                return None
+            left_cls = found
+        return found
+
+    def _workspace_class(self, cls: str | None) -> bool:
+        """Whether ``cls`` is a class whose members are known and not a built-in one."""
+        return cls is not None and not cls.startswith("builtins.") and self._class_info(cls) is not None
+
     def _next_type(self, node: ast.expr, scope: _Scope) -> str | None:
         """The class of ``next(node)``: what ``__next__`` of the value's class
         returns, or an item of an ``Iterator[X]``."""
@@ -1206,6 +1271,8 @@ class _Analyser:
                 owner = self._member_owner(cls, "__iter__")
                 if owner is not None and not owner.startswith("builtins."):
                     found = self._value_of(f"{owner}.__iter__()[]")
+        if found is None and isinstance(node, (ast.Name, ast.Attribute)):
+            found = self._enum_class(node, scope)  # for c in Color: its members
         return found
 
     def _item_type(self, node: ast.expr, scope: _Scope) -> str | None:
@@ -1329,17 +1396,26 @@ class _Analyser:
                 if len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Tuple):
                     self._unpack_types(stmt.targets[0], value_node, scope)
                 if names and isinstance(value_node, (ast.List, ast.Tuple, ast.Set, ast.ListComp, ast.SetComp,
-                                                     ast.GeneratorExp, ast.Attribute, ast.Subscript, ast.BinOp)):
+                                                     ast.GeneratorExp, ast.Attribute, ast.Subscript, ast.BinOp,
+                                                     ast.Dict, ast.DictComp)):
                     item = self._item_type(value_node, scope)  # xs = [...], = self.xs, = xs[1:]
-                    mapped = self._mapped_type(value_node, scope) if isinstance(value_node, ast.Attribute) else None
+                    mapped = self._mapped_type(value_node, scope) \
+                        if isinstance(value_node, (ast.Attribute, ast.Dict, ast.DictComp)) else None
+                    keys = self._mapped_key(value_node, scope) if isinstance(value_node, ast.Dict) else None
                     places = self._item_parts(value_node, scope) if isinstance(value_node, ast.Attribute) else []
                     for name in names:
                         if item:
                             scope.types.setdefault("[]" + name, item)
                         if mapped:
                             scope.types.setdefault("{}" + name, mapped)
+                        if keys:
+                            scope.types.setdefault("{<}" + name, keys)
                         if places:
                             scope.types.setdefault("[]()" + name, " ".join(p or "-" for p in places))
+                        if isinstance(value_node, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in value_node.elts):
+                            parts = [self._value_type(e, scope) for e in value_node.elts]  # t = (A(), b): t[0] is an A
+                            if any(parts):
+                                scope.types.setdefault("(,)" + name, " ".join(p or "-" for p in parts))
             elif isinstance(stmt, (ast.For, ast.AsyncFor)) and isinstance(stmt.target, ast.Name):
                 item = self._iterated_type(stmt.iter, scope)
                 if item:
@@ -1576,7 +1652,11 @@ class _Analyser:
         return self._class_of_annotation(ann.slice.elts[0], scope)
 
     def _mapped_key(self, node: ast.expr, scope: _Scope) -> str | None:
-        """The class of the keys of a local or attribute annotated ``dict[K, V]`` and the like."""
+        """The class of the keys of a local or attribute annotated ``dict[K, V]`` and the like,
+        or of a literal dict whose keys are all of one class."""
+        if isinstance(node, ast.Dict) and node.keys and None not in node.keys:
+            kinds = {self._value_type(k, scope) for k in node.keys if k is not None}
+            return kinds.pop() if len(kinds) == 1 else None
         if isinstance(node, ast.Name):
             return _local_type(scope, "{<}" + node.id)
         if isinstance(node, ast.Attribute) and (target := self._resolve_expr(node, scope)) \
@@ -1594,6 +1674,11 @@ class _Analyser:
             return found
         if (first := _or_empty(node)) is not None:
             return self._mapped_type(first, scope)
+        if isinstance(node, ast.Dict) and node.values and None not in node.keys:  # {k: A(), ...}: of one class
+            kinds = {self._value_type(v, scope) for v in node.values}
+            return kinds.pop() if len(kinds) == 1 else None
+        if isinstance(node, ast.DictComp):  # {k: make(v) for ...}
+            return self._value_type(node.value, self._comprehension_scope(node, scope))
         if isinstance(node, (ast.Attribute, ast.Call)):
             func = node.func if isinstance(node, ast.Call) else node
             if isinstance(func, (ast.Name, ast.Attribute)):
@@ -1613,13 +1698,27 @@ class _Analyser:
                             ("{}", self._mapped_of_annotation(annotation, scope)),
                             ("|", self._union_of_annotation(annotation, scope)),
                             ("[]()", self._element_parts(annotation, scope)),
-                            ("{<}", self._mapped_key_of_annotation(annotation, scope))):
+                            ("{<}", self._mapped_key_of_annotation(annotation, scope)),
+                            ("()", self._called_of_annotation(annotation, scope))):
             if told:
                 facets.append((facet, told))
         places = self._tuple_parts(annotation, scope)
         if any(places):
             facets.append(("(,)", " ".join(p or "-" for p in places)))
         return facets
+
+    def _called_of_annotation(self, ann: ast.expr, scope: _Scope | None) -> str | None:
+        """R of ``Callable[[A, B], R]`` (or ``Callable[..., R] | None``): the class of what calling the value gives."""
+        unquoted, scope = self._unaliased(ann, scope)
+        if unquoted is None:
+            return None
+        ann = self._without_none(unquoted, scope)
+        if not (isinstance(ann, ast.Subscript) and isinstance(ann.slice, ast.Tuple) and len(ann.slice.elts) == 2
+                and _last_name(ann.value) == "Callable"):
+            return None
+        if self._resolve_expr(ann.value, scope) not in _CALLABLES:
+            return None
+        return self._class_of_annotation(ann.slice.elts[1], scope)
 
     def _element_of_annotation(self, ann: ast.expr, scope: _Scope | None) -> str | None:
         """The item class of ``list[X]``, ``Sequence[X]``, ``Iterable[X]``,
@@ -1898,6 +1997,8 @@ class _Analyser:
                 self._visit_expr(node, scope, scope.qualname)
             elif isinstance(node, ast.stmt) and self._visit_stmt(node, scope):
                 continue
+            elif typed and isinstance(node, ast.ExceptHandler) and (caught := self._caught(node, scope)):
+                stack.extend(reversed([node.type, *caught, *node.body]))
             elif isinstance(node, ast.If) and (narrowed := self._narrowing(node, scope)) is not None:
                 stack.extend(reversed([node.test, *narrowed, *node.orelse]))
             elif typed and isinstance(node, ast.Assert) and (asserted := self._asserted(node.test, scope)):
@@ -2039,6 +2140,23 @@ class _Analyser:
         if None in classes or len(classes) < 2:
             return None
         return name, " ".join(sorted(c for c in classes if c is not None))
+
+    def _caught(self, handler: ast.ExceptHandler, scope: _Scope) -> list[_Narrow]:
+        """``except E as e:``: in the handler ``e`` is an E (``except (A, B) as
+        e``: one of them, ``"|" + e``); the narrowings before its body, or none
+        (the name is unbound after the handler, so nothing is undone for what follows)."""
+        name, caught = handler.name, handler.type
+        if name is None or caught is None or not scope.is_local(name) or name == scope.self_name:
+            return []
+        elts = caught.elts if isinstance(caught, ast.Tuple) else [caught]
+        classes = {self._class_of_annotation(e, scope) if isinstance(e, (ast.Name, ast.Attribute)) else None
+                   for e in elts}
+        if None in classes or not classes:
+            return []
+        if len(classes) == 1:
+            return [_Narrow(scope.types, name, classes.pop()), _Narrow(scope.types, "|" + name, None)]
+        return [_Narrow(scope.types, name, None),
+                _Narrow(scope.types, "|" + name, " ".join(sorted(c for c in classes if c is not None)))]
 
     def _bool_narrowing(self, node: ast.BoolOp, scope: _Scope) -> list[ast.AST | _Narrow] | None:
         """``isinstance(x, C) and x.m()``, ``not isinstance(x, C) or x.m()``:
@@ -2313,6 +2431,9 @@ class _Analyser:
                 if owner is not None and len(chain) == 1:
                     return f"{owner}.{chain[0]}"
                 return self._unresolved(expr)
+            if isinstance(node, ast.Call) and self._is_type_of(node, scope) \
+                    and (of := self._value_type(node.args[0], scope)) is not None:
+                return self._walk_members(of, chain, expr, False)  # type(x).make(): a member of x's class
             if not isinstance(node, ast.Name):
                 value = self._value_type(node, scope)
                 if value is None:
@@ -2357,6 +2478,9 @@ class _Analyser:
                     current = self._alias_of(current) or current
             if attr == "__dict__" and is_instance and i + 1 < len(chain):  # an instance's namespace
                 current = "builtins.dict"
+                continue
+            if attr == "__class__" and is_instance and i + 1 < len(chain) and self._is_class(current):
+                is_instance = False  # self.__class__.make(): a member of the instance's class
                 continue
             if self._is_class(current):
                 owner = self._member_owner(current, attr)
@@ -2802,11 +2926,18 @@ def _target_names(target: ast.expr) -> Iterable[ast.Name]:
 #: The scope an alias's annotation is read in: each name is the qualified name it spells.
 _QUALIFIED = _Scope("module", "", None, None)
 #: The kinds of facts about a module or class variable that other modules are told, as suffixes.
-_TOLD_PREFIXES = ("[]()", "[]", "{<}", "{}", "|", "(,)")
+_TOLD_PREFIXES = ("[]()", "[]", "{<}", "{}", "|", "(,)", "()")
+_CALLABLES = frozenset({"typing.Callable", "typing_extensions.Callable", "collections.abc.Callable"})
 #: Annotations whose argument is the class of what they annotate.
 _QUALIFIERS = frozenset(f"{m}.{n}" for m in ("typing", "typing_extensions") for n in ("Final", "ClassVar"))
 #: What a TypedDict's members are.
 _TYPED_DICTS = frozenset({"typing.TypedDict", "typing_extensions.TypedDict"})
+_OPERATORS: dict[type, str] = {
+    ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.MatMult: "matmul", ast.Div: "truediv",
+    ast.FloorDiv: "floordiv", ast.Mod: "mod", ast.Pow: "pow", ast.LShift: "lshift", ast.RShift: "rshift",
+    ast.BitOr: "or", ast.BitXor: "xor", ast.BitAnd: "and",
+}
+_ENUMS = frozenset(f"enum.{n}" for n in ("Enum", "IntEnum", "Flag", "IntFlag", "StrEnum", "ReprEnum"))
 #: Annotations that declare a type alias.
 _TYPE_ALIAS = frozenset({"typing.TypeAlias", "typing_extensions.TypeAlias"})
 
