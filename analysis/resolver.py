@@ -513,7 +513,9 @@ class _Analyser:
                     prefix = next((p for p in _TOLD_PREFIXES if name.startswith(p)), "")
                     bare = name[len(prefix):]
                     if bare.isidentifier() and f"{scope.qualname}.{bare}" in self.defined_here:
-                        self.attribute_types.setdefault(f"{scope.qualname}.{bare}{prefix}", cls)
+                        # ``V = create(...)`` with ``create() -> type[X]`` ("^V"): calling V makes an X
+                        suffix = "()" if prefix == "^" else prefix
+                        self.attribute_types.setdefault(f"{scope.qualname}.{bare}{suffix}", cls)
         for cls, attr, node, scope in self.assigned:  # self.x = a typed parameter or local
             if f"{cls}.{attr}" in self.annotated:
                 continue  # its annotation says its class
@@ -981,6 +983,10 @@ class _Analyser:
                             self._resolve_expr(node.returns, scope.parent) in ("typing.Self", "typing_extensions.Self"):
                         cls = scope.cls
                     item = self._element_of_annotation(node.returns, scope.parent)
+                    if item and isinstance(node, ast.AsyncFunctionDef) and any(
+                            self._resolve_expr(d, scope.parent) == "contextlib.asynccontextmanager"
+                            for d in node.decorator_list if isinstance(d, (ast.Name, ast.Attribute))):
+                        self.attribute_types[scope.qualname + "()with"] = item  # what ``async with f() as v`` binds
                     if item and not isinstance(node, ast.AsyncFunctionDef):
                         self.attribute_types[scope.qualname + "()[]"] = item
                         places = self._element_parts(node.returns, scope.parent)
@@ -1426,10 +1432,11 @@ class _Analyser:
                     if item:
                         scope.types.setdefault(name, item)
                 self._unpack_parts(stmt.target, self._item_parts(stmt.iter, scope), scope)
-            elif isinstance(stmt, ast.With):
+            elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+                enter = "__enter__" if isinstance(stmt, ast.With) else "__aenter__"
                 for item_node in stmt.items:
                     if isinstance(item_node.optional_vars, ast.Name):
-                        cls = self._entered_class(item_node.context_expr, scope)
+                        cls = self._entered_class(item_node.context_expr, scope, enter)
                         if cls:
                             scope.types.setdefault(item_node.optional_vars.id, cls)
 
@@ -1559,8 +1566,9 @@ class _Analyser:
             return [(elt.id, iterable)]
         return self._unpacked(elt, iterable, scope) if isinstance(elt, ast.Tuple) else []
 
-    def _entered_class(self, expr: ast.expr, scope: _Scope) -> str | None:
-        """The class of ``v`` in ``with expr as v``: what ``__enter__`` returns."""
+    def _entered_class(self, expr: ast.expr, scope: _Scope, enter: str = "__enter__") -> str | None:
+        """The class of ``v`` in ``with expr as v``: what ``__enter__`` returns
+        (``async with``: what ``__aenter__``'s coroutine returns)."""
         cls = self._value_type(expr, scope)
         if cls is None or self._class_info(cls) is None:
             # ``with collector.on_exit() as c``: a @contextmanager function's
@@ -1570,10 +1578,10 @@ class _Analyser:
                 if target and not target.startswith(UNRESOLVED):
                     return self._value_of(target + "()with")
             return None
-        owner = self._member_owner(cls, "__enter__")
+        owner = self._member_owner(cls, enter)
         if owner is None or owner.startswith("builtins."):
             return None
-        entered = self._value_of(f"{owner}.__enter__()")
+        entered = self._value_of(f"{owner}.{enter}()" if enter == "__enter__" else f"{owner}.{enter}()await")
         return cls if entered == owner else entered
 
     def _tuple_parts(self, ann: ast.expr, scope: _Scope | None) -> list[str | None]:
@@ -1998,7 +2006,9 @@ class _Analyser:
             elif isinstance(node, ast.stmt) and self._visit_stmt(node, scope):
                 continue
             elif typed and isinstance(node, ast.ExceptHandler) and (caught := self._caught(node, scope)):
-                stack.extend(reversed([node.type, *caught, *node.body]))
+                assert node.name is not None and node.type is not None  # (_caught is empty otherwise)
+                restore = [_Narrow(scope.types, n, scope.types.get(n)) for n in (node.name, "|" + node.name)]
+                stack.extend(reversed([node.type, *caught, *node.body, *restore]))
             elif isinstance(node, ast.If) and (narrowed := self._narrowing(node, scope)) is not None:
                 stack.extend(reversed([node.test, *narrowed, *node.orelse]))
             elif typed and isinstance(node, ast.Assert) and (asserted := self._asserted(node.test, scope)):
@@ -2143,8 +2153,8 @@ class _Analyser:
 
     def _caught(self, handler: ast.ExceptHandler, scope: _Scope) -> list[_Narrow]:
         """``except E as e:``: in the handler ``e`` is an E (``except (A, B) as
-        e``: one of them, ``"|" + e``); the narrowings before its body, or none
-        (the name is unbound after the handler, so nothing is undone for what follows)."""
+        e``: one of them, ``"|" + e``); the narrowings before its body, or none.
+        The name is unbound after the handler: what follows sees the class it had before."""
         name, caught = handler.name, handler.type
         if name is None or caught is None or not scope.is_local(name) or name == scope.self_name:
             return []
@@ -2431,9 +2441,14 @@ class _Analyser:
                 if owner is not None and len(chain) == 1:
                     return f"{owner}.{chain[0]}"
                 return self._unresolved(expr)
-            if isinstance(node, ast.Call) and self._is_type_of(node, scope) \
-                    and (of := self._value_type(node.args[0], scope)) is not None:
-                return self._walk_members(of, chain, expr, False)  # type(x).make(): a member of x's class
+            if isinstance(node, ast.Call) and self._is_type_of(node, scope) and not chain[0].startswith("__") \
+                    and (of := self._value_type(node.args[0], scope)) is not None and self._class_info(of) is not None \
+                    and not (member := self._walk_members(of, chain, expr, False)).startswith(UNRESOLVED):
+                return member  # type(x).make(): a member of x's class (else one of type's, below)
+            if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)) \
+                    and (func := self._resolve_expr(node.func, scope)) and not func.startswith(UNRESOLVED) \
+                    and (made := self._value_of(func + "()()")) is not None:
+                return self._walk_members(made, chain, expr, False)  # backend().now() of backend() -> type[X]
             if not isinstance(node, ast.Name):
                 value = self._value_type(node, scope)
                 if value is None:
@@ -2479,9 +2494,9 @@ class _Analyser:
             if attr == "__dict__" and is_instance and i + 1 < len(chain):  # an instance's namespace
                 current = "builtins.dict"
                 continue
-            if attr == "__class__" and is_instance and i + 1 < len(chain) and self._is_class(current):
-                is_instance = False  # self.__class__.make(): a member of the instance's class
-                continue
+            if attr == "__class__" and is_instance and i + 1 < len(chain) and self._class_info(current) is not None \
+                    and not chain[i + 1].startswith("__") and not (rest := self._walk_members(current, chain[i + 1:], expr, False)).startswith(UNRESOLVED):
+                return rest  # self.__class__.make(): a member of the instance's class (else one of type's)
             if self._is_class(current):
                 owner = self._member_owner(current, attr)
                 if owner is None:
@@ -2926,7 +2941,7 @@ def _target_names(target: ast.expr) -> Iterable[ast.Name]:
 #: The scope an alias's annotation is read in: each name is the qualified name it spells.
 _QUALIFIED = _Scope("module", "", None, None)
 #: The kinds of facts about a module or class variable that other modules are told, as suffixes.
-_TOLD_PREFIXES = ("[]()", "[]", "{<}", "{}", "|", "(,)", "()")
+_TOLD_PREFIXES = ("[]()", "[]", "{<}", "{}", "|", "(,)", "()", "^")
 _CALLABLES = frozenset({"typing.Callable", "typing_extensions.Callable", "collections.abc.Callable"})
 #: Annotations whose argument is the class of what they annotate.
 _QUALIFIERS = frozenset(f"{m}.{n}" for m in ("typing", "typing_extensions") for n in ("Final", "ClassVar"))

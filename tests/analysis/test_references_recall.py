@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from analysis.index import WorkspaceIndex
 from analysis.sources import Workspace
 from tests.workspacekit import write_files
@@ -1092,3 +1094,138 @@ def test_await_of_asyncio_gather_is_a_tuple_of_what_each_coroutine_returns(tmp_p
     calls = _calls_at(index, "pkg.tasks")
     assert calls[24] == {"pkg.tasks.Left.use"}
     assert calls[25] == {"pkg.tasks.Right.use"}
+
+
+# Round 6: rules found on a wider tune half (markdown_it, referencing, jsonschema, anyio, parso: docs/performance.md,
+# "Recall round 6"). One workspace, each rule a parametrized case: (the member, where it must be used).
+ROUND6_MODEL = '''\
+from __future__ import annotations
+
+import enum
+from contextlib import asynccontextmanager
+from typing import AsyncIterator, Callable, Generic, TypeVar
+
+T = TypeVar("T")
+
+
+class Err(Exception):
+    def hint(self) -> int:
+        return 1
+
+
+class Other(Exception):
+    def hint(self) -> int:
+        return 2
+
+
+class Box:
+    def open(self) -> Box:
+        return self
+
+    def __add__(self, other: Box) -> Box:
+        return Box()
+
+    def __rmatmul__(self, other: object) -> Box:
+        return Box()
+
+    @classmethod
+    def make(cls) -> Box:
+        return cls()
+
+    async def __aenter__(self) -> Box:
+        return self
+
+
+class Ruler(Generic[T]):
+    def push(self, item: T) -> None:
+        pass
+
+
+class Color(enum.Enum):
+    RED = 1
+
+    def paint(self) -> None:
+        pass
+
+
+def kind() -> type[Box]:
+    return Box
+
+
+@asynccontextmanager
+async def opened() -> AsyncIterator[Box]:
+    yield Box()
+
+
+Made = kind()
+BOXES = {"a": Box()}
+'''
+ROUND6_USER = '''\
+from typing import Callable
+
+from pkg.model import BOXES, Box, Color, Err, Made, Other, Ruler, kind, opened
+
+
+def run(factory: Callable[[], Box], x: Box) -> None:
+    try:
+        pass
+    except Err as e:
+        e.hint()                              # 10
+    except (Err, Other) as both:
+        both.hint()                           # 12
+    boxes = {"a": Box(), "b": Box()}
+    boxes["a"].open()                         # 14
+    [b.open() for b in boxes.values()]        # 15
+    BOXES["a"].open()                         # 16
+    (Box() + Box()).open()                    # 17
+    (1 @ Box()).open()                        # 18
+    factory().open()                          # 19
+    Color.RED.paint()                         # 20
+    Color["RED"].paint()                      # 21
+    for c in Color:
+        c.paint()                             # 23
+    t = (Box(), 1)
+    t[0].open()                               # 25
+    type(x).make()                            # 26
+    x.__class__.make()                        # 27
+    Ruler[int]().push(1)                      # 28
+    Made().open()                             # 29
+    kind().make()                             # 30
+
+
+async def entered() -> None:
+    async with Box() as b:
+        b.open()                              # 35
+    async with opened() as o:
+        o.open()                              # 37
+
+
+class Holder:
+    def __init__(self, make: Callable[[], Box]) -> None:
+        self.make = make
+        self.ruler = Ruler[str]()
+
+    def go(self) -> None:
+        self.make().open()                    # 46
+        self.ruler.push("a")                  # 47
+'''
+
+
+@pytest.fixture(scope="module")
+def round6(tmp_path_factory: pytest.TempPathFactory) -> WorkspaceIndex:
+    return _index(tmp_path_factory.mktemp("round6"), {"pkg/model.py": ROUND6_MODEL, "pkg/user.py": ROUND6_USER})
+
+
+@pytest.mark.parametrize(("member", "lines"), [
+    ("Err.hint", {10, 12}),                 # except E as e; except (A, B) as e: each class's member
+    ("Other.hint", {12}),
+    ("Box.open", {14, 15, 16, 17, 18, 19, 25, 29, 35, 37, 46}),  # dict literal values (here and imported),
+    # a + b and 1 @ b through __add__/__rmatmul__, Callable[[], Box] called, a tuple literal's place,
+    # V = f() with f() -> type[Box] imported and called, async with (__aenter__, @asynccontextmanager)
+    ("Color.paint", {20, 21, 23}),          # an Enum's members are its instances: Color.RED, Color["RED"], for c in Color
+    ("Box.make", {26, 27, 30}),             # type(x).make(), x.__class__.make(), f().make() of f() -> type[Box]
+    ("Ruler.push", {28, 47}),               # Ruler[int]() makes a Ruler
+])
+def test_round6_rules(round6: WorkspaceIndex, member: str, lines: set[int]) -> None:
+    used = {line for module, line in _lines(round6, f"pkg.model.{member}") if module == "pkg.user"}
+    assert used == lines

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from analysis.index import WorkspaceIndex
 from analysis.model import CALLS
 from analysis.pool import FAILED
@@ -177,3 +179,26 @@ def test_an_attribute_annotated_with_a_union_takes_no_class_from_an_assignment()
     )
     assert _calls(source, "Frames.use") == {"?self.masker.run"}
     assert _calls(source, "Frames.use_kept") == {"m.A.run"}
+
+
+ROUND6 = CLASSES + (
+    "import enum\n\n\n"
+    "class Color(enum.Enum):\n    RED = 1\n    _ignore_ = ['x']\n\n    def run(self):\n        return 3\n\n\n"
+    "def mixed():\n    d = {'a': A(), 'c': C()}\n    d['a'].run()\n\n\n"
+    "def caught_then(work):\n    e = A()\n    try:\n        work()\n    except ValueError as e:\n        pass\n"
+    "    e.run()\n\n\n"
+    "def metaclass_member(x: A):\n    type(x).mro()\n\n\n"
+    "def sunder():\n    Color._ignore_.run()\n\n\n"
+    "def operands():\n    (A() + C()).run()\n"
+)
+
+
+@pytest.mark.parametrize(("function", "attr", "expected"), [
+    ("mixed", "run", {"?d['a'].run"}),                  # a dict literal of two classes: values of neither
+    ("caught_then", "run", {"m.A.run"}),                 # the handler's class does not outlive the handler
+    ("metaclass_member", "mro", {"builtins.type.mro"}),  # type(x).m: x's class's m, else type's
+    ("sunder", "run", {"?Color._ignore_.run"}),          # an Enum's _sunder_ names are no members
+    ("operands", "run", {"?(A() + C()).run"}),           # no __add__ known: no class
+])
+def test_round6_rules_name_no_wrong_target(function: str, attr: str, expected: set[str]) -> None:
+    assert _calls(ROUND6, function, attr) == expected
