@@ -1360,9 +1360,19 @@ class _Analyser:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             args = node.args
             bound = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+        walrus: list[ast.NamedExpr] | None = None  # ``if m := P.match(s)``: typed after, when bound once
+        if bound is not None and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                and any(":=" in line for line in self.text_lines[node.lineno - 1:node.end_lineno or node.lineno]):
+            walrus = []
         for stmt in self._statements(body):
             if bound is not None and isinstance(stmt, _BINDING_STATEMENTS):
                 _count_bindings(stmt, bound, scope.rebound)
+            if walrus is not None and bound is not None:
+                for named in _named_exprs(stmt):
+                    if named.target.id in bound:
+                        scope.rebound.add(named.target.id)
+                    bound.add(named.target.id)
+                    walrus.append(named)
             if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
                 cls = self._class_of_annotation(stmt.annotation, scope)
                 if cls is None and stmt.value is not None and isinstance(stmt.annotation, (ast.Name, ast.Attribute)) \
@@ -1439,6 +1449,13 @@ class _Analyser:
                         cls = self._entered_class(item_node.context_expr, scope, enter)
                         if cls:
                             scope.types.setdefault(item_node.optional_vars.id, cls)
+
+        for named in walrus or ():
+            name, cls = named.target.id, self._constructed_class(named.value, scope)
+            if name not in scope.rebound and cls:
+                scope.types.setdefault(name, cls)
+            elif name in scope.rebound and scope.types.get(name) != cls:
+                scope.types.pop(name, None)  # bound by := and otherwise: of no one class before the visit
 
     def _unpack_types(self, target: ast.Tuple, value: ast.expr, scope: _Scope) -> None:
         """``a, b = x.strip(), y[1:]``: each name of the class of its place;
@@ -2926,6 +2943,20 @@ def _other_bindings(stmt: ast.stmt) -> Iterable[str]:
         for item in stmt.items:
             if item.optional_vars is not None:
                 yield from (n.id for n in _target_names(item.optional_vars))
+
+
+def _named_exprs(stmt: ast.stmt) -> list[ast.NamedExpr]:
+    """The ``:=`` of a statement's own expressions (not of the statements it
+    holds, nor of a lambda, which binds in its own scope)."""
+    found: list[ast.NamedExpr] = []
+    stack = [n for n in _child_nodes(stmt) if isinstance(n, ast.expr)]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.NamedExpr) and isinstance(n.target, ast.Name):
+            found.append(n)
+        if not isinstance(n, ast.Lambda):
+            stack.extend(c for c in _child_nodes(n) if isinstance(c, ast.expr))
+    return found
 
 
 def _target_names(target: ast.expr) -> Iterable[ast.Name]:

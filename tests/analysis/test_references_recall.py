@@ -1208,6 +1208,11 @@ class Holder:
     def go(self) -> None:
         self.make().open()                    # 46
         self.ruler.push("a")                  # 47
+
+
+def walrus() -> None:
+    if (found := Box.make()) is not None:
+        found.open()                          # 52
 '''
 
 
@@ -1219,11 +1224,11 @@ def round6(tmp_path_factory: pytest.TempPathFactory) -> WorkspaceIndex:
 @pytest.mark.parametrize(("member", "lines"), [
     ("Err.hint", {10, 12}),                 # except E as e; except (A, B) as e: each class's member
     ("Other.hint", {12}),
-    ("Box.open", {14, 15, 16, 17, 18, 19, 25, 29, 35, 37, 46}),  # dict literal values (here and imported),
+    ("Box.open", {14, 15, 16, 17, 18, 19, 25, 29, 35, 37, 46, 52}),  # dict literal values (here and imported),
     # a + b and 1 @ b through __add__/__rmatmul__, Callable[[], Box] called, a tuple literal's place,
-    # V = f() with f() -> type[Box] imported and called, async with (__aenter__, @asynccontextmanager)
+    # V = f() with f() -> type[Box] imported and called, async with (__aenter__, @asynccontextmanager), x := f()
     ("Color.paint", {20, 21, 23}),          # an Enum's members are its instances: Color.RED, Color["RED"], for c in Color
-    ("Box.make", {26, 27, 30}),             # type(x).make(), x.__class__.make(), f().make() of f() -> type[Box]
+    ("Box.make", {26, 27, 30, 51}),         # type(x).make(), x.__class__.make(), f().make() of f() -> type[Box]
     ("Ruler.push", {28, 47}),               # Ruler[int]() makes a Ruler
 ])
 def test_round6_rules(round6: WorkspaceIndex, member: str, lines: set[int]) -> None:

@@ -189,7 +189,8 @@ ROUND6 = CLASSES + (
     "    e.run()\n\n\n"
     "def metaclass_member(x: A):\n    type(x).mro()\n\n\n"
     "def sunder():\n    Color._ignore_.run()\n\n\n"
-    "def operands():\n    (A() + C()).run()\n"
+    "def operands():\n    (A() + C()).run()\n\n\n"
+    "def walrus_then_assigned():\n    if (x := A()):\n        x.run()\n    x = C()\n\n\n"
 )
 
 
@@ -199,6 +200,7 @@ ROUND6 = CLASSES + (
     ("metaclass_member", "mro", {"builtins.type.mro"}),  # type(x).m: x's class's m, else type's
     ("sunder", "run", {"?Color._ignore_.run"}),          # an Enum's _sunder_ names are no members
     ("operands", "run", {"?(A() + C()).run"}),           # no __add__ known: no class
+    ("walrus_then_assigned", "run", {"?x.run"}),         # x := A() and x = C(): not C before its binding
 ])
 def test_round6_rules_name_no_wrong_target(function: str, attr: str, expected: set[str]) -> None:
     assert _calls(ROUND6, function, attr) == expected
