@@ -899,6 +899,12 @@ class _Analyser:
             if len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
                     and isinstance(stmt.value, (ast.Subscript, ast.BinOp)):
                 found.append((stmt.targets[0].id, stmt.value))
+            elif len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                    and isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, (ast.Name, ast.Attribute)) \
+                    and (bound := next((k.value for k in stmt.value.keywords if k.arg == "bound"), None)) is not None \
+                    and self._resolve_expr(stmt.value.func, root) in _TYPE_VARS \
+                    and (value := _unquoted(bound)) is not None:
+                found.append((stmt.targets[0].id, value))  # C = TypeVar("C", bound=Base): a C is a Base
         elif isinstance(stmt.target, ast.Name) and stmt.value is not None \
                 and isinstance(stmt.annotation, (ast.Name, ast.Attribute)) \
                 and self._resolve_expr(stmt.annotation, root) in _TYPE_ALIAS \
@@ -1339,6 +1345,17 @@ class _Analyser:
             for arg in args.posonlyargs + args.args + args.kwonlyargs:
                 if arg.annotation is not None:
                     cls = self._class_of_annotation(arg.annotation, scope.parent)
+                    if cls:
+                        scope.types[arg.arg] = cls
+            positional = args.posonlyargs + args.args
+            defaults = list(zip(positional[len(positional) - len(args.defaults):], args.defaults)) \
+                + [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
+            for arg, default in defaults:  # ``def hook(val, _c=converter)``: of the default's class
+                if arg.annotation is None and arg.arg not in scope.types and scope.parent is not None \
+                        and not (isinstance(default, ast.Constant) and default.value is None):
+                    cls = _local_type(scope.parent, default.id) if isinstance(default, ast.Name) \
+                        and _binding_scope(scope.parent, default.id) is not None \
+                        else self._constructed_class(default, scope.parent)
                     if cls:
                         scope.types[arg.arg] = cls
             if args.vararg is not None:
@@ -2973,6 +2990,7 @@ def _target_names(target: ast.expr) -> Iterable[ast.Name]:
 _QUALIFIED = _Scope("module", "", None, None)
 #: The kinds of facts about a module or class variable that other modules are told, as suffixes.
 _TOLD_PREFIXES = ("[]()", "[]", "{<}", "{}", "|", "(,)", "()", "^")
+_TYPE_VARS = frozenset({"typing.TypeVar", "typing_extensions.TypeVar"})
 _CALLABLES = frozenset({"typing.Callable", "typing_extensions.Callable", "collections.abc.Callable"})
 #: Annotations whose argument is the class of what they annotate.
 _QUALIFIERS = frozenset(f"{m}.{n}" for m in ("typing", "typing_extensions") for n in ("Final", "ClassVar"))

@@ -1106,6 +1106,7 @@ from contextlib import asynccontextmanager
 from typing import AsyncIterator, Callable, Generic, TypeVar
 
 T = TypeVar("T")
+BoxT = TypeVar("BoxT", bound="Box")
 
 
 class Err(Exception):
@@ -1163,7 +1164,7 @@ BOXES = {"a": Box()}
 ROUND6_USER = '''\
 from typing import Callable
 
-from pkg.model import BOXES, Box, Color, Err, Made, Other, Ruler, kind, opened
+from pkg.model import BOXES, Box, BoxT, Color, Err, Made, Other, Ruler, kind, opened
 
 
 def run(factory: Callable[[], Box], x: Box) -> None:
@@ -1213,6 +1214,15 @@ class Holder:
 def walrus() -> None:
     if (found := Box.make()) is not None:
         found.open()                          # 52
+
+
+def bounded(box: BoxT) -> None:
+    box.open()                                # 56
+
+
+def closure(x: Box) -> None:
+    def hook(val: int, _b=x) -> None:
+        _b.open()                             # 61
 '''
 
 
@@ -1224,9 +1234,10 @@ def round6(tmp_path_factory: pytest.TempPathFactory) -> WorkspaceIndex:
 @pytest.mark.parametrize(("member", "lines"), [
     ("Err.hint", {10, 12}),                 # except E as e; except (A, B) as e: each class's member
     ("Other.hint", {12}),
-    ("Box.open", {14, 15, 16, 17, 18, 19, 25, 29, 35, 37, 46, 52}),  # dict literal values (here and imported),
+    ("Box.open", {14, 15, 16, 17, 18, 19, 25, 29, 35, 37, 46, 52, 56, 61}),  # dict literal values (here and imported),
     # a + b and 1 @ b through __add__/__rmatmul__, Callable[[], Box] called, a tuple literal's place,
-    # V = f() with f() -> type[Box] imported and called, async with (__aenter__, @asynccontextmanager), x := f()
+    # V = f() with f() -> type[Box] imported and called, async with (__aenter__, @asynccontextmanager), x := f(),
+    # a TypeVar's bound, a parameter's default (``_b=x``)
     ("Color.paint", {20, 21, 23}),          # an Enum's members are its instances: Color.RED, Color["RED"], for c in Color
     ("Box.make", {26, 27, 30, 51}),         # type(x).make(), x.__class__.make(), f().make() of f() -> type[Box]
     ("Ruler.push", {28, 47}),               # Ruler[int]() makes a Ruler
