@@ -521,6 +521,8 @@ class _Analyser:
                 continue  # its annotation says its class
             if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name):
                 for facet in ("", "[]", "{}", "|", "[]()", "{<}", "()"):  # its class, and what else the local's type tells
+                    if not facet and node.value.id in scope.rebound and _local_type(scope, "|" + node.value.id):
+                        continue  # ``p: A | B = None``, then ``p = A()`` in one branch: of the union, not A
                     typed = _local_type(scope, facet + node.value.id)
                     if typed:
                         self.attribute_types.setdefault(f"{cls}.{attr}{facet}", typed)

@@ -191,6 +191,9 @@ ROUND6 = CLASSES + (
     "def sunder():\n    Color._ignore_.run()\n\n\n"
     "def operands():\n    (A() + C()).run()\n\n\n"
     "def walrus_then_assigned():\n    if (x := A()):\n        x.run()\n    x = C()\n\n\n"
+    "class Holder:\n    def __init__(self, kind):\n        p: A | C | None = None\n        if kind:\n"
+    "            p = A()\n        else:\n            p = C()\n        self.p = p\n\n"
+    "    def use(self):\n        self.p.run()\n"
 )
 
 
@@ -201,6 +204,7 @@ ROUND6 = CLASSES + (
     ("sunder", "run", {"?Color._ignore_.run"}),          # an Enum's _sunder_ names are no members
     ("operands", "run", {"?(A() + C()).run"}),           # no __add__ known: no class
     ("walrus_then_assigned", "run", {"?x.run"}),         # x := A() and x = C(): not C before its binding
+    ("Holder.use", "run", {"?self.p.run"}),              # self.p = p of p: A | C, bound in branches: not A
 ])
 def test_round6_rules_name_no_wrong_target(function: str, attr: str, expected: set[str]) -> None:
     assert _calls(ROUND6, function, attr) == expected
