@@ -398,6 +398,7 @@ class _Analyser:
         self.watched: list[_Branches] = []
         self.overload_stubs: dict[str, list[Definition]] = {}
         self.import_ends: dict[int, int] = {}  # first line of an import statement -> its last
+        self.fallback_imports: set[int] = set()  # ids of the imports of ``except ImportError:`` handlers
         self.reexported: set[tuple[str, str]] = set()
         self.noqa_spans: dict[tuple[int, int | None], frozenset[str] | None] = {}
         #: id of a body (a list the tree holds) -> its statements in ``_walk_body``'s order
@@ -514,18 +515,20 @@ class _Analyser:
                     bare = name[len(prefix):]
                     if bare.isidentifier() and f"{scope.qualname}.{bare}" in self.defined_here:
                         # ``V = create(...)`` with ``create() -> type[X]`` ("^V"): calling V makes an X
-                        suffix = "()" if prefix == "^" else prefix
-                        self.attribute_types.setdefault(f"{scope.qualname}.{bare}{suffix}", cls)
+                        for suffix in ("()", "^") if prefix == "^" else (prefix,):
+                            self.attribute_types.setdefault(f"{scope.qualname}.{bare}{suffix}", cls)
         for cls, attr, node, scope in self.assigned:  # self.x = a typed parameter or local
             if f"{cls}.{attr}" in self.annotated:
                 continue  # its annotation says its class
             if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name):
-                for facet in ("", "[]", "{}", "|", "[]()", "{<}", "()"):  # its class, and what else the local's type tells
+                for facet in ("", "[]", "{}", "|", "[]()", "{<}", "()", "^"):  # its class, and what else its type tells
                     if not facet and node.value.id in scope.rebound and _local_type(scope, "|" + node.value.id):
                         continue  # ``p: A | B = None``, then ``p = A()`` in one branch: of the union, not A
                     typed = _local_type(scope, facet + node.value.id)
                     if typed:
                         self.attribute_types.setdefault(f"{cls}.{attr}{facet}", typed)
+                        if facet == "^":  # ``self.kind = k`` of ``k: type[X]``: calling it makes an X
+                            self.attribute_types.setdefault(f"{cls}.{attr}()", typed)
             elif isinstance(node, ast.Assign):  # self.x = env.make(): what typed locals give, now they are typed
                 if f"{cls}.{attr}" not in self.attribute_types and f"{cls}.{attr}|" not in self.attribute_types:
                     union = self._union_value(node.value, scope)  # self.x = logger or DummyLogger()
@@ -664,6 +667,8 @@ class _Analyser:
         while stack:
             stmt, seen_here = stack.pop()
             order.append(stmt)
+            if isinstance(stmt, ast.Try) and stmt.handlers:
+                self._note_fallback_imports(stmt)
             self._declare_stmt(stmt, scope, seen_here)
             nested = _nested_statements(stmt)
             if nested:
@@ -726,6 +731,18 @@ class _Analyser:
             self.definitions.append(definition)
         self._declare(node.body, child)
 
+    def _note_fallback_imports(self, node: ast.Try) -> None:
+        """The imports of an ``except ImportError:`` handler of a ``try`` that
+        imports too: ``try: from fast import X`` / ``except ImportError: from
+        slow import X`` binds X to the import the ``try`` makes (as jedi reads it)."""
+        if not any(isinstance(s, (ast.Import, ast.ImportFrom)) for s in node.body):
+            return
+        for handler in node.handlers:
+            caught = handler.type
+            names = caught.elts if isinstance(caught, ast.Tuple) else [caught] if caught is not None else []
+            if any(_last_name(n) in ("ImportError", "ModuleNotFoundError") for n in names):
+                self.fallback_imports.update(id(s) for s in handler.body if isinstance(s, (ast.Import, ast.ImportFrom)))
+
     def _declare_import(self, node: ast.Import | ast.ImportFrom, scope: _Scope) -> None:
         self.import_ends[node.lineno] = max(node.end_lineno or node.lineno, self.import_ends.get(node.lineno, 0))
         for alias in node.names:  # ``import x as x``: an explicit re-export (PEP 484)
@@ -737,7 +754,8 @@ class _Analyser:
                     local, target = alias.asname, alias.name
                 else:
                     local = target = alias.name.split(".")[0]
-                scope.bindings[local] = target
+                if not (id(node) in self.fallback_imports and local in scope.bindings):
+                    scope.bindings[local] = target
                 self._add_import(Import(local, target, node.lineno, alias.name, scope.qualname), alias)
             return
         base = self._import_base(node)
@@ -756,7 +774,8 @@ class _Analyser:
                 continue
             local = alias.asname or alias.name
             target = f"{base}.{alias.name}" if base else alias.name
-            scope.bindings[local] = target
+            if not (id(node) in self.fallback_imports and local in scope.bindings):
+                scope.bindings[local] = target  # (an ``except ImportError`` import keeps the try's)
             self._add_import(Import(local, target, node.lineno, base, scope.qualname), alias)
 
     def _add_import(self, imp: Import, alias: ast.alias) -> None:
@@ -1743,7 +1762,8 @@ class _Analyser:
                             ("|", self._union_of_annotation(annotation, scope)),
                             ("[]()", self._element_parts(annotation, scope)),
                             ("{<}", self._mapped_key_of_annotation(annotation, scope)),
-                            ("()", self._called_of_annotation(annotation, scope))):
+                            ("()", self._called_of_annotation(annotation, scope)),
+                            ("^", self._instance_of_type(annotation, scope))):
             if told:
                 facets.append((facet, told))
         places = self._tuple_parts(annotation, scope)
@@ -2523,7 +2543,10 @@ class _Analyser:
         for i, attr in enumerate(chain):
             if i > 0 or not is_instance:
                 typed = self._value_of(current)
-                if typed is not None:
+                made = self._value_of(current + "^") if typed is None or typed == "builtins.type" else None
+                if made is not None:  # ``self.kind.build()`` of ``kind: type[X]``: a member of X
+                    current, is_instance = made, False
+                elif typed is not None:
                     current, is_instance = typed, True
                 elif not is_instance:  # another name of a class: the class
                     current = self._alias_of(current) or current
@@ -2531,7 +2554,8 @@ class _Analyser:
                 current = "builtins.dict"
                 continue
             if attr == "__class__" and is_instance and i + 1 < len(chain) and self._class_info(current) is not None \
-                    and not chain[i + 1].startswith("__") and not (rest := self._walk_members(current, chain[i + 1:], expr, False)).startswith(UNRESOLVED):
+                    and not chain[i + 1].startswith("__") \
+                    and not (rest := self._walk_members(current, chain[i + 1:], expr, False)).startswith(UNRESOLVED):
                 return rest  # self.__class__.make(): a member of the instance's class (else one of type's)
             if self._is_class(current):
                 owner = self._member_owner(current, attr)
