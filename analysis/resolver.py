@@ -1343,6 +1343,9 @@ class _Analyser:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "keys" \
                 and not node.args and (key := self._mapped_key(node.func.value, scope)) is not None:
             return key  # m.keys()
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "values" \
+                and not node.args and (value := self._mapped_type(node.func.value, scope)) is not None:
+            return value  # set(m.values()), [v for v in m.values()]
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):  # xs + ys: the items of both
             # a chain ``a + b + c ...`` walked, not recursed on: the innermost first, as the recursion
             levels = [node]
