@@ -291,7 +291,14 @@ class _Branches:
         return start
 
     def join(self) -> None:
-        joined = self._joined([*self.ends, self.types])
+        ends = [*self.ends, self.types]
+        joined = self._joined(ends)
+        # a local every branch leaves of a known class, of no one class after them: of their union
+        # (``"|" + name``), as an annotation ``A | B`` makes it (its members refer to each class's)
+        for name in [n for n in ends[0] if n.isidentifier() and n not in joined and "|" + n not in joined]:
+            classes = {end.get(name) for end in ends}
+            if None not in classes and not any(c.startswith("builtins.") for c in classes if c):
+                joined["|" + name] = " ".join(sorted(c for c in classes if c))
         self.types.clear()
         self.types.update(joined)
 
@@ -1137,6 +1144,26 @@ class _Analyser:
                 memo.clear()
         return got
 
+    def _made_class(self, node: ast.Call, scope: _Scope) -> str | None:
+        """X of a call ``f()`` with ``f() -> type[X]``: the class its result is.
+        Asked as ``_value_type`` is (one answer per node within a question, past
+        ``TYPING_DEPTH`` none): a chain ``a().b().c()...`` asks it of each link."""
+        if not isinstance(node.func, (ast.Name, ast.Attribute)) or self.typing_depth >= TYPING_DEPTH:
+            return None
+        key = (id(node), id(scope), id(self.hidden_receiver), "()()")
+        memo = self.typing_memo
+        if key in memo:
+            return memo[key]
+        self.typing_depth += 1
+        try:
+            func = self._resolve_expr(node.func, scope)
+            got = memo[key] = self._value_of(func + "()()") if func and not func.startswith(UNRESOLVED) else None
+        finally:
+            self.typing_depth -= 1
+            if not self.typing_depth:
+                memo.clear()
+        return got
+
     def _value_type_of(self, node: ast.expr, scope: _Scope) -> str | None:
         literal = _LITERAL_TYPES.get(type(node))
         if literal is not None:
@@ -1491,6 +1518,12 @@ class _Analyser:
                         if cls:
                             scope.types.setdefault(item_node.optional_vars.id, cls)
 
+        if bound is not None:  # ``r = A() if c else B()``, bound once: of the union (``"|" + r``)
+            for stmt in self._statements(body):
+                if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                        and isinstance(stmt.value, (ast.IfExp, ast.BoolOp)) and stmt.targets[0].id not in scope.rebound \
+                        and stmt.targets[0].id not in scope.types and (union := self._union_value(stmt.value, scope)):
+                    scope.types.setdefault("|" + stmt.targets[0].id, union)
         for named in walrus or ():
             name, cls = named.target.id, self._constructed_class(named.value, scope)
             if name not in scope.rebound and cls:
@@ -1928,11 +1961,19 @@ class _Analyser:
         them: a local of a union, ``a or b`` of the classes or unions of a and b."""
         if isinstance(node, ast.Name):
             return _local_type(scope, "|" + node.id)
-        if not (isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or)):
+        if isinstance(node, ast.IfExp):  # A() if c else B(): either (a chain of them walked, not recursed on)
+            parts: list[ast.expr] = []
+            while isinstance(node, ast.IfExp):
+                parts.append(node.body)
+                node = node.orelse
+            parts.append(node)
+        elif isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
+            parts = node.values
+        else:
             return None
         classes: set[str] = set()
-        for part in node.values:
-            union = self._union_value(part, scope)
+        for part in parts:  # (a part's own union is read of a local only: no recursion on nested parts)
+            union = _local_type(scope, "|" + part.id) if isinstance(part, ast.Name) else None
             cls = self._value_type(part, scope) if union is None else None
             if union is None and cls is None:
                 return None
@@ -2074,7 +2115,14 @@ class _Analyser:
                 stack.extend(asserted)  # after the statement, as a rebinding
                 stack.extend(reversed(_child_nodes(node)))
             elif isinstance(node, ast.Assign) and (rebound := self._rebinding(node, scope)) is not None:
+                if "|" + rebound.name in scope.types:  # bound again: no more of the union the branches left
+                    stack.append(_Narrow(scope.types, "|" + rebound.name, None))
                 stack.append(rebound)  # after the statement: its value is read with the types before it
+                stack.extend(reversed(_child_nodes(node)))
+            elif typed and isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                    and isinstance(node.targets[0], ast.Name) and "|" + node.targets[0].id in scope.types \
+                    and node.targets[0].id in scope.rebound:
+                stack.append(_Narrow(scope.types, "|" + node.targets[0].id, None))  # (of no known class)
                 stack.extend(reversed(_child_nodes(node)))
             else:
                 stack.extend(reversed(_child_nodes(node)))
@@ -2504,9 +2552,7 @@ class _Analyser:
                     and (of := self._value_type(node.args[0], scope)) is not None and self._class_info(of) is not None \
                     and not (member := self._walk_members(of, chain, expr, False)).startswith(UNRESOLVED):
                 return member  # type(x).make(): a member of x's class (else one of type's, below)
-            if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)) \
-                    and (func := self._resolve_expr(node.func, scope)) and not func.startswith(UNRESOLVED) \
-                    and (made := self._value_of(func + "()()")) is not None:
+            if isinstance(node, ast.Call) and (made := self._made_class(node, scope)) is not None:
                 return self._walk_members(made, chain, expr, False)  # backend().now() of backend() -> type[X]
             if not isinstance(node, ast.Name):
                 value = self._value_type(node, scope)
