@@ -72,14 +72,15 @@ def depth() -> int:
 
 
 def parse(source: str | bytes, filename: str = "<unknown>", mode: Literal["exec", "eval"] = "exec",
-          *, table: Callable[[ast.AST], Any] | None = None) -> tuple[ast.AST, Any]:
+          *, table: Callable[[ast.AST], Any] | None = None, frames: int | None = None) -> tuple[ast.AST, Any]:
     """``ast.parse(source, filename, mode)`` with ``PARSE_FRAMES`` frames
-    below this call, and ``table(tree)`` (analysis/scopes.py's facts, or
+    below this call (or ``frames``: fewer, to ask whether a tree is shallow,
+    analysis/outline.py), and ``table(tree)`` (analysis/scopes.py's facts, or
     ``symtable``) under the same limit; raises what they raise (a file too
     deep: one of ``TOO_DEEP_ERRORS``)."""
     with _LIMIT:
         old = sys.getrecursionlimit()
-        sys.setrecursionlimit(depth() + PARSE_FRAMES)
+        sys.setrecursionlimit(depth() + (PARSE_FRAMES if frames is None else frames))
         try:
             tree = ast.parse(source, filename, mode)
             return tree, (table(tree) if table is not None else None)

@@ -422,9 +422,10 @@ class _Analyser:
     # parse a file once, tell and re-tell what it defines while the other files'
     # answers change, and resolve its uses once, with the answers that hold.
 
-    def parse(self) -> bool:
+    def parse(self, frames: int | None = None) -> bool:
         """Read the source into an ast and a symbol table; False (and a
-        syntax-error problem, or a too-deep one) when it does not parse."""
+        syntax-error problem, or a too-deep one) when it does not parse
+        (``frames``: analysis/parse.py's, fewer to ask whether the tree is shallow)."""
         self.text_lines = source_lines(decode_source(self.source))
         lines = len(self.text_lines)
         self.tree: ast.Module | None = None
@@ -439,7 +440,7 @@ class _Analyser:
 
         try:
             # with the same frames wherever this runs (analysis/parse.py)
-            parsed, table = parsing.parse(code, self.path, table=table_of)
+            parsed, table = parsing.parse(code, self.path, table=table_of, frames=frames)
         except parsing.TOO_DEEP_ERRORS:
             # Python's own compile() refuses it too (RecursionError, MemoryError): not a syntax error
             self.problems.append(Problem(TOO_DEEP, 1, 1, TOO_DEEP_TO_PARSE))
@@ -607,7 +608,7 @@ class _Analyser:
         return ModuleAnalysis(
             module=self.module,
             path=self.path,
-            definitions=tuple(sorted(definitions, key=lambda d: (d.start, d.end != d.start, d.qualname))),
+            definitions=tuple(sorted(definitions, key=definition_order)),
             uses=tuple(self.uses),
             imports=tuple(self.imports),
             problems=tuple(sorted(problems, key=lambda p: (p.line, p.column, p.kind, p.message))),
@@ -2435,6 +2436,12 @@ class _Analyser:
 
 
 # --- small helpers -------------------------------------------------------------------------
+
+
+def definition_order(d: Definition) -> tuple[int, bool, str]:
+    """The order of a module's definitions in its analysis (the first one is
+    what views/project_graph.py reads the module's doc from)."""
+    return d.start, d.end != d.start, d.qualname
 
 
 def known_result(qualname: str) -> str | None:
