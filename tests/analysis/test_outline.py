@@ -1,0 +1,152 @@
+"""project-graph reads each file's outline (analysis/outline.py, analysis/outlines.py)
+instead of the full workspace index (issue 22: its cold time): the bytes must be
+the ones the full index gives, for every awkward file and import, and each file
+is read again only when it changes."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from workspacekit import write_files
+
+from analysis import filecache, outlines
+from analysis.filecache import RecordStore
+from analysis.index import index_of
+from analysis.outline import PROBE_FRAMES, read_outline
+from analysis.resolver import ClassInfo, analyse_module
+from analysis.sources import Workspace
+from codec import ENCODERS
+from servers.route import make_projection
+from views import project_graph
+
+#: Too deep for the analysis's last stage (resolving the uses: spelling the expression), not to
+#: parse or declare; a stub too deep to declare.
+DEEP = '"""Deep."""\nimport b\n\ndef f(a):\n    return (' + "-" * 400 + "a).real\n"
+DEEP_STUB = "def f(a=" + "-" * 610 + "1): ...\n"
+
+AWKWARD: dict[str, str | bytes] = {
+    "semaprax.toml": "[project]\nname = 'awk'\ndependencies = ['attrs']\n\n[project.scripts]\nawk = 'app.cli:main'\n",
+    "app/__init__.py": '"""The app. More words."""\nfrom .core import run\nfrom . import util\n',
+    "app/__main__.py": "from app.cli import main\n\nmain()\n",
+    "app/core.py": ('"""Core: runs things.\n\nLonger text."""\nfrom __future__ import annotations\n'
+                    "import os.path\nimport app.sub.deep\nfrom .util import *\nfrom ..beyond import nothing\n\n\n"
+                    "def run():\n    import json\n    try:\n        import tomllib\n    except ImportError:\n"
+                    "        tomllib = None\n    if json:\n        from app.sub import deep as d\n"
+                    "    class K:\n        from collections import OrderedDict\n    return d, K, tomllib\n"),
+    "app/util.py": "def helper():  \"One line, first.\"\nx = 1\n",
+    "app/cli.py": ("import sys\nfrom app import core\n\ndef main():\n    core.run()\n\n"
+                   "try:\n    if __name__ == '__main__':\n        main()\nexcept Exception:\n    raise\n"),
+    "app/sub/__init__.py": "",
+    "app/sub/deep.py": "from ... import core\nfrom .. import util as u\nimport app.sub\n",
+    "app/sub/stubbed.py": "def make(kind):\n    return kind\n",
+    "app/sub/stubbed.pyi": "import typing\ndef make(kind: str) -> str: ...\n",
+    "nsroot/inner/leaf.py": "from other import grow2\n\ndef grow(n):\n    return n + 1\n",
+    "other.py": "def grow2():\n    return 2\n",
+    "user.py": ("import nsroot.inner.leaf\nfrom nsroot.inner.leaf import grow\nfrom nsroot.inner.leaf import grow2\n"
+                "from nsroot.inner import leaf\n\ndef f():\n    if __name__ == '__main__':\n        pass\n"),
+    "broken.py": "import os\ndef f(:\n",
+    "scoped.py": "import os\n\ndef f():\n    nonlocal x\n",  # a syntax error only symtable finds
+    "toodeep.py": "import os\nx = " + "not " * 7000 + "y\n",  # too deep to parse
+    "script.py": "import sys\nif __name__ == '__main__':\n    sys.exit(0)\n",
+}
+
+
+def _both(folder: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[dict[str, bytes], dict[str, bytes], list[str]]:
+    """project-graph in every wire form as the outlines give it and as the full
+    index gives it, and which readings the first one took."""
+    took: list[str] = []
+    real = outlines.outline_of
+
+    def outline_of(*args, **kwargs):
+        made = real(*args, **kwargs)
+        took.append("outline" if made.sure else "unsure")
+        return made
+
+    def index(ws, files):
+        took.append("index")
+        return index_of(ws, files)
+
+    monkeypatch.setattr(outlines, "outline_of", outline_of)
+    monkeypatch.setattr(project_graph, "index_of", index)
+    monkeypatch.setattr(filecache, "use_disk", False)
+    fast = make_projection("project-graph", "semaprax.toml", folder)
+    monkeypatch.setattr(project_graph, "_kept_index", lambda ws, files: index_of(ws, files))
+    full = make_projection("project-graph", "semaprax.toml", folder)
+    return ({f: ENCODERS[f](fast) for f in ENCODERS}, {f: ENCODERS[f](full) for f in ENCODERS}, took)
+
+
+def test_the_outlines_give_the_full_indexs_bytes(tmp_path, monkeypatch):
+    files = dict(AWKWARD)
+    ws = write_files(tmp_path / "ws", files)
+    if sys.platform == "linux":  # a name that is not UTF-8: skipped by either reading, with a note
+        (ws / "caf\udce9.py").write_bytes(b"import os\n")
+    fast, full, took = _both(ws, monkeypatch)
+    assert took == ["outline"]
+    assert fast == full
+    assert b'"leaf"' in fast["json"] and b'"app.sub.deep"' in fast["json"]
+
+
+@pytest.mark.parametrize("extra", [
+    {"deep.py": DEEP},  # nested deep enough for the analysis's later stages to fail
+    {"big.py": '"""Big."""\nimport b\n\ndef f(a):\n    return (0x' + "f" * 5000 + " + a).b()\n"},  # beyond repr's digits: fails late
+    {"deepstub.py": '"""Stubbed."""\nimport b\n\ndef f(a):\n    return a\n', "deepstub.pyi": DEEP_STUB},
+    # a name reached through a namespace folder's dotted path that may be another name of a class
+    {"nsroot/inner/kinds.py": "from other import Kind\nAlias = Kind\n",
+     "other.py": "class Kind:\n    pass\n", "user.py": "from nsroot.inner.kinds import Alias\n"},
+], ids=["deep", "long-literal", "deep-stub", "class-alias"])
+def test_where_an_outline_is_unsure_the_full_index_says_it(tmp_path, monkeypatch, extra):
+    ws = write_files(tmp_path / "ws", {"semaprax.toml": "[project]\nname = 'x'\n", "a.py": "import b\n",
+                                       "b.py": '"""B."""\n', **extra})
+    fast, full, took = _both(ws, monkeypatch)
+    # (the class alias: the outlines are sure of every file, not of the name on the way)
+    assert took == ["outline" if "user.py" in extra else "unsure", "index"]
+    assert fast == full
+
+
+def test_a_second_run_replays_every_outline_and_an_edit_reads_one_file(tmp_path):
+    ws = write_files(tmp_path / "ws", AWKWARD)
+    files = Workspace(ws).python_files()
+
+    def run() -> tuple[int, int, int, list[tuple[str, int, str]]]:
+        store = RecordStore(tmp_path / "cache", ClassInfo)  # a new process: records from disk only
+        made = outlines.outline_of(Workspace(ws), files, store, processes=1)
+        return made.read, made.replayed, store.misses, [(o.module, o.lines, o.doc) for o in made.modules]
+
+    first = run()
+    assert first[:3] == (len(files), 0, len(files))
+    assert run() == (0, len(files), 0, first[3])
+    (ws / "app" / "util.py").write_text("def helper():\n    return 2\n")
+    read, replayed, misses, modules = run()
+    assert (read, replayed, misses) == (1, len(files) - 1, 1)
+    assert ("app.util", 2, "") in modules and modules != first[3]
+
+
+SHAPES = {
+    "unary": lambda n: "def f(a=" + "-" * n + "1):\n    return (" + "-" * n + "a).real\n",
+    "calls": lambda n: "x = (" + "f(" * n + "1" + ")" * n + ").a.b()\n",
+    "lists": lambda n: "def g():\n    return (" + "[" * n + "]" * n + ").count(1)\n",
+    "conditional": lambda n: "def g():\n    return (" + "a if b else " * n + "c).real()\n",
+    "power": lambda n: "x = (" + "2**" * n + "2).real\n",
+    "binary": lambda n: "def f(a=" + "1+" * n + "1):\n    return (" + "1+" * n + "1).real\n",
+    "lambdas": lambda n: "x = " + "lambda: " * n + "1\n",
+    "annotation": lambda n: "def f(a: " + "list[" * n + "int" + "]" * n + "): pass\n",
+}
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_an_outline_is_sure_only_of_trees_the_full_analysis_reads(shape):
+    # from shallow to past where the full analysis's stages meet their limit (about 320 levels of the
+    # deepest-recursing shapes): wherever the outline is sure, it says what the analysis says
+    sure_at = []
+    for n in range(PROBE_FRAMES, 400, 40):
+        source = ('"""Doc."""\nimport os\n' + SHAPES[shape](n)).encode()
+        lines, doc, imports, has_main, _variables, read, sure = read_outline(source, "m.py", "m", False, None)
+        if not sure:
+            continue
+        sure_at.append(n)
+        a = analyse_module(source, "m.py", "m")
+        assert (lines, doc, read, has_main) == (a.lines, a.definitions[0].doc, a.unread is None, a.has_main), n
+        assert [i[:4] for i in imports] == [(i.local, i.target, i.line, i.module) for i in a.imports]
+    assert PROBE_FRAMES in sure_at  # (the shallowest is read)
