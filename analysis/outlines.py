@@ -82,7 +82,7 @@ class WorkspaceOutline:
             key = store.key(keyed, m.path, m.module, m.is_package, phase) if store is not None else ""
             keys.append(key)
             found = store.get_outline(key) if store is not None else None
-            facts.append(found if facts_ok(found) else None)  # type: ignore[arg-type]
+            facts.append(found if facts_ok(found) else None)
         need = [n for n, f in enumerate(facts) if f is None]
         self.replayed = len(files) - len(need)
         self.read = len(need)
