@@ -150,3 +150,21 @@ def test_an_outline_is_sure_only_of_trees_the_full_analysis_reads(shape):
         assert (lines, doc, read, has_main) == (a.lines, a.definitions[0].doc, a.unread is None, a.has_main), n
         assert [i[:4] for i in imports] == [(i.local, i.target, i.line, i.module) for i in a.imports]
     assert PROBE_FRAMES in sure_at  # (the shallowest is read)
+
+
+def test_a_server_holding_the_index_reads_it_and_gives_the_same_bytes(tmp_path, monkeypatch):
+    from analysis.warm import IndexCache
+
+    ws = write_files(tmp_path / "ws", {"semaprax.toml": "[project]\nname = 'x'\n", "a.py": "import b\n\nb.f()\n",
+                                       "b.py": '"""B."""\ndef f():\n    pass\n'})
+    monkeypatch.setattr(filecache, "use_disk", False)
+    cold = make_projection("project-graph", "semaprax.toml", ws)
+    cache = IndexCache(freeze=False)
+    outlined: list[object] = []
+    real = outlines.outline_of
+    monkeypatch.setattr(outlines, "outline_of", lambda *a, **k: outlined.append(a) or real(*a, **k))
+    assert make_projection("project-graph", "semaprax.toml", ws, index_cache=cache) == cold  # no index yet
+    assert len(outlined) == 1 and cache.stats.builds == 0
+    make_projection("references", "b.f", ws, index_cache=cache)  # the server builds the index
+    assert make_projection("project-graph", "semaprax.toml", ws, index_cache=cache) == cold
+    assert len(outlined) == 1 and (cache.stats.builds, cache.stats.hits) == (1, 1)
