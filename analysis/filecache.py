@@ -20,6 +20,10 @@ written to a temporary file and renamed into place, so several processes can
 share the folder; read with ``marshal`` (no code runs on load); at most
 ``DISK_LIMIT`` bytes, the oldest records removed first. ``semaprax project
 --no-cache`` leaves the disk alone.
+
+The same store keeps project-graph's outlines (analysis/outlines.py): a file's
+imports, doc and lines, a marshal value of its own kind (``get_outline``,
+``put_outline``), under a key of its own phase, in memory and on disk alike.
 """
 
 from __future__ import annotations
