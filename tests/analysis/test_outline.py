@@ -168,3 +168,13 @@ def test_a_server_holding_the_index_reads_it_and_gives_the_same_bytes(tmp_path, 
     make_projection("references", "b.f", ws, index_cache=cache)  # the server builds the index
     assert make_projection("project-graph", "semaprax.toml", ws, index_cache=cache) == cold
     assert len(outlined) == 1 and (cache.stats.builds, cache.stats.hits) == (1, 1)
+
+
+def test_progress_is_reported_on_a_large_workspace(tmp_path, monkeypatch):
+    from analysis import index
+
+    ws = write_files(tmp_path / "ws", {f"m{i}.py": f"import m{i - 1}\n" if i else "" for i in range(60)})
+    said: list[tuple[int, int]] = []
+    monkeypatch.setattr(index, "progress_hook", lambda done, total: said.append((done, total)))
+    made = outlines.outline_of(Workspace(ws), Workspace(ws).python_files(), RecordStore(None, ClassInfo), 1)
+    assert made.read == 60 and said[-1] == (60, 60) and said[0] == (25, 60)
