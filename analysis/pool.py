@@ -24,6 +24,10 @@ between rounds: the calling process (a slightly smaller shard, ``LOCAL_SHARE``)
 and ``jobs - 1`` workers; merging and checking runs in the calling process. A
 file whose analysis raises gets a diagnostic (``analysis-failed``), and a
 worker that dies gives its files one; a worker never outlives the build.
+
+The same processes make project-graph's outlines (``OUTLINE`` requests,
+analysis/outlines.py): each file parsed and declared once, no tables, nothing
+kept between requests.
 """
 
 from __future__ import annotations
