@@ -162,7 +162,11 @@ def test_a_server_holding_the_index_reads_it_and_gives_the_same_bytes(tmp_path, 
     cache = IndexCache(freeze=False)
     outlined: list[object] = []
     real = outlines.outline_of
-    monkeypatch.setattr(outlines, "outline_of", lambda *a, **k: outlined.append(a) or real(*a, **k))
+    def outline_of(*args, **kwargs):
+        outlined.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(outlines, "outline_of", outline_of)
     assert make_projection("project-graph", "semaprax.toml", ws, index_cache=cache) == cold  # no index yet
     assert len(outlined) == 1 and cache.stats.builds == 0
     make_projection("references", "b.f", ws, index_cache=cache)  # the server builds the index
