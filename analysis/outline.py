@@ -28,6 +28,7 @@ as deep as the probe lets through fails the full analysis.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import re
 from pathlib import Path
@@ -37,6 +38,10 @@ from analysis import parse as parsing
 from analysis.resolver import (
     TOO_DEEP_TO_PARSE,
     _Analyser,
+    _is_main_guard,
+    _Scope,
+    _target_names,
+    _walk_body,
     collector_paused,
     definition_order,
 )
@@ -87,14 +92,59 @@ def _read(data: bytes, path: str, module: str, is_package: bool, stub: bytes | N
         return _unread(analyser, sure)
     if not ok:  # a syntax error, or too deep to parse: unread
         return _unread(analyser, sure)
+    tree = analyser.tree
+    assert tree is not None
+    lines = len(analyser.text_lines)
     try:
-        parsing.staged(analyser.declare)
+        if not sure or (lines > 1 and any(s.lineno == 1 and type(s) not in _NO_DEFINITION for s in tree.body)):
+            # a definition on line 1 may come before the module's own (``definition_order``): declared
+            # whole, as the full analysis does, and the first definition's doc read
+            parsing.staged(analyser.declare)
+            doc = min(analyser.definitions, key=definition_order).doc
+            variables = tuple(d.qualname for d in analyser.definitions if d.kind == "variable")
+        else:
+            variables = parsing.staged(lambda: _declare_imports(analyser, tree))
+            doc = ast.get_docstring(tree) or ""
     except Exception:  # noqa: BLE001 - RecursionError (too-deep) or an error (analysis-failed): unread
         return _unread(analyser, sure)
-    first = min(analyser.definitions, key=definition_order)
     imports = tuple((i.local, i.target, i.line, i.module, i.scope) for i in analyser.imports)
-    variables = tuple(d.qualname for d in analyser.definitions if d.kind == "variable")
-    return (len(analyser.text_lines), first.doc, imports, analyser.has_main, variables, True, sure)
+    return (lines, doc, imports, analyser.has_main, variables, True, sure)
+
+
+#: Statements that make no definition (analysis/resolver.py's ``_declare_stmt``).
+_NO_DEFINITION = (ast.Import, ast.ImportFrom, ast.Expr, ast.Pass)
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _declare_imports(analyser: _Analyser, tree: ast.Module) -> tuple[str, ...]:
+    """What ``_Analyser.declare`` finds that the view reads, in its order and
+    by its own rules: each scope's imports (``_declare_import``, with the
+    scopes' qualified names), the module-level ``__main__`` guard, and the
+    names module-level assignments bind (more than its variables: a name
+    defined by a ``def`` and assigned too), without the definitions, their
+    signatures and docstrings. A file whose tree is past the probe is
+    declared whole instead (``_read``), so nothing here can recurse too deep."""
+    module = analyser.module
+    root = _Scope("module", module, None, None, tree)
+    variables: list[str] = []
+
+    def walk(body: list[ast.stmt], scope: _Scope) -> None:
+        for stmt in _walk_body(body):
+            kind = type(stmt)
+            if kind in _DEFS or kind is ast.ClassDef:
+                child = _Scope("class" if kind is ast.ClassDef else "function",
+                               f"{scope.qualname}.{stmt.name}", scope, None, stmt)  # type: ignore[attr-defined]
+                walk(stmt.body, child)  # type: ignore[attr-defined]
+            elif kind is ast.Import or kind is ast.ImportFrom:
+                analyser._declare_import(stmt, scope)  # type: ignore[arg-type]
+            elif scope is root and (kind is ast.Assign or kind is ast.AnnAssign):
+                targets = stmt.targets if kind is ast.Assign else [stmt.target]  # type: ignore[attr-defined]
+                variables.extend(f"{module}.{n.id}" for t in targets for n in _target_names(t))
+            elif scope is root and kind is ast.If and _is_main_guard(stmt.test):  # type: ignore[attr-defined]
+                analyser.has_main = True
+
+    walk(tree.body, root)
+    return tuple(variables)
 
 
 def _shallow(stub: bytes, path: str) -> bool:

@@ -15,7 +15,7 @@ from analysis import filecache, outlines
 from analysis.filecache import RecordStore
 from analysis.index import index_of
 from analysis.outline import PROBE_FRAMES, read_outline
-from analysis.resolver import ClassInfo, analyse_module
+from analysis.resolver import ClassInfo, _Analyser, analyse_module, definition_order
 from analysis.sources import Workspace
 from codec import ENCODERS
 from servers.route import make_projection
@@ -182,3 +182,26 @@ def test_progress_is_reported_on_a_large_workspace(tmp_path, monkeypatch):
     monkeypatch.setattr(index, "progress_hook", lambda done, total: said.append((done, total)))
     made = outlines.outline_of(Workspace(ws), Workspace(ws).python_files(), RecordStore(None, ClassInfo), 1)
     assert made.read == 60 and said[-1] == (60, 60) and said[0] == (25, 60)
+
+
+def test_an_outline_declares_the_imports_the_full_declaring_does():
+    # every file of the awkward workspace and of this repository's analysis/ and views/: the same
+    # imports (in order, with their scopes), __main__ guard and doc as the resolver's whole declare stage
+    root = Path(__file__).resolve().parents[2]
+    sources = {rel: text.encode() if isinstance(text, str) else text for rel, text in AWKWARD.items()
+               if rel.endswith(".py")}
+    sources.update({str(p.relative_to(root)): p.read_bytes()
+                    for p in sorted((root / "analysis").glob("*.py")) + sorted((root / "views").glob("*.py"))})
+    for rel, data in sources.items():
+        module = rel.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
+        package = rel.endswith("__init__.py")
+        lines, doc, imports, has_main, _variables, read, sure = read_outline(data, rel, module, package, None)
+        full = _Analyser(data, rel, module, package, None, None)
+        if not full.parse():
+            assert not read, rel
+            continue
+        full.declare()
+        assert sure and read, rel
+        assert imports == tuple((i.local, i.target, i.line, i.module, i.scope) for i in full.imports), rel
+        assert (lines, doc, has_main) == (len(full.text_lines), min(full.definitions, key=definition_order).doc,
+                                          full.has_main), rel
