@@ -7,16 +7,19 @@ names its imports reach through a namespace folder's dotted path, the aliases
 its module-level imports make. The full analysis (analysis/pool.py) knows all
 of it after its first two stages, ``parse`` and ``declare``, and goes on to
 tell its classes and resolve every use, which the view never reads. An
-outline runs those two stages of the same analyser (analysis/resolver.py:
-each rule in one place) and stops.
+outline runs the same analyser's ``parse`` (analysis/resolver.py: each rule in
+one place), then of ``declare`` only what the view reads: each scope's
+imports through the resolver's own ``_declare_import``, the ``__main__`` guard
+and the module docstring (the whole ``declare`` where a definition on line 1
+could come before the module's own), and stops.
 
 It must say what the full analysis says, of a file that analysis does not
-read too: a syntax error (``symtable``'s included), a file too deep to parse,
-and a file whose declaring fails (too deep to spell a signature, or an error
-of the analyser) are unread alike, with no doc, no imports and no
-``__main__``. The later stages can fail where the outline does not look:
-recursion over an expression nested hundreds deep, or an integer literal too
-long for ``repr`` (beyond Python's 4,300 decimal digits). So the file is
+read too: a syntax error (``symtable``'s included) and a file too deep to
+parse are unread alike, with no doc, no imports and no ``__main__``. The
+other stages can fail where the outline does not look: recursion over an
+expression nested hundreds deep (spelling a signature, resolving a use), or
+an integer literal too long for ``repr`` (beyond Python's 4,300 decimal
+digits). So the file is
 parsed with ``PROBE_FRAMES`` frames, which converts a tree at most about
 three levels a frame deep (analysis/parse.py); a tree deeper than that (the
 file's or its stub's), or a literal of ``LONG_LITERAL`` digits or more in base
