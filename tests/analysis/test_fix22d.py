@@ -112,3 +112,67 @@ def test_each_link_of_a_chain_refers_to_its_member(tmp_path):
         ("m.f", "m.A.b", "references", 11, 13), ("m.f", "m.B.c", "references", 11, 15),
         ("m.f", "m.C.n", "references", 11, 17), ("m.g", "builtins.dict.keys", "calls", 14, 22),
         ("m.g", "m.A", "references", 13, 9)]
+
+
+# --- the recursion limit and threads ----------------------------------------------------------
+
+
+def _recurse(n: int) -> int:
+    return 0 if n == 0 else 1 + _recurse(n - 1)
+
+
+def _in_thread(fn):
+    import threading
+
+    out = []
+
+    def run():
+        try:
+            out.append(fn())
+        except RecursionError:
+            out.append("too deep")
+
+    t = threading.Thread(target=run)
+    t.start()
+    t.join()
+    return out[0]
+
+
+def test_a_stage_in_a_thread_has_its_frames_whatever_the_limit_of_the_moment():
+    import sys
+
+    from analysis import parse as parsing
+
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(old + 4000)  # as another thread's parse (or a leak) left it for the moment
+    try:
+        deep = _in_thread(lambda: parsing.staged(lambda: _recurse(parsing.STAGE_FRAMES + 200)))
+        shallow = _in_thread(lambda: parsing.staged(lambda: _recurse(parsing.STAGE_FRAMES - 200)))
+    finally:
+        sys.setrecursionlimit(old)
+    # as in the main thread (and a command's, a pool worker's): the stage's own frames, no more
+    assert (deep, shallow) == ("too deep", parsing.STAGE_FRAMES - 200)
+
+
+def test_a_stage_and_a_parse_in_two_threads_leave_the_limit_as_they_found_it():
+    import sys
+    import threading
+
+    from analysis import parse as parsing
+
+    before = sys.getrecursionlimit()
+    inside, done = threading.Event(), threading.Event()
+
+    def hold(_tree):
+        inside.set()
+        done.wait(5)  # (a timer ends it: the main thread's stage may be waiting for this parse)
+
+    t = threading.Thread(target=lambda: parsing.parse("x = 1\n", table=hold))
+    t.start()
+    inside.wait(5)
+    threading.Timer(0.2, done.set).start()
+    parsing.staged(t.join)  # used to save the parse's raised limit, and put it back after the parse ended
+    t.join()
+    after = sys.getrecursionlimit()
+    sys.setrecursionlimit(before)  # (for the tests after this one, should it fail)
+    assert after == before
