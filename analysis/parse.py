@@ -24,7 +24,11 @@ thread's stage ran under whatever limit another thread's parse had set for
 the moment, and a stage in one thread and a parse in another, putting back
 in the wrong order, could leave the process's limit at twice its value). A
 server's requests analyse one stage at a time (Python runs one thread at a
-time anyway); a stage is one file's parse, preparation or resolution.
+time anyway); a stage is one file's parse, preparation or resolution. Nor is
+the limit ever set below the one found, which other threads' code (a codec
+decoding on a fresh thread) may rely on: a call shallower than that limit
+leaves ``frames`` first goes down to that depth (``_padded``, a few Python
+frames, no C stack), so the limit it sets is the one found or higher.
 
 A file too deep to parse within ``PARSE_FRAMES`` (Python's own ``compile``
 refuses it too, with RecursionError or MemoryError) is not a syntax error: the
@@ -86,23 +90,34 @@ def parse(source: str | bytes, filename: str = "<unknown>", mode: Literal["exec"
     below this call, and ``table(tree)`` (analysis/scopes.py's facts, or
     ``symtable``) under the same limit; raises what they raise (a file too
     deep: one of ``TOO_DEEP_ERRORS``)."""
-    with _LIMIT:
-        old = sys.getrecursionlimit()
-        sys.setrecursionlimit(depth() + PARSE_FRAMES)
-        try:
-            tree = ast.parse(source, filename, mode)
-            return tree, (table(tree) if table is not None else None)
-        finally:
-            sys.setrecursionlimit(old)
+    def parsed() -> tuple[ast.AST, Any]:
+        tree = ast.parse(source, filename, mode)
+        return tree, (table(tree) if table is not None else None)
+
+    return _within(PARSE_FRAMES + 1, parsed)  # (+1: ``parsed`` is a frame of its own)
 
 
 def staged(fn: Callable[[], T]) -> T:
     """``fn()`` with ``STAGE_FRAMES`` frames to use, wherever it is called
     from, in any thread (holding ``_LIMIT`` while it runs)."""
+    return _within(STAGE_FRAMES, fn)
+
+
+def _within(frames: int, fn: Callable[[], T]) -> T:
+    """``fn()`` called from a frame with ``frames`` frames left below it
+    (RecursionError past them), holding ``_LIMIT``; the limit it found is put
+    back, and never lowered meanwhile (``_padded``)."""
     with _LIMIT:
         old = sys.getrecursionlimit()
-        sys.setrecursionlimit(depth() + STAGE_FRAMES)
         try:
-            return fn()
+            return _padded(max(0, old - frames - depth()), frames, fn)
         finally:
             sys.setrecursionlimit(old)
+
+
+def _padded(n: int, frames: int, fn: Callable[[], T]) -> T:
+    """``n`` frames down, then the limit ``frames`` below there and ``fn()``."""
+    if n > 0:
+        return _padded(n - 1, frames, fn)
+    sys.setrecursionlimit(depth() + frames)
+    return fn()

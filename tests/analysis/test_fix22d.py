@@ -152,6 +152,9 @@ def test_a_stage_in_a_thread_has_its_frames_whatever_the_limit_of_the_moment():
         sys.setrecursionlimit(old)
     # as in the main thread (and a command's, a pool worker's): the stage's own frames, no more
     assert (deep, shallow) == ("too deep", parsing.STAGE_FRAMES - 200)
+    # a stage called near the bottom of a fresh thread's stack does not lower the limit that other
+    # threads' code runs under meanwhile (it goes down to where its frames end at that limit)
+    assert _in_thread(lambda: parsing.staged(sys.getrecursionlimit)) >= old
 
 
 def test_a_stage_and_a_parse_in_two_threads_leave_the_limit_as_they_found_it():
