@@ -394,6 +394,9 @@ class _Analyser:
         self.typing_depth = 0
         #: the answers of the question under way (``_value_type``), forgotten when it is answered
         self.typing_memo: dict[tuple[int, int, int], str | None] = {}
+        #: id of an expression -> it and spell() of it, for unresolved targets (_spelled); holding
+        #: the node keeps its id its own (a string annotation's tree is let go after its visit)
+        self.spelled_memo: dict[int, tuple[ast.expr, str]] = {}
         #: The ``try`` statements being visited, told each class a local is given (``_Branches.saw``).
         self.watched: list[_Branches] = []
         self.overload_stubs: dict[str, list[Definition]] = {}
@@ -2391,7 +2394,36 @@ class _Analyser:
         """UNRESOLVED + the expression as written; only UNRESOLVED while typing
         (``_value_type`` asks only whether it resolves): a chain of a thousand
         calls would otherwise spell each link's chain again, at each link."""
-        return UNRESOLVED if self.typing_depth else UNRESOLVED + spell(expr)
+        return UNRESOLVED if self.typing_depth else UNRESOLVED + self._spelled(expr)
+
+    def _spelled(self, expr: ast.expr) -> str:
+        """``spell(expr)``, kept per node: a link ``.g`` or ``()`` (no arguments)
+        after an attribute, call, subscript or name is that one's spelling and
+        the link, as ``ast.unparse`` writes it, so each link of a chain of calls
+        is spelled once from the one before, not walked again from the chain's
+        base (a chain of n calls was n walks of up to n links)."""
+        memo = self.spelled_memo
+        links: list[ast.expr] = []
+        node = expr
+        while id(node) not in memo:
+            kind = type(node)
+            if kind is ast.Attribute:
+                inner = node.value  # type: ignore[attr-defined]
+            elif kind is ast.Call and not node.args and not node.keywords:  # type: ignore[attr-defined]
+                inner = node.func  # type: ignore[attr-defined]
+            else:
+                break
+            if type(inner) not in _LINKED:
+                break
+            links.append(node)
+            node = inner
+        known = memo.get(id(node))
+        text = known[1] if known is not None else spell(node)
+        memo[id(node)] = (node, text)
+        for link in reversed(links):
+            text += "." + link.attr if type(link) is ast.Attribute else "()"
+            memo[id(link)] = (link, text)
+        return text
 
     def _walk_members(self, base: str, chain: list[str], expr: ast.expr, is_instance: bool) -> str:
         """``base`` then each attribute of ``chain`` through the class members;
@@ -2903,6 +2935,10 @@ def _or_empty(node: ast.expr) -> ast.expr | None:
                 isinstance(empty, ast.Dict) and not empty.keys:
             return node.values[0]
     return None
+
+
+#: What a link of a chain follows as ``ast.unparse`` writes it (no parentheses): _spelled.
+_LINKED = (ast.Name, ast.Attribute, ast.Call, ast.Subscript)
 
 
 def _chain_base(expr: ast.expr) -> ast.expr:

@@ -100,6 +100,29 @@ def test_an_attribute_chain_is_walked_in_linear_work(monkeypatch):
     assert work[300] <= 2.2 * work[150], work
 
 
+def test_a_call_chain_is_spelled_in_linear_work(monkeypatch):
+    from analysis import resolver
+
+    spell = resolver.spell
+    spelled = [0]
+
+    def counted(node):
+        text = spell(node)
+        spelled[0] += len(text)  # the chain walked to spell it: its length
+        return text
+
+    monkeypatch.setattr(resolver, "spell", counted)
+    work = {}
+    for n in (150, 300):
+        spelled[0] = 0
+        a = resolver.analyse_module(("import a\nx = a" + ".g()" * n + "\n").encode(), "c.py", "c")
+        work[n] = spelled[0]
+    # each call's unresolved target used to be spelled from the chain's base: n walks of up to n links
+    assert work[300] <= 2.2 * work[150], work
+    targets = sorted(u.target for u in a.uses if u.kind == "calls")
+    assert targets == sorted(["a.g"] + ["?a" + ".g()" * k + ".g" for k in range(1, 300)])
+
+
 def test_each_link_of_a_chain_refers_to_its_member(tmp_path):
     from analysis.resolver import analyse_module
 
