@@ -363,24 +363,29 @@ class Workspace:
         ``a.util`` and ``b.util``, each its own module), and the other file is
         read (so in the revision). Where that path is no dotted name (a folder
         called ``my-scripts``), both keep the name, and ``same_named`` says so."""
-        mf, root, _ = self._named(rel, read=True)
+        mf, root, fixed = self._named(rel, read=True)
+        if not root or fixed:  # named from the workspace folder or a manifest's root: as it is
+            return mf  # (and no listing of the workspace is needed to say so)
         renamed, _ambiguous, because = self._same_names()
         if root in renamed:
             for other in because[root]:
                 self.read(other)
             return ModuleFile(rel, f"{root.replace('/', '.')}.{mf.module}", mf.is_package)
-        for other in self.same_named(rel):
-            self.read(other)
+        self.same_named(rel)  # (read: the name is shared because of them)
         return mf
 
     def same_named(self, rel: str) -> tuple[str, ...]:
         """The other files of the workspace that are the same module as ``rel``
         (both named from their own folders, which no dotted path from the
-        workspace folder names): a name in it may be either file's."""
+        workspace folder names, or one from the workspace folder): a name in
+        it may be either file's. They are read (so in the revision)."""
         mf, root, _ = self._named(rel, read=False)
         renamed, ambiguous, _because = self._same_names()
         name = f"{root.replace('/', '.')}.{mf.module}" if root in renamed else mf.module
-        return tuple(p for p in ambiguous.get(name, ()) if p != rel)
+        others = tuple(p for p in ambiguous.get(name, ()) if p != rel)
+        for other in others:
+            self.read(other)
+        return others
 
     def _same_names(self) -> tuple[dict[str, str], dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
         """Over the workspace's listing, once: the folders whose files are named

@@ -75,6 +75,17 @@ def test_files_no_dotted_path_names_apart_are_said_to_be_one_module(tmp_path):
         _view("task-context", "util.f", tmp_path)
 
 
+def test_a_top_level_module_keeps_its_name_and_is_said_to_share_it(tmp_path):
+    _write(tmp_path, {"util.py": "x = 1\n", "my-scripts/util.py": "y = 2\n", "pkg/__init__.py": "",
+                      "pkg/core.py": "z = 3\n"})
+    ws = Workspace(tmp_path)
+    assert ws.module_of("pkg/core.py").module == "pkg.core"
+    assert ws._listing is None  # a name from the workspace folder needs no listing of the workspace
+    assert ws.module_of("util.py").module == "util"
+    said = "module 'util' is also my-scripts/util.py: a name in 'util' may be either file's"
+    assert _view("diagnostics", "util.py", tmp_path)["rows"] == [["util.py", 1, 1, "same-module-name", said]]
+
+
 # --- a long attribute chain -------------------------------------------------------------------
 
 
