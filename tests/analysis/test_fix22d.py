@@ -191,6 +191,27 @@ def test_a_stage_in_a_thread_has_its_frames_whatever_the_limit_of_the_moment():
     assert _in_thread(lambda: parsing.staged(sys.getrecursionlimit)) >= old
 
 
+def test_a_file_is_too_deep_in_a_server_thread_where_it_is_in_a_command():
+    import sys
+
+    from analysis.resolver import analyse_module
+
+    def too_deep(n: int) -> bool:
+        source = "def f(a=" + "-" * n + "1):\n    return a\n"  # unparsing the default recurses
+        return any(p.kind == "too-deep" for p in analyse_module(source.encode(), "d.py", "d").problems)
+
+    sizes = range(250, 651, 100)
+    here = [too_deep(n) for n in sizes]
+    assert True in here and False in here  # (the sizes span the boundary)
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(old + 2000)  # another request's parse in force meanwhile
+    try:
+        there = _in_thread(lambda: [too_deep(n) for n in sizes])
+    finally:
+        sys.setrecursionlimit(old)
+    assert there == here
+
+
 def test_a_stage_and_a_parse_in_two_threads_leave_the_limit_as_they_found_it():
     import sys
     import threading
