@@ -241,7 +241,7 @@ class Workspace:
         self.read_files: dict[str, bytes] = {}
         self._listing: list[str] | None = None
         self._files: dict[str, bool] = {}
-        self._clashes: tuple[dict[str, str], dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]] | None = None
+        self._clashes: tuple[dict[tuple[str, str], tuple[str, ...]], dict[str, tuple[str, ...]]] | None = None
         #: Per folder: whether it holds a pyproject.toml and its Layout (None for
         #: an invalid one); and the bytes of each pyproject.toml read for it.
         self._layouts: dict[str, tuple[bool, Layout | None]] = {}
@@ -356,19 +356,23 @@ class Workspace:
         (``flask/sansio/app.py`` is ``flask.sansio.app``, not ``app``).
 
         A file with no package above it is named from its own folder (a script,
-        or a test module pytest imports by its base name), unless another file
-        of the workspace, under another such folder, would then have the same
-        name: both folders' files are then named as Python names them with the
-        workspace folder on ``sys.path`` (``a/util.py`` and ``b/util.py`` are
-        ``a.util`` and ``b.util``, each its own module), and the other file is
-        read (so in the revision). Where that path is no dotted name (a folder
-        called ``my-scripts``), both keep the name, and ``same_named`` says so."""
+        or a test module pytest imports by its base name), unless a file of
+        another folder of the workspace gives the same top-level name (``a/util.py``
+        and ``b/util.py``, or two folders' ``app`` packages): as with both
+        folders on ``sys.path``, one would shadow the other, so that name's files
+        in such folders are named as Python names them with the workspace folder
+        on ``sys.path`` (``a.util`` and ``b.util``, each its own module), and a
+        file of each other folder giving the name is read (so in the revision).
+        A name from the workspace folder itself or a manifest's source root is
+        kept. Where no dotted path names a folder (``my-scripts``), its files keep
+        their names, and ``same_named`` says which files share one."""
         mf, root, fixed = self._named(rel, read=True)
         if not root or fixed:  # named from the workspace folder or a manifest's root: as it is
             return mf  # (and no listing of the workspace is needed to say so)
-        renamed, _ambiguous, because = self._same_names()
-        if root in renamed:
-            for other in because[root]:
+        renamed, _ambiguous = self._same_names()
+        witnesses = renamed.get((root, mf.module.partition(".")[0]))
+        if witnesses is not None:
+            for other in witnesses:
                 self.read(other)
             return ModuleFile(rel, f"{root.replace('/', '.')}.{mf.module}", mf.is_package)
         self.same_named(rel)  # (read: the name is shared because of them)
@@ -376,44 +380,45 @@ class Workspace:
 
     def same_named(self, rel: str) -> tuple[str, ...]:
         """The other files of the workspace that are the same module as ``rel``
-        (both named from their own folders, which no dotted path from the
-        workspace folder names, or one from the workspace folder): a name in
-        it may be either file's. They are read (so in the revision)."""
+        (named from folders that no dotted path from the workspace folder
+        names, or one from the workspace folder): a name in it may be either
+        file's. They are read (so in the revision)."""
         mf, root, _ = self._named(rel, read=False)
-        renamed, ambiguous, _because = self._same_names()
-        name = f"{root.replace('/', '.')}.{mf.module}" if root in renamed else mf.module
+        renamed, ambiguous = self._same_names()
+        name = mf.module
+        if (root, name.partition(".")[0]) in renamed:
+            name = f"{root.replace('/', '.')}.{name}"
         others = tuple(p for p in ambiguous.get(name, ()) if p != rel)
         for other in others:
             self.read(other)
         return others
 
-    def _same_names(self) -> tuple[dict[str, str], dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
-        """Over the workspace's listing, once: the folders whose files are named
-        from the workspace folder instead of their own (folder -> itself), the
-        names still shared by several files (name -> paths) and, per renamed
-        folder, the files of other folders its files' names met."""
+    def _same_names(self) -> tuple[dict[tuple[str, str], tuple[str, ...]], dict[str, tuple[str, ...]]]:
+        """Over the workspace's listing, once: the (folder, top-level name)
+        pairs whose files are named from the workspace folder instead, each with
+        a file of every other folder that gives the name; and the names still
+        shared by several files (name -> paths)."""
         if self._clashes is None:
             named = {p: self._named(p, read=False) for p in self.python_files()}
-            by_name: dict[str, list[str]] = {}
-            for p, (mf, _root, _fixed) in named.items():
-                by_name.setdefault(mf.module, []).append(p)
-            renamed: dict[str, str] = {}
-            because: dict[str, set[str]] = {}
-            for paths in by_name.values():
-                if len({named[p][1] for p in paths}) < 2:
+            givers: dict[str, dict[str, str]] = {}  # top-level name -> folder -> its first file
+            for p, (mf, root, _fixed) in named.items():
+                givers.setdefault(mf.module.partition(".")[0], {}).setdefault(root, p)
+            renamed: dict[tuple[str, str], tuple[str, ...]] = {}
+            for top, roots in givers.items():
+                if len(roots) < 2:
                     continue
-                for p in paths:
-                    _mf, root, fixed = named[p]
+                for root in roots:
+                    fixed = named[roots[root]][2]  # a manifest's source root (all its files alike)
                     if root and not fixed and all(part.isidentifier() for part in root.split("/")):
-                        renamed[root] = root
-                        because.setdefault(root, set()).update(q for q in paths if named[q][1] != root)
+                        renamed[(root, top)] = tuple(sorted((f for r, f in roots.items() if r != root),
+                                                            key=str.encode))
             final: dict[str, list[str]] = {}
             for p, (mf, root, _fixed) in named.items():
-                final.setdefault(f"{root.replace('/', '.')}.{mf.module}" if root in renamed else mf.module,
-                                 []).append(p)
-            ambiguous = {n: tuple(ps) for n, ps in final.items() if len(ps) > 1}
-            self._clashes = (renamed, ambiguous,
-                             {r: tuple(sorted(b, key=str.encode)) for r, b in because.items()})
+                name = mf.module
+                if (root, name.partition(".")[0]) in renamed:
+                    name = f"{root.replace('/', '.')}.{name}"
+                final.setdefault(name, []).append(p)
+            self._clashes = (renamed, {n: tuple(ps) for n, ps in final.items() if len(ps) > 1})
         return self._clashes
 
     def _named(self, rel: str, read: bool) -> tuple[ModuleFile, str, bool]:

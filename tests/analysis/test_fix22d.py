@@ -234,3 +234,21 @@ def test_a_stage_and_a_parse_in_two_threads_leave_the_limit_as_they_found_it():
     after = sys.getrecursionlimit()
     sys.setrecursionlimit(before)  # (for the tests after this one, should it fail)
     assert after == before
+
+
+def test_only_the_shadowed_name_of_a_folder_is_named_from_the_workspace(tmp_path):
+    # tests/unit and tests/e2e both give 'conftest' (and two 'app' packages): those are named apart;
+    # a test module's sibling helper, a name one folder gives, keeps the name its importer uses
+    _write(tmp_path, {"tests/unit/conftest.py": "", "tests/e2e/conftest.py": "",
+                      "tests/unit/helpers.py": "def h():\n    return 1\n",
+                      "tests/unit/test_a.py": "from helpers import h\n\ndef test_a():\n    assert h()\n",
+                      "s1/app/__init__.py": "", "s1/app/models.py": "", "s2/app/__init__.py": "",
+                      "s2/app/views.py": ""})
+    ws = Workspace(tmp_path)
+    names = {p: ws.module_of(p).module for p in ws.python_files()}
+    assert names == {"tests/unit/conftest.py": "tests.unit.conftest", "tests/e2e/conftest.py": "tests.e2e.conftest",
+                     "tests/unit/helpers.py": "helpers", "tests/unit/test_a.py": "test_a",
+                     "s1/app/__init__.py": "s1.app", "s1/app/models.py": "s1.app.models",
+                     "s2/app/__init__.py": "s2.app", "s2/app/views.py": "s2.app.views"}
+    refs = _view("references", "helpers.h", tmp_path)
+    assert "tests/unit/test_a.py" in refs["files"]
