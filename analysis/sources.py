@@ -242,8 +242,8 @@ class Workspace:
         self._listing: list[str] | None = None
         self._files: dict[str, bool] = {}
         self._clashes: tuple[dict[tuple[str, str], tuple[str, ...]], dict[str, tuple[str, ...]]] | None = None
-        #: Per folder: whether it holds a pyproject.toml and its Layout (None for
-        #: an invalid one); and the bytes of each pyproject.toml read for it.
+        #: Per folder: whether it holds a manifest and its Layout (None for
+        #: an invalid one); and the bytes of each manifest read for it.
         self._layouts: dict[str, tuple[bool, Layout | None]] = {}
         self._manifests: dict[str, bytes] = {}
         self._root = self.folder.resolve()
@@ -471,7 +471,7 @@ class Workspace:
         return start, "/".join(folders[:start]) in layout.roots
 
     def layout(self, folders: list[str]) -> Layout | None:
-        """The Layout of the nearest pyproject.toml in ``folders`` (a path as its
+        """The Layout of the nearest manifest (semaprax.toml, pyproject.toml) in ``folders`` (a path as its
         parts) or a folder above it, inside the workspace; None without one, or
         when it is not a valid manifest (the views that load it say why)."""
         for depth in range(len(folders), -1, -1):
@@ -494,7 +494,7 @@ class Workspace:
         return False, None
 
     def _parse_layout(self, where: str, manifest: str) -> Layout | None:
-        import tomllib  # only a workspace with a pyproject.toml pays for it (tests/test_imports.py)
+        import tomllib  # only a workspace with a manifest pays for it (tests/test_imports.py)
         try:
             data = self._manifests.get(manifest)
             if data is None:
