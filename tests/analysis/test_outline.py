@@ -85,23 +85,43 @@ def test_the_outlines_give_the_full_indexs_bytes(tmp_path, monkeypatch):
     fast, full, took = _both(ws, monkeypatch)
     assert took == ["outline"]
     assert fast == full
-    assert b'"leaf"' in fast["json"] and b'"app.sub.deep"' in fast["json"]
+    assert b'"nsroot.inner.leaf"' in fast["json"] and b'"app.sub.deep"' in fast["json"]
+
+
+#: Source roots below the manifest (``sources = ["src"]``): a module is also reached by its path
+#: from the workspace folder (``src.tools.leaf`` is ``tools.leaf``, analysis/index.py's namespace
+#: aliases), and from there through the re-exports of the module it reaches.
+NAMESPACED: dict[str, str | bytes] = {
+    "semaprax.toml": "[project]\nname = 'ns'\nsources = ['src']\n",
+    "src/tools/leaf.py": "from other import grow2\n\ndef grow(n):\n    return n + 1\n",
+    "src/other.py": "def grow2():\n    return 2\n",
+    "src/user.py": "import src.tools.leaf\nfrom src.tools.leaf import grow2\n",
+}
+
+
+def test_names_reached_through_a_source_roots_path_are_the_full_indexs(tmp_path, monkeypatch):
+    ws = write_files(tmp_path / "ws", NAMESPACED)
+    fast, full, took = _both(ws, monkeypatch)
+    assert took == ["outline"]
+    assert fast == full
+    assert b'"user":["other","tools.leaf"]' in fast["json"]  # grow2 through leaf's re-export: other
 
 
 @pytest.mark.parametrize("extra", [
     {"deep.py": DEEP},  # nested deep enough for the analysis's later stages to fail
     {"big.py": '"""Big."""\nimport b\n\ndef f(a):\n    return (0x' + "f" * 5000 + " + a).b()\n"},  # beyond repr's digits: fails late
     {"deepstub.py": '"""Stubbed."""\nimport b\n\ndef f(a):\n    return a\n', "deepstub.pyi": DEEP_STUB},
-    # a name reached through a namespace folder's dotted path that may be another name of a class
-    {"nsroot/inner/kinds.py": "from other import Kind\nAlias = Kind\n",
-     "other.py": "class Kind:\n    pass\n", "user.py": "from nsroot.inner.kinds import Alias\n"},
+    # a name reached through a source root's path that may be another name of a class
+    {"semaprax.toml": "[project]\nname = 'x'\nsources = ['src']\n",
+     "src/kinds.py": "from other import Kind\nAlias = Kind\n",
+     "src/other.py": "class Kind:\n    pass\n", "src/user.py": "from src.kinds import Alias\n"},
 ], ids=["deep", "long-literal", "deep-stub", "class-alias"])
 def test_where_an_outline_is_unsure_the_full_index_says_it(tmp_path, monkeypatch, extra):
     ws = write_files(tmp_path / "ws", {"semaprax.toml": "[project]\nname = 'x'\n", "a.py": "import b\n",
                                        "b.py": '"""B."""\n', **extra})
     fast, full, took = _both(ws, monkeypatch)
     # (the class alias: the outlines are sure of every file, not of the name on the way)
-    assert took == ["outline" if "user.py" in extra else "unsure", "index"]
+    assert took == ["outline" if "src/user.py" in extra else "unsure", "index"]
     assert fast == full
 
 
