@@ -20,6 +20,10 @@ written to a temporary file and renamed into place, so several processes can
 share the folder; read with ``marshal`` (no code runs on load); at most
 ``DISK_LIMIT`` bytes, the oldest records removed first. ``semaprax project
 --no-cache`` leaves the disk alone.
+
+The same store keeps project-graph's outlines (analysis/outlines.py): a file's
+imports, doc and lines, a marshal value of its own kind (``get_outline``,
+``put_outline``), under a key of its own phase, in memory and on disk alike.
 """
 
 from __future__ import annotations
@@ -146,6 +150,24 @@ def _load(data: bytes, class_info: Callable[..., Any]) -> Record | None:
     return Record(tuple(out), result)
 
 
+#: The second item of an outline's record on disk (a full record's is its module); an
+#: outline (analysis/outline.py, project-graph's reading of a file) is a marshal value.
+OUTLINE = "outline"
+
+
+def _dump_value(value: Record | tuple[Any, ...]) -> bytes:
+    if isinstance(value, Record):
+        return _dump(value)
+    return marshal.dumps((analyser_version(), OUTLINE, value))
+
+
+def _load_value(data: bytes, class_info: Callable[..., Any]) -> Record | tuple[Any, ...] | None:
+    version, kind, value = marshal.loads(data)
+    if kind == OUTLINE:
+        return value if version == analyser_version() and isinstance(value, tuple) else None
+    return _load(data, class_info)
+
+
 def dump_record(record: Record) -> bytes:
     """A record as the bytes kept on disk (and sent from a worker process)."""
     return _dump(record)
@@ -168,8 +190,8 @@ class RecordStore:
         self.class_info = class_info
         self.memory_limit = memory_limit
         self.disk_limit = disk_limit
-        self._memory: OrderedDict[str, Record] = OrderedDict()
-        self._pending: dict[str, Record] = {}
+        self._memory: OrderedDict[str, Record | tuple[Any, ...]] = OrderedDict()
+        self._pending: dict[str, Record | tuple[Any, ...]] = {}
         self._lock = threading.Lock()  # a server's threads share the process's store
         #: The last index's modules renamed through re-exports, by record key (analysis
         #: itself, renamed), and what the renaming depended on (analysis/index.py).
@@ -185,6 +207,18 @@ class RecordStore:
         return h.hexdigest()
 
     def get(self, key: str) -> Record | None:
+        found = self._get(key)
+        return found if isinstance(found, Record) else None
+
+    def get_outline(self, key: str) -> tuple[Any, ...] | None:
+        """An outline kept under ``key`` (analysis/outlines.py), or None."""
+        found = self._get(key)
+        return found if isinstance(found, tuple) else None
+
+    def put_outline(self, key: str, value: tuple[Any, ...]) -> None:
+        self.put(key, value)
+
+    def _get(self, key: str) -> Record | tuple[Any, ...] | None:
         with self._lock:
             record = self._memory.get(key)
             if record is not None:
@@ -200,13 +234,13 @@ class RecordStore:
             self.hits += 1
         return record
 
-    def put(self, key: str, record: Record) -> None:
+    def put(self, key: str, record: Record | tuple[Any, ...]) -> None:
         with self._lock:
             self._remember(key, record)
             if self.folder is not None:
                 self._pending[key] = record
 
-    def _remember(self, key: str, record: Record) -> None:
+    def _remember(self, key: str, record: Record | tuple[Any, ...]) -> None:
         self._memory[key] = record
         self._memory.move_to_end(key)
         while len(self._memory) > self.memory_limit:
@@ -216,13 +250,13 @@ class RecordStore:
         assert self.folder is not None
         return self.folder / key[:2] / key
 
-    def _read(self, key: str) -> Record | None:
+    def _read(self, key: str) -> Record | tuple[Any, ...] | None:
         try:
             data = self._path(key).read_bytes()
         except OSError:
             return None
         try:
-            return _load(data, self.class_info)
+            return _load_value(data, self.class_info)
         except (ValueError, EOFError, TypeError, KeyError):  # a damaged record is a miss
             return None
 
@@ -241,7 +275,7 @@ class RecordStore:
                 fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
                 try:
                     with os.fdopen(fd, "wb") as fh:
-                        fh.write(_dump(record))
+                        fh.write(_dump_value(record))
                     os.replace(tmp, path)
                     wrote = True
                 except BaseException:

@@ -195,6 +195,12 @@ class WorkspaceIndex:
                 ends = [c for c in candidates if c.rsplit(".", 1)[-1] == tail][:3]
                 hint = f"; did you mean {' or '.join(map(repr, ends))}?" if ends else ""
             raise WorkspaceError(f"symbol {qualname!r} is not defined in the workspace{hint}")
+        module = found.analysis.module
+        paths = [a.path for a in self.modules if a.module == module]
+        if len(paths) > 1:  # files no dotted path names apart (sources.Workspace.same_named)
+            raise WorkspaceError(f"symbol {qualname!r} is ambiguous: module {module!r} is each of "
+                                 f"{', '.join(paths)} (folders without __init__.py that no dotted path from "
+                                 f"the workspace folder names); a name in {module!r} may be either file's")
         return found
 
     def uses_of(self, qualname: str) -> list[tuple[ModuleAnalysis, Use]]:

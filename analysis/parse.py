@@ -10,12 +10,25 @@ parse (or be too deep) in one and not in the other. So:
 * ``parse`` gives ``ast.parse`` (and ``symtable``, for the files that need it)
   ``PARSE_FRAMES`` frames below the depth it is called at (``depth``: as the
   interpreter counts it, C calls included), in any thread: the recursion limit
-  is moved for the call (under a lock: it is the process's) and put back. ``PARSE_FRAMES`` is twice what a default interpreter gives a
+  is moved for the call and put back. ``PARSE_FRAMES`` is twice what a default interpreter gives a
   top-level ``compile()``, so every file ``compile()`` accepts parses;
 * ``staged`` gives a stage of the analysis ``STAGE_FRAMES`` frames below the
-  frame it is called from, in the main thread (a server's threads share the
-  limit with requests that may be deep in their own stack for as long as a
-  stage lasts, so there it is left as it is).
+  frame it is called from, in any thread, the same way.
+
+The recursion limit is the process's, but each thread counts its own depth,
+so both hold one lock (``_LIMIT``, re-entrant: a stage parses string
+annotations) for as long as the limit they set is in force: one thread's
+stage or parse never runs under a limit another thread set, and each puts
+back the limit it found, so none is left moved (before the lock, a server
+thread's stage ran under whatever limit another thread's parse had set for
+the moment, and a stage in one thread and a parse in another, putting back
+in the wrong order, could leave the process's limit at twice its value). A
+server's requests analyse one stage at a time (Python runs one thread at a
+time anyway); a stage is one file's parse, preparation or resolution. Nor is
+the limit ever set below the one found, which other threads' code (a codec
+decoding on a fresh thread) may rely on: a call shallower than that limit
+leaves ``frames`` first goes down to that depth (``_padded``, a few Python
+frames, no C stack), so the limit it sets is the one found or higher.
 
 A file too deep to parse within ``PARSE_FRAMES`` (Python's own ``compile``
 refuses it too, with RecursionError or MemoryError) is not a syntax error: the
@@ -43,7 +56,7 @@ STAGE_FRAMES = 960
 #: gives MemoryError, the tree conversion RecursionError).
 TOO_DEEP_ERRORS = (RecursionError, MemoryError)
 
-_LIMIT = threading.Lock()
+_LIMIT = threading.RLock()
 _SAID_DEPTH = re.compile(r"at the recursion depth (\d+)")
 T = TypeVar("T")
 
@@ -72,30 +85,41 @@ def depth() -> int:
 
 
 def parse(source: str | bytes, filename: str = "<unknown>", mode: Literal["exec", "eval"] = "exec",
-          *, table: Callable[[ast.AST], Any] | None = None) -> tuple[ast.AST, Any]:
+          *, table: Callable[[ast.AST], Any] | None = None, frames: int | None = None) -> tuple[ast.AST, Any]:
     """``ast.parse(source, filename, mode)`` with ``PARSE_FRAMES`` frames
-    below this call, and ``table(tree)`` (analysis/scopes.py's facts, or
+    below this call (or ``frames``: fewer, to ask whether a tree is shallow,
+    analysis/outline.py), and ``table(tree)`` (analysis/scopes.py's facts, or
     ``symtable``) under the same limit; raises what they raise (a file too
     deep: one of ``TOO_DEEP_ERRORS``)."""
-    with _LIMIT:
-        old = sys.getrecursionlimit()
-        sys.setrecursionlimit(depth() + PARSE_FRAMES)
-        try:
-            tree = ast.parse(source, filename, mode)
-            return tree, (table(tree) if table is not None else None)
-        finally:
-            sys.setrecursionlimit(old)
+    def parsed() -> tuple[ast.AST, Any]:
+        tree = ast.parse(source, filename, mode)
+        return tree, (table(tree) if table is not None else None)
+
+    # (+1: ``parsed`` is a frame of its own)
+    return _within((PARSE_FRAMES if frames is None else frames) + 1, parsed)
 
 
 def staged(fn: Callable[[], T]) -> T:
     """``fn()`` with ``STAGE_FRAMES`` frames to use, wherever it is called
-    from (in the main thread; a server's threads share one limit, so there it
-    is left alone)."""
-    if threading.current_thread() is not threading.main_thread():
-        return fn()
-    old = sys.getrecursionlimit()
-    sys.setrecursionlimit(depth() + STAGE_FRAMES)
-    try:
-        return fn()
-    finally:
-        sys.setrecursionlimit(old)
+    from, in any thread (holding ``_LIMIT`` while it runs)."""
+    return _within(STAGE_FRAMES, fn)
+
+
+def _within(frames: int, fn: Callable[[], T]) -> T:
+    """``fn()`` called from a frame with ``frames`` frames left below it
+    (RecursionError past them), holding ``_LIMIT``; the limit it found is put
+    back, and never lowered meanwhile (``_padded``)."""
+    with _LIMIT:
+        old = sys.getrecursionlimit()
+        try:
+            return _padded(max(0, old - frames - depth()), frames, fn)
+        finally:
+            sys.setrecursionlimit(old)
+
+
+def _padded(n: int, frames: int, fn: Callable[[], T]) -> T:
+    """``n`` frames down, then the limit ``frames`` below there and ``fn()``."""
+    if n > 0:
+        return _padded(n - 1, frames, fn)
+    sys.setrecursionlimit(depth() + frames)
+    return fn()

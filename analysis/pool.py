@@ -24,6 +24,10 @@ between rounds: the calling process (a slightly smaller shard, ``LOCAL_SHARE``)
 and ``jobs - 1`` workers; merging and checking runs in the calling process. A
 file whose analysis raises gets a diagnostic (``analysis-failed``), and a
 worker that dies gives its files one; a worker never outlives the build.
+
+The same processes make project-graph's outlines (``OUTLINE`` requests,
+analysis/outlines.py): each file parsed and declared once, no tables, nothing
+kept between requests.
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from typing import TYPE_CHECKING, Any
 
 from analysis.filecache import CLASS, PREPARED, VALUE, Event, Record, dump_record, load_record
 from analysis.model import FAILED, TOO_DEEP, UNRESOLVED, ModuleAnalysis
+from analysis.outline import read_outline
 from analysis.parse import staged as _staged  # each stage with the same frames wherever it runs
 from analysis.resolver import (
     TOO_DEEP_MESSAGE,
@@ -72,6 +77,8 @@ HOLD_BYTES = 32 * 1024 * 1024
 CHUNK = 32
 #: A worker's finishing when the records are not kept: each record without its questions.
 FINISH_RESULTS = "finish-results"
+#: A request for outlines (analysis/outline.py, project-graph's reading): no tables, no kept trees.
+OUTLINE = "outline"
 #: The calling process's shard of a pool, against a worker's 1: it also merges
 #: the tables between rounds and loads the workers' records as they come.
 LOCAL_SHARE = 0.95
@@ -411,6 +418,20 @@ class Analyst:
         self._keep(n, _Kept(analyser, asker, told, True))
         return told
 
+    def outline(self, n: int) -> Any:
+        """File ``n``'s outline (analysis/outline.py): parsed and declared, nothing kept."""
+        job = self.jobs[n]
+        self.parses += 1
+        return read_outline(job.data, job.path, job.module, job.is_package, job.stub)
+
+    def run(self, kind: str, n: int, tables: Tables) -> Any:
+        """Stage ``kind`` (prepare, finish or OUTLINE) of file ``n``."""
+        if kind == "prepare":
+            return self.prepare(n, tables)
+        if kind == OUTLINE:
+            return self.outline(n)
+        return self.finish(n, tables)
+
     def finish(self, n: int, tables: Tables) -> tuple[Record, bool, int]:
         """File ``n``'s record (its analysis with every question asked, as
         analysis/filecache.py keeps it), whether it may be kept on disk, and
@@ -465,8 +486,8 @@ def _worker(conn: Connection, hold_bytes: int) -> None:
                 tables = fresh
             out: list[Any] = []
             for n in arg:
-                if kind == "prepare":
-                    out.append((n, analyst.prepare(n, tables)))
+                if kind == "prepare" or kind == OUTLINE:
+                    out.append((n, analyst.run(kind, n, tables)))
                 else:
                     record, storable, parsed = analyst.finish(n, tables)
                     if kind == FINISH_RESULTS:  # no store to keep the record in: its questions stay here
@@ -512,7 +533,7 @@ class _Local:
 
     def run(self, kind: str, ns: list[int], tables: Tables) -> Iterator[tuple[int, Any]]:
         for n in ns:
-            yield n, (self.analyst.prepare(n, tables) if kind == "prepare" else self.analyst.finish(n, tables))
+            yield n, self.analyst.run(kind, n, tables)
 
     def close(self) -> None:
         self.analyst.kept.clear()
@@ -626,7 +647,7 @@ class _Pool:
         local = self.local
         for n in ns:
             if self.shard[n] == 0:
-                yield n, (local.prepare(n, tables) if kind == "prepare" else local.finish(n, tables))
+                yield n, local.run(kind, n, tables)
                 if waiting:  # what the workers sent meanwhile, so that none waits on a full socket
                     yield from self._replies(kind, waiting, pending, wait(list(waiting), 0))
         while waiting:
@@ -663,7 +684,7 @@ class _Pool:
         self.dead[k] = f"the process analysing it ended (exit status {status})"
 
     def _lost(self, kind: str, k: int) -> Any:
-        return ("lost", self.dead[k]) if kind != "prepare" else Told()
+        return ("lost", self.dead[k]) if kind != "prepare" else Told()  # (an outline: ("lost", why) too)
 
     def close(self) -> None:
         """Stop every worker: asked to, then terminated, then killed."""

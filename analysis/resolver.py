@@ -400,7 +400,10 @@ class _Analyser:
         #: ``_value_type`` questions under way, one inside the other (at most ``TYPING_DEPTH``).
         self.typing_depth = 0
         #: the answers of the question under way (``_value_type``), forgotten when it is answered
-        self.typing_memo: dict[tuple[int, int, int], str | None] = {}
+        self.typing_memo: dict[tuple[int, int, int] | tuple[int, int, int, str], str | None] = {}
+        #: id of an expression -> it and spell() of it, for unresolved targets (_spelled); holding
+        #: the node keeps its id its own (a string annotation's tree is let go after its visit)
+        self.spelled_memo: dict[int, tuple[ast.expr, str]] = {}
         #: The ``try`` statements being visited, told each class a local is given (``_Branches.saw``).
         self.watched: list[_Branches] = []
         self.overload_stubs: dict[str, list[Definition]] = {}
@@ -430,9 +433,10 @@ class _Analyser:
     # parse a file once, tell and re-tell what it defines while the other files'
     # answers change, and resolve its uses once, with the answers that hold.
 
-    def parse(self) -> bool:
+    def parse(self, frames: int | None = None) -> bool:
         """Read the source into an ast and a symbol table; False (and a
-        syntax-error problem, or a too-deep one) when it does not parse."""
+        syntax-error problem, or a too-deep one) when it does not parse
+        (``frames``: analysis/parse.py's, fewer to ask whether the tree is shallow)."""
         self.text_lines = source_lines(decode_source(self.source))
         lines = len(self.text_lines)
         self.tree: ast.Module | None = None
@@ -447,7 +451,7 @@ class _Analyser:
 
         try:
             # with the same frames wherever this runs (analysis/parse.py)
-            parsed, table = parsing.parse(code, self.path, table=table_of)
+            parsed, table = parsing.parse(code, self.path, table=table_of, frames=frames)
         except parsing.TOO_DEEP_ERRORS:
             # Python's own compile() refuses it too (RecursionError, MemoryError): not a syntax error
             self.problems.append(Problem(TOO_DEEP, 1, 1, TOO_DEEP_TO_PARSE))
@@ -621,7 +625,7 @@ class _Analyser:
         return ModuleAnalysis(
             module=self.module,
             path=self.path,
-            definitions=tuple(sorted(definitions, key=lambda d: (d.start, d.end != d.start, d.qualname))),
+            definitions=tuple(sorted(definitions, key=definition_order)),
             uses=tuple(self.uses),
             imports=tuple(self.imports),
             problems=tuple(sorted(problems, key=lambda p: (p.line, p.column, p.kind, p.message))),
@@ -2471,14 +2475,20 @@ class _Analyser:
         attribute inside a chain that is a member of a class (of the workspace
         or the standard library; not a module's, not a built-in's), or a class
         (``nodes.Const`` in ``nodes.Const.make()``), is a reference."""
+        nodes = []  # the chain's attributes inside ``expr``, outermost first
         node = expr.value
         while isinstance(node, ast.Attribute):
-            target = self._resolve_expr(node, scope)
+            nodes.append(node)
+            node = node.value
+        if not nodes:
+            return
+        # each attribute's target, resolved along the chain once (not once per attribute: a
+        # chain of n links was n walks of up to n links, so a 3,000-link chain took seconds)
+        for node, target in zip(nodes, reversed(self._chain_targets(nodes[0], scope))):
             if target and not target.startswith((UNRESOLVED, "builtins.")) \
                     and (self._is_class(target.rpartition(".")[0]) or self._class_info(target) is not None):
                 self.uses.append(Use(source, target, REFERENCES, node.end_lineno or node.lineno,
                                      (node.end_col_offset or 0) - len(node.attr)))
-            node = node.value
 
     def _record(self, source: str, target: str | None, kind: str, expr: ast.expr, scope: _Scope) -> None:
         if target is None:  # a local variable or parameter: not an edge
@@ -2533,6 +2543,50 @@ class _Analyser:
         if isinstance(expr, ast.Name):
             return self._resolve_name(expr.id, scope)
         if isinstance(expr, ast.Attribute):
+            start = self._chain_start(expr, scope)
+            if isinstance(start, str):
+                return start
+            base, chain, is_instance = start
+            return self._walk_members(base, chain, expr, is_instance)
+        return self._unresolved(expr)
+
+    def _chain_targets(self, expr: ast.Attribute, scope: _Scope | None) -> list[str | None]:
+        """What ``_resolve_expr`` gives each attribute of the chain ``expr``
+        (``a.b``, ``a.b.c``, ... ``expr``, innermost first), None where that is
+        unresolved or None: the base resolved once and the chain walked once."""
+        prefixes: list[ast.Attribute] = []
+        node: ast.expr = expr
+        while isinstance(node, ast.Attribute):
+            prefixes.append(node)
+            node = node.value
+        links = len(prefixes)
+        if scope is None or scope is _QUALIFIED or _is_bare_super(node):
+            # no walk: nothing resolves (no scope), an alias's annotation is spelled as written
+            # (and short), ``super().x`` resolves as one link only
+            asked = prefixes[::-1] if scope is _QUALIFIED else prefixes[-1:]
+            found = [self._resolve_expr(n, scope) for n in asked]
+            return [t if t and not t.startswith(UNRESOLVED) else None for t in found] + [None] * (links - len(asked))
+        start = self._chain_start(expr, scope)
+        if isinstance(start, str):  # a base that does not resolve: no link does
+            return [None] * links
+        current, chain, is_instance = start
+        out: list[str | None] = []
+        step: tuple[str, bool] | None = (current, is_instance)
+        for i, attr in enumerate(chain):
+            assert step is not None
+            more = self._member_step(*step, i, attr, True, chain[i + 1] if i + 1 < len(chain) else None)
+            last = more if attr not in ("__dict__", "__class__") else self._member_step(*step, i, attr, False)
+            out.append(last[0] if last is not None else None)
+            if more is None:
+                return out + [None] * (len(chain) - i - 1)
+            step = more
+        return out
+
+    def _chain_start(self, expr: ast.Attribute, scope: _Scope) -> tuple[str, list[str], bool] | str:
+        """Where ``_resolve_expr`` starts walking the chain ``expr``: its base,
+        attributes and whether the base is an instance; or its answer, when
+        that does not take a walk (``super().x``, a base that does not resolve)."""
+        if True:  # (kept at _resolve_expr's indentation)
             chain: list[str] = []
             node: ast.expr = expr
             while isinstance(node, ast.Attribute):
@@ -2552,13 +2606,20 @@ class _Analyser:
                     and (of := self._value_type(node.args[0], scope)) is not None and self._class_info(of) is not None \
                     and not (member := self._walk_members(of, chain, expr, False)).startswith(UNRESOLVED):
                 return member  # type(x).make(): a member of x's class (else one of type's, below)
-            if isinstance(node, ast.Call) and (made := self._made_class(node, scope)) is not None:
-                return self._walk_members(made, chain, expr, False)  # backend().now() of backend() -> type[X]
             if not isinstance(node, ast.Name):
-                value = self._value_type(node, scope)
+                self.typing_depth += 1  # one question for both (a chain of calls asks each link once)
+                try:
+                    made = self._made_class(node, scope) if isinstance(node, ast.Call) else None
+                    value = self._value_type(node, scope) if made is None else None
+                finally:
+                    self.typing_depth -= 1
+                    if not self.typing_depth:
+                        self.typing_memo.clear()
+                if made is not None:
+                    return made, chain, False  # backend().now() of backend() -> type[X]: a member of X
                 if value is None:
                     return self._unresolved(expr)
-                return self._walk_members(value, chain, expr, True)
+                return value, chain, True
             base_name = node.id
             owner_scope = _binding_scope(scope, base_name)
             if owner_scope is not None and owner_scope.self_name == base_name and owner_scope.cls:
@@ -2576,49 +2637,85 @@ class _Analyser:
                     return self._unresolved(expr)
             if base is None or base.startswith(UNRESOLVED):  # (None: not after the elif above)
                 return self._unresolved(expr)
-            return self._walk_members(base, chain, expr, is_instance)
-        return self._unresolved(expr)
+            return base, chain, is_instance
 
     def _unresolved(self, expr: ast.expr) -> str:
         """UNRESOLVED + the expression as written; only UNRESOLVED while typing
         (``_value_type`` asks only whether it resolves): a chain of a thousand
         calls would otherwise spell each link's chain again, at each link."""
-        return UNRESOLVED if self.typing_depth else UNRESOLVED + spell(expr)
+        return UNRESOLVED if self.typing_depth else UNRESOLVED + self._spelled(expr)
+
+    def _spelled(self, expr: ast.expr) -> str:
+        """``spell(expr)``, kept per node: a link ``.g`` or ``()`` (no arguments)
+        after an attribute, call, subscript or name is that one's spelling and
+        the link, as ``ast.unparse`` writes it, so each link of a chain of calls
+        is spelled once from the one before, not walked again from the chain's
+        base (a chain of n calls was n walks of up to n links)."""
+        memo = self.spelled_memo
+        links: list[ast.expr] = []
+        node = expr
+        while id(node) not in memo:
+            kind = type(node)
+            if kind is ast.Attribute:
+                inner = node.value  # type: ignore[attr-defined]
+            elif kind is ast.Call and not node.args and not node.keywords:  # type: ignore[attr-defined]
+                inner = node.func  # type: ignore[attr-defined]
+            else:
+                break
+            if type(inner) not in _LINKED:
+                break
+            links.append(node)
+            node = inner
+        known = memo.get(id(node))
+        text = known[1] if known is not None else spell(node)
+        memo[id(node)] = (node, text)
+        for link in reversed(links):
+            text += "." + link.attr if type(link) is ast.Attribute else "()"
+            memo[id(link)] = (link, text)
+        return text
 
     def _walk_members(self, base: str, chain: list[str], expr: ast.expr, is_instance: bool) -> str:
         """``base`` then each attribute of ``chain`` through the class members;
         UNRESOLVED + the text of ``expr`` (made only then) when one is unknown."""
-        current = base
+        step: tuple[str, bool] | None = (base, is_instance)
         for i, attr in enumerate(chain):
-            if i > 0 or not is_instance:
-                typed = self._value_of(current)
-                made = self._value_of(current + "^") if typed is None or typed == "builtins.type" else None
-                if made is not None:  # ``self.kind.build()`` of ``kind: type[X]``: a member of X
-                    current, is_instance = made, False
-                elif typed is not None:
-                    current, is_instance = typed, True
-                elif not is_instance:  # another name of a class: the class
-                    current = self._alias_of(current) or current
-            if attr == "__dict__" and is_instance and i + 1 < len(chain):  # an instance's namespace
-                current = "builtins.dict"
-                continue
-            if attr == "__class__" and is_instance and i + 1 < len(chain) and self._class_info(current) is not None \
-                    and not chain[i + 1].startswith("__") \
-                    and not (rest := self._walk_members(current, chain[i + 1:], expr, False)).startswith(UNRESOLVED):
-                return rest  # self.__class__.make(): a member of the instance's class (else one of type's)
-            if self._is_class(current):
-                owner = self._member_owner(current, attr)
-                if owner is None:
-                    return self._unresolved(expr)
-                current = f"{owner}.{attr}"
-                continue
-            if is_instance:
+            assert step is not None
+            step = self._member_step(*step, i, attr, i + 1 < len(chain), chain[i + 1] if i + 1 < len(chain) else None)
+            if step is None:
                 return self._unresolved(expr)
-            if current in self.defined_here:
-                # an attribute of a function or variable defined here: no static type
-                return self._unresolved(expr)
-            current = f"{current}.{attr}"
-        return current
+        assert step is not None
+        return step[0]
+
+    def _member_step(self, current: str, is_instance: bool, i: int, attr: str,
+                     more: bool, following: str | None = None) -> tuple[str, bool] | None:
+        """One link of ``_walk_members``: from ``current`` (an instance of it
+        or not) through ``attr``, the ``i``-th attribute (``more`` follow it,
+        the first of them ``following`` when known); None where it is unknown."""
+        if i > 0 or not is_instance:
+            typed = self._value_of(current)
+            made = self._value_of(current + "^") if typed is None or typed == "builtins.type" else None
+            if made is not None:  # ``self.kind.build()`` of ``kind: type[X]``: a member of X
+                current, is_instance = made, False
+            elif typed is not None:
+                current, is_instance = typed, True
+            elif not is_instance:  # another name of a class: the class
+                current = self._alias_of(current) or current
+        if attr == "__dict__" and is_instance and more:  # an instance's namespace
+            return "builtins.dict", is_instance
+        if attr == "__class__" and is_instance and following is not None and not following.startswith("__") \
+                and self._class_info(current) is not None and self._member_owner(current, following) is not None:
+            return current, False  # self.__class__.make(): a member of the instance's class (else one of type's)
+        if self._is_class(current):
+            owner = self._member_owner(current, attr)
+            if owner is None:
+                return None
+            return f"{owner}.{attr}", is_instance
+        if is_instance:
+            return None
+        if current in self.defined_here:
+            # an attribute of a function or variable defined here: no static type
+            return None
+        return f"{current}.{attr}", is_instance
 
     def _resolve_name(self, name: str, scope: _Scope) -> str | None:
         s: _Scope | None = scope
@@ -2683,6 +2780,12 @@ class _Analyser:
 
 
 # --- small helpers -------------------------------------------------------------------------
+
+
+def definition_order(d: Definition) -> tuple[int, bool, str]:
+    """The order of a module's definitions in its analysis (the first one is
+    what views/project_graph.py reads the module's doc from)."""
+    return d.start, d.end != d.start, d.qualname
 
 
 def known_result(qualname: str) -> str | None:
@@ -3115,6 +3218,10 @@ def _or_empty(node: ast.expr) -> ast.expr | None:
                 isinstance(empty, ast.Dict) and not empty.keys:
             return node.values[0]
     return None
+
+
+#: What a link of a chain follows as ``ast.unparse`` writes it (no parentheses): _spelled.
+_LINKED = (ast.Name, ast.Attribute, ast.Call, ast.Subscript)
 
 
 def _chain_base(expr: ast.expr) -> ast.expr:

@@ -200,6 +200,28 @@ def layout_of(manifest: str, data: dict[str, Any], has_src: bool) -> Layout:
                   _strings(find.get("exclude"), (), "exclude", manifest))
 
 
+def sources_layout(manifest: str, data: dict[str, Any]) -> Layout:
+    """The Layout a parsed ``semaprax.toml`` gives: each folder of its
+    ``[project] sources`` (default ``["."]``) is a source root, as a folder on
+    ``sys.path`` is to Python, so the folders between it and a file are
+    namespace packages (``sources = ["src"]``: ``src/acme/x.py`` is ``acme.x``
+    without ``src/acme/__init__.py``). The manifest's own folder, as a root, is
+    a flat layout (FLAT_LAYOUT_RESERVED names are not packages). A package named
+    as a source (``sources = ["calculator"]``) names its modules as before: the
+    folder above it is their root. Sources of the wrong shape are a WorkspaceError."""
+    folder = manifest.rpartition("/")[0]
+    table = data.get("project", {})
+    value = table.get("sources", ["."]) if isinstance(table, dict) else ["."]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise WorkspaceError(f"{manifest!r}: sources must be a list of paths")
+    roots = []
+    for entry in value:
+        rel = posixpath.normpath(posixpath.join(folder, entry))
+        if rel != ".." and not rel.startswith(("../", "/")):
+            roots.append("" if rel == "." else rel)
+    return Layout(manifest, tuple(roots), folder, True)
+
+
 @dataclass(frozen=True)
 class ModuleFile:
     path: str  # workspace-relative, '/' separators
@@ -219,8 +241,9 @@ class Workspace:
         self.read_files: dict[str, bytes] = {}
         self._listing: list[str] | None = None
         self._files: dict[str, bool] = {}
-        #: Per folder: whether it holds a pyproject.toml and its Layout (None for
-        #: an invalid one); and the bytes of each pyproject.toml read for it.
+        self._clashes: tuple[dict[tuple[str, str], tuple[str, ...]], dict[str, tuple[str, ...]]] | None = None
+        #: Per folder: whether it holds a manifest and its Layout (None for
+        #: an invalid one); and the bytes of each manifest read for it.
         self._layouts: dict[str, tuple[bool, Layout | None]] = {}
         self._manifests: dict[str, bytes] = {}
         self._root = self.folder.resolve()
@@ -330,7 +353,78 @@ class Workspace:
         """The module a file is, named by its path from its source root: the
         folder above the outermost folder holding an __init__.py. Folders
         between without one are namespace packages, as Python finds them
-        (``flask/sansio/app.py`` is ``flask.sansio.app``, not ``app``)."""
+        (``flask/sansio/app.py`` is ``flask.sansio.app``, not ``app``).
+
+        A file with no package above it is named from its own folder (a script,
+        or a test module pytest imports by its base name), unless a file of
+        another folder of the workspace gives the same top-level name (``a/util.py``
+        and ``b/util.py``, or two folders' ``app`` packages): as with both
+        folders on ``sys.path``, one would shadow the other, so that name's files
+        in such folders are named as Python names them with the workspace folder
+        on ``sys.path`` (``a.util`` and ``b.util``, each its own module), and a
+        file of each other folder giving the name is read (so in the revision).
+        A name from the workspace folder itself or a manifest's source root is
+        kept. Where no dotted path names a folder (``my-scripts``), its files keep
+        their names, and ``same_named`` says which files share one."""
+        mf, root, fixed = self._named(rel, read=True)
+        if not root or fixed:  # named from the workspace folder or a manifest's root: as it is
+            return mf  # (and no listing of the workspace is needed to say so)
+        renamed, _ambiguous = self._same_names()
+        witnesses = renamed.get((root, mf.module.partition(".")[0]))
+        if witnesses is not None:
+            for other in witnesses:
+                self.read(other)
+            return ModuleFile(rel, f"{root.replace('/', '.')}.{mf.module}", mf.is_package)
+        self.same_named(rel)  # (read: the name is shared because of them)
+        return mf
+
+    def same_named(self, rel: str) -> tuple[str, ...]:
+        """The other files of the workspace that are the same module as ``rel``
+        (named from folders that no dotted path from the workspace folder
+        names, or one from the workspace folder): a name in it may be either
+        file's. They are read (so in the revision)."""
+        mf, root, _ = self._named(rel, read=False)
+        renamed, ambiguous = self._same_names()
+        name = mf.module
+        if (root, name.partition(".")[0]) in renamed:
+            name = f"{root.replace('/', '.')}.{name}"
+        others = tuple(p for p in ambiguous.get(name, ()) if p != rel)
+        for other in others:
+            self.read(other)
+        return others
+
+    def _same_names(self) -> tuple[dict[tuple[str, str], tuple[str, ...]], dict[str, tuple[str, ...]]]:
+        """Over the workspace's listing, once: the (folder, top-level name)
+        pairs whose files are named from the workspace folder instead, each with
+        a file of every other folder that gives the name; and the names still
+        shared by several files (name -> paths)."""
+        if self._clashes is None:
+            named = {p: self._named(p, read=False) for p in self.python_files()}
+            givers: dict[str, dict[str, str]] = {}  # top-level name -> folder -> its first file
+            for p, (mf, root, _fixed) in named.items():
+                givers.setdefault(mf.module.partition(".")[0], {}).setdefault(root, p)
+            renamed: dict[tuple[str, str], tuple[str, ...]] = {}
+            for top, roots in givers.items():
+                if len(roots) < 2:
+                    continue
+                for root in roots:
+                    fixed = named[roots[root]][2]  # a manifest's source root (all its files alike)
+                    if root and not fixed and all(part.isidentifier() for part in root.split("/")):
+                        renamed[(root, top)] = tuple(sorted((f for r, f in roots.items() if r != root),
+                                                            key=str.encode))
+            final: dict[str, list[str]] = {}
+            for p, (mf, root, _fixed) in named.items():
+                name = mf.module
+                if (root, name.partition(".")[0]) in renamed:
+                    name = f"{root.replace('/', '.')}.{name}"
+                final.setdefault(name, []).append(p)
+            self._clashes = (renamed, {n: tuple(ps) for n, ps in final.items() if len(ps) > 1})
+        return self._clashes
+
+    def _named(self, rel: str, read: bool) -> tuple[ModuleFile, str, bool]:
+        """The module ``rel`` is when named from its own source root, that root
+        (its folders joined by '/'), and whether a manifest's Layout chose it.
+        With ``read``, the files the name depends on are read (the revision)."""
         parts = rel.split("/")
         stem = parts[-1][:-3]
         is_package = stem == "__init__"
@@ -341,37 +435,43 @@ class Workspace:
             if self._is_file(init):
                 # The module's name depends on this file: it is read, so the
                 # revision changes when it goes away.
-                self.read(init)
+                if read:
+                    self.read(init)
                 outermost = depth
         # with no package above, the file's own folder is its root (as for a
         # script, or a test module that pytest imports by its base name)
         start = outermost - 1 if outermost is not None else len(folders)
-        start = self._named_from(folders, start)
+        start, fixed = self._named_from(folders, start, read)
         names = folders[start:] + ([] if is_package else [stem])
         if not names:  # an __init__.py with no package above it: named for its folder
             names = [folders[-1] if folders else stem]
-        return ModuleFile(rel, ".".join(names), is_package)
+        return ModuleFile(rel, ".".join(names), is_package), "/".join(folders[:start]), fixed
 
-    def _named_from(self, folders: list[str], start: int) -> int:
-        """Where a file's name starts once its project is known: below a
-        pyproject.toml, folders between a source root of its Layout and the
-        outermost package (or the file) are a namespace package, as Python
-        names it with that root on sys.path (``src/acme/tools/leaf.py`` is
-        ``acme.tools.leaf``, with no ``src/acme/__init__.py``). The manifest is
-        read (so in the revision) whenever it is asked about the file's folders."""
+    def _named_from(self, folders: list[str], start: int, read: bool = True) -> tuple[int, bool]:
+        """Where a file's name starts once its project is known, and whether
+        the manifest chose it: below a pyproject.toml (or a semaprax.toml),
+        folders between a source root of its Layout and the outermost package
+        (or the file) are a namespace package, as Python names it with that root
+        on sys.path (``src/acme/tools/leaf.py`` is ``acme.tools.leaf``, with no
+        ``src/acme/__init__.py``). The manifest is read (so in the revision)
+        whenever it is asked about the file's folders."""
         layout = self.layout(folders[:start])
         if layout is None:
-            return start
-        for root in layout.roots:
+            return start, False
+        # the deepest root the file is under names it (``src`` before the folder above it)
+        for root in sorted(layout.roots, key=lambda r: -len(r.split("/")) if r else 0):
             parts = root.split("/") if root else []
             if len(parts) < start and folders[:len(parts)] == parts:
                 # asked about these folders, the manifest decides the name either way
-                self.read_files.setdefault(layout.manifest, self._manifests[layout.manifest])
-                return len(parts) if layout.finds(root, folders[len(parts):start]) else start
-        return start
+                if read:
+                    self.read_files.setdefault(layout.manifest, self._manifests[layout.manifest])
+                if layout.finds(root, folders[len(parts):start]):
+                    return len(parts), True
+                return start, False
+        return start, "/".join(folders[:start]) in layout.roots
 
     def layout(self, folders: list[str]) -> Layout | None:
-        """The Layout of the nearest pyproject.toml in ``folders`` (a path as its
+        """The Layout of the nearest manifest (semaprax.toml, pyproject.toml) in ``folders`` (a path as its
         parts) or a folder above it, inside the workspace; None without one, or
         when it is not a valid manifest (the views that load it say why)."""
         for depth in range(len(folders), -1, -1):
@@ -384,20 +484,25 @@ class Workspace:
         return None
 
     def _layout_at(self, where: str) -> tuple[bool, Layout | None]:
-        """Whether ``where`` holds a pyproject.toml, and its Layout."""
-        manifest = f"{where}/pyproject.toml" if where else "pyproject.toml"
-        if not self._is_file(manifest):
-            return False, None
-        return True, self._parse_layout(where, manifest)
+        """Whether ``where`` holds a manifest, and its Layout: a semaprax.toml's
+        (its ``sources``; it wins over a pyproject.toml beside it, as for the
+        views that load one), else a pyproject.toml's."""
+        for name in ("semaprax.toml", "pyproject.toml"):
+            manifest = f"{where}/{name}" if where else name
+            if self._is_file(manifest):
+                return True, self._parse_layout(where, manifest)
+        return False, None
 
     def _parse_layout(self, where: str, manifest: str) -> Layout | None:
-        import tomllib  # only a workspace with a pyproject.toml pays for it (tests/test_imports.py)
+        import tomllib  # only a workspace with a manifest pays for it (tests/test_imports.py)
         try:
             data = self._manifests.get(manifest)
             if data is None:
                 data = self._manifests[manifest] = (self.folder / manifest).read_bytes()
-            return layout_of(manifest, tomllib.loads(data.decode("utf-8")),
-                             (self.folder / where / "src").is_dir())
+            parsed = tomllib.loads(data.decode("utf-8"))
+            if manifest.endswith("semaprax.toml"):
+                return sources_layout(manifest, parsed)
+            return layout_of(manifest, parsed, (self.folder / where / "src").is_dir())
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, WorkspaceError):
             return None
 

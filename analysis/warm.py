@@ -148,6 +148,21 @@ class IndexCache:
             freeze_after_build()
         return entry.index
 
+    def kept(self, ws: Workspace, files: list[str]) -> Any:
+        """The kept index of ``files`` in ``ws`` when every file it read is
+        unchanged, else None (nothing is built): project-graph reads it where
+        it is at hand, and its files' outlines otherwise (views/project_graph.py)."""
+        folder = str(ws.folder.resolve())
+        key = (folder, tuple(files))
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is None or not self._still_valid(folder, entry):
+                return None
+            self._entries.move_to_end(key)
+            self._give(ws, entry)
+            self.stats.hits += 1
+            return entry.index
+
     def view(self, ws: Workspace, key: tuple[Any, ...], produce: Callable[[], T]) -> T:
         """A view that is a function of the files it reads and of the workspace's
         .py file list (``graph``, ``symbols``): the kept one when the list and

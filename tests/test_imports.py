@@ -56,6 +56,16 @@ def test_a_graph_request_loads_its_view_and_nothing_else(tmp_path: Path) -> None
     assert "codec.text_v1" not in found  # full JSON was asked for
 
 
+def test_a_project_graph_request_reads_outlines_and_loads_no_other_view(tmp_path: Path) -> None:
+    ws = write_files(tmp_path / "ws", {**FILES, "semaprax.toml": "[project]\nname = 'pkg'\n"})
+    found = loaded(["project", "semaprax.toml", "--profile", "project-graph", "--workspace", str(ws), "--no-cache",
+                    "-o", str(tmp_path / "p.json")], tmp_path)
+    assert {"views.project_graph", "analysis.outlines", "analysis.manifest"} <= found
+    others = {"views.diagnostics", "views.references", "views.task_context", "views.graph", "views.fit",
+              "views.tokens", "tiktoken", "importlib.metadata", "email", "codec.text_v1", "cbor2"}
+    assert sorted(found & others) == []
+
+
 def test_replaying_a_whole_graph_wire_loads_no_tokenizer(tmp_path: Path) -> None:
     ws = write_files(tmp_path / "ws", FILES)
     wire = tmp_path / "g.wire"

@@ -40,6 +40,7 @@ def produce(ws: Workspace, root: str) -> tuple[str, Any]:
         mf = ws.module_of(rel)
         a = analyse_module(ws.read(rel), rel, mf.module, is_package=mf.is_package, stub=ws.stub_of(rel))
         rows = problem_rows([a])
+        rows.extend(_same_name_rows(mf.module, [rel, *ws.same_named(rel)], only=rel))
     rows.sort(key=lambda r: (r[0].encode(), r[1], r[2], r[3], r[4]))
     counts = Counter(r[3] for r in rows)
     return rel, {"root": rel, "counts": dict(sorted(counts.items())), "columns": COLUMNS, "rows": rows}
@@ -201,9 +202,21 @@ def _same_names(index: WorkspaceIndex) -> list[list[Any]]:
         paths.setdefault(a.module, []).append(a.path)
     rows = []
     for module, group in paths.items():
-        if len(group) > 1:
-            for path in group:
-                others = ", ".join(p for p in group if p != path)
-                rows.append([path, 1, 1, "same-module-name",
-                             f"module {module!r} is also {others}: a name in {module!r} may be either file's"])
+        rows.extend(_same_name_rows(module, group))
+    return rows
+
+
+def _same_name_rows(module: str, group: list[str], only: str | None = None) -> list[list[Any]]:
+    """One ``same-module-name`` row per file of ``group`` (``only``: for that
+    file) when several files are ``module``; none for one file. A one-file view
+    says it as a manifest-wide one does (sources.Workspace.same_named: such
+    files are left with one name only where no dotted path names them apart)."""
+    rows: list[list[Any]] = []
+    if len(group) < 2:
+        return rows
+    for path in group:
+        if only is None or path == only:
+            others = ", ".join(p for p in group if p != path)
+            rows.append([path, 1, 1, "same-module-name",
+                         f"module {module!r} is also {others}: a name in {module!r} may be either file's"])
     return rows

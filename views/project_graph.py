@@ -1,14 +1,27 @@
 """``project-graph``: a project's modules, the imports between them, what it
 needs from outside, and where it starts. Reads: the manifest and every source
-file it names."""
+file it names.
+
+It reads of each module only its outline (analysis/outline.py: parsed and
+declared, no use resolved), made on every core and kept per file
+(analysis/outlines.py); where the outlines cannot be sure of what the full
+workspace index would say (a tree nested deep enough for the later stages of
+the analysis to fail, a name only told across modules), and in a server that
+holds a built index already, it reads the index (analysis/index.py). The bytes
+are the same either way (tests/analysis/test_outline.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from analysis.index import index_of
+from analysis.model import Import
 from analysis.sources import Workspace
 from views.common import first_sentence, manifest_root, table
+
+#: What the view reads of a module: name, path, lines, doc, imports, has_main.
+Facts = tuple[str, str, int, str, "tuple[Import, ...]", bool]
 
 
 def owning_module(target: str, modules: set[str]) -> str | None:
@@ -23,40 +36,64 @@ def owning_module(target: str, modules: set[str]) -> str | None:
 
 def produce(ws: Workspace, root: str) -> tuple[str, Any]:
     project = manifest_root(ws, root)
-    index = index_of(ws, list(project.sources))
-    names = {a.module for a in index.modules}
+    files = list(project.sources)
+    kept = _kept_index(ws, files)
+    if kept is None:
+        from analysis.outlines import Unsure, outline_of
+
+        outline = outline_of(ws, files)
+        if outline.sure:
+            try:
+                return project.manifest, _value(project, [(o.module, o.path, o.lines, o.doc, o.imports, o.has_main)
+                                                          for o in outline.modules], outline.canonical)
+            except Unsure:
+                pass  # the full index says it
+        kept = index_of(ws, files)
+    facts = [(a.module, a.path, a.lines, a.definitions[0].doc if a.definitions else "", a.imports, a.has_main)
+             for a in kept.modules]
+    return project.manifest, _value(project, facts, kept.canonical)
+
+
+def _kept_index(ws: Workspace, files: list[str]) -> Any:
+    """A server's index of ``files`` built already and still valid (analysis/warm.py), or None."""
+    kept = getattr(ws.index_cache, "kept", None)
+    return kept(ws, files) if kept is not None else None
+
+
+def _value(project: Any, modules: Iterable[Facts], canonical: Callable[[str], str]) -> dict[str, Any]:
+    modules = list(modules)
+    names = {m[0] for m in modules}
     imports: dict[str, list[str]] = {}
     external: dict[str, set[str]] = {}
-    for a in index.modules:
+    for module, _path, _lines, _doc, module_imports, _main in modules:
         inner: set[str] = set()
-        for imp in a.imports:
+        for imp in module_imports:
             # ``import email.charset`` binds ``email`` and imports the submodule too
             targets = {imp.module} if imp.local == "*" else {imp.target, max(imp.module, imp.target, key=len)}
             for target in targets:
                 # as written, or (a module in a namespace folder) where its dotted path leads
-                owner = owning_module(target, names) or owning_module(index.canonical(target), names)
+                owner = owning_module(target, names) or owning_module(canonical(target), names)
                 if owner is None:
-                    external.setdefault(target.split(".")[0], set()).add(a.module)
-                elif owner != a.module:
+                    external.setdefault(target.split(".")[0], set()).add(module)
+                elif owner != module:
                     inner.add(owner)
         if inner:
-            imports[a.module] = sorted(inner)
+            imports[module] = sorted(inner)
     entry_points: dict[str, str] = {}
-    for a in index.modules:
-        if a.has_main or a.path.endswith("/__main__.py") or a.path == "__main__.py":
-            entry_points[a.module] = "__main__"
+    for module, path, _lines, _doc, _imports, has_main in modules:
+        if has_main or path.endswith("/__main__.py") or path == "__main__.py":
+            entry_points[module] = "__main__"
     for command, target in project.scripts:
         entry_points[command] = target
     value: dict[str, Any] = {
         "project": project.name,
         "manifest": project.manifest,
         "modules": table(["module", "path", "lines", "doc"],
-                         [[a.module, a.path, a.lines, first_sentence(a.definitions[0].doc) if a.definitions else ""]
-                          for a in index.modules]),
+                         [[module, path, lines, first_sentence(doc)] for module, path, lines, doc, _i, _m in modules]),
         "imports": imports,
         "external": {k: sorted(v) for k, v in sorted(external.items())},
         "entry_points": dict(sorted(entry_points.items())),
     }
     if project.dependencies:
         value["dependencies"] = list(project.dependencies)
-    return project.manifest, value
+    return value

@@ -23,6 +23,15 @@ standard library:
     nice -n 10 semaprax bench producers --pool --repeats 3 --workspace /tmp/stdlib
     nice -n 10 semaprax bench producers --pool --threshold
 
+``--cli`` measures ``project-graph`` as its users run it (the command, each
+run a new process): cold without the cache (``--no-cache``) with ``--jobs 2``
+and ``--jobs 1``, cold writing the records (an empty cache folder), and warm
+(the same folder again), with wall and CPU seconds, the load, and the sha256 of
+each output; ``--against DIR`` runs the checkout at DIR (a ``git archive`` of
+another commit) in turn, each round, so both are measured under the same load:
+
+    nice -n 10 semaprax bench producers --cli --repeats 3 --against /tmp/main --workspace /tmp/stdlib
+
 ``--estimate`` prints instead the critical path in CPU seconds (per stage run,
 the longer of the building process's and the worker's CPU, plus what the
 building process does alone) and each process's peak memory; ``--against DIR``
@@ -115,6 +124,17 @@ def _one(profile: str, root: str, workspace: str) -> None:
         analyses.append((len(files), self.analyses))
 
     index.WorkspaceIndex.__init__ = counting  # type: ignore[method-assign]  # patched on purpose
+    from analysis import outlines
+
+    real_outline = outlines.WorkspaceOutline.__init__
+
+    def outlining(self: outlines.WorkspaceOutline, ws: Any, files: Any, store: Any = None,
+                  processes: int | None = None) -> None:
+        """project-graph's reading (analysis/outlines.py): files outlined now."""
+        real_outline(self, ws, files, store, processes)
+        analyses.append((len(files), self.read))
+
+    outlines.WorkspaceOutline.__init__ = outlining  # type: ignore[method-assign]  # patched on purpose
     wall, cpu = time.perf_counter(), time.process_time()
     p = make_projection(profile, root, workspace)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
@@ -333,6 +353,69 @@ def pool_threshold(repeats: int) -> None:
             print(f"| {n} | {_spread(walls[1])} | {_spread(walls[2])} | {two / one:.2f} |", flush=True)
 
 
+def _cli_run(code: Path, workspace: Path, out: Path, *extra: str, cache: Path | None = None
+             ) -> tuple[float, float, str]:
+    """Wall and CPU seconds (the command's and its workers') of one project-graph
+    run of the checkout at ``code``, and the sha256 of its output. Compiled
+    modules are written and read as a user's installation does."""
+    import hashlib
+
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    if cache is not None:
+        env["XDG_CACHE_HOME"] = str(cache)
+    manifest = "semaprax.toml" if (workspace / "semaprax.toml").exists() else "pyproject.toml"
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "semaprax", "project", "--profile", "project-graph", manifest,
+                    "--workspace", str(workspace), "-o", str(out), *extra], check=True, cwd=code, env=env)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, hashlib.sha256(out.read_bytes()).hexdigest()
+
+
+def cli_rounds(workspace: Path, repeats: int, against: Path | None = None) -> None:
+    """project-graph from the command line, as ``--cli`` in the module docstring says."""
+    codes = [("this checkout", ROOT)] + ([(f"against {against}", against)] if against is not None else [])
+    kinds = ("cold --no-cache --jobs 2", "cold --no-cache --jobs 1", "cold, writing the records, --jobs 2",
+             "warm (records on disk), --jobs 2")
+    figures: dict[tuple[str, str], tuple[list[float], list[float]]] = {}
+    hashes: set[str] = set()
+    loads = [os.getloadavg()[0]]
+    with tempfile.TemporaryDirectory(prefix="bench_cli.") as tmp:
+        out = Path(tmp) / "out.json"
+        for name, code in codes:  # each checkout's compiled modules written before the first timed run
+            subprocess.run([sys.executable, "-m", "semaprax", "--help"], check=True, cwd=code, capture_output=True,
+                           env={k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"})
+        for k in range(repeats):
+            for name, code in codes:
+                cache = Path(tmp) / f"cache-{k}-{len(name)}"
+                runs = (_cli_run(code, workspace, out, "--no-cache", "--jobs", "2"),
+                        _cli_run(code, workspace, out, "--no-cache", "--jobs", "1"),
+                        _cli_run(code, workspace, out, "--jobs", "2", cache=cache),
+                        _cli_run(code, workspace, out, "--jobs", "2", cache=cache))
+                for kind, (wall, cpu, digest) in zip(kinds, runs, strict=True):
+                    walls, cpus = figures.setdefault((name, kind), ([], []))
+                    walls.append(wall)
+                    cpus.append(cpu)
+                    hashes.add(digest)
+                loads.append(os.getloadavg()[0])
+                print(f"round {k + 1}, {name}: " + ", ".join(f"{kind} {r[0]:.2f} s" for kind, r in zip(kinds, runs))
+                      + f"; load {loads[-1]:.1f}", file=sys.stderr, flush=True)
+    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {min(loads):.1f}-{max(loads):.1f}; "
+          f"`project-graph` of {workspace.name} from the command line, {repeats} run(s) each, median (min-max)\n")
+    print("| run | " + " | ".join(f"{name}: wall s | CPU s" for name, _ in codes) + " |")
+    print("|---|" + "---:|---:|" * len(codes))
+    for kind in kinds:
+        cells = [f"{_spread(figures[(name, kind)][0])} | {_spread(figures[(name, kind)][1])}" for name, _ in codes]
+        print(f"| {kind} | " + " | ".join(cells) + " |")
+    for name, _ in codes:
+        cold = statistics.median(figures[(name, kinds[2])][0])
+        warm = statistics.median(figures[(name, kinds[3])][0])
+        print(f"\n{name}: warm / cold writing the records, wall: {warm / cold:.3f} ({cold / warm:.1f}x faster)")
+    print(f"\noutputs: {len(hashes)} distinct sha256 ({', '.join(sorted(h[:16] + '...' for h in hashes))})")
+
+
 def main(argv: list[str] | None = None) -> int:
     given = sys.argv[1:] if argv is None else argv
     if len(given) == 4 and given[0] == "--one":
@@ -357,8 +440,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --pool: only the critical path in CPU seconds (the command's own CPU plus the "
                         "slowest worker's), which the machine's load does not stretch")
     parser.add_argument("--against", type=Path, metavar="DIR",
-                        help="with --pool --estimate: also measure the checkout at DIR, in turn (before and after)")
+                        help="with --pool --estimate or --cli: also measure the checkout at DIR, in turn (before and after)")
+    parser.add_argument("--cli", action="store_true",
+                        help="measure project-graph from the command line: cold with --jobs 2 and 1, cold writing "
+                        "the records, warm")
     args = parser.parse_args(given)
+    if args.cli:
+        with tempfile.TemporaryDirectory(prefix="bench_cli.") as tmp:
+            workspace = args.workspace if args.workspace is not None else _chained(Path(tmp), 240)
+            cli_rounds(workspace, args.repeats, args.against)
+        return 0
     if args.pool:
         if args.threshold:
             pool_threshold(max(args.repeats, 3))

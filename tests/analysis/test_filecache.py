@@ -126,22 +126,29 @@ VIEWS = (("project-graph", "semaprax.toml"), ("diagnostics", "semaprax.toml"), (
 
 RUN = """
 import hashlib, json, sys
-from analysis import filecache, index, pool
+from analysis import filecache, index, outlines, pool
 from servers.route import make_projection
 filecache.use_disk = sys.argv[2] == "cache"
 index.jobs = int(sys.argv[4])
-pool.POOL_MIN_FILES = 0  # a pool of that many processes even for these few files
+pool.POOL_MIN_FILES = outlines.POOL_MIN_FILES = 0  # a pool of that many processes even for these few files
 used = []
 def solve(*args, **kwargs):
     outcome = pool.solve(*args, **kwargs)
     used.append(outcome.processes if outcome.finishes else 0)
     return outcome
 index.solve = solve
+outlined = []  # project-graph reads the outlines (analysis/outlines.py): the processes that read them
+real_outline_of = outlines.outline_of
+def outline_of(*args, **kwargs):
+    made = real_outline_of(*args, **kwargs)
+    outlined.append(made.processes if made.read else 0)
+    return made
+outlines.outline_of = outline_of
 out = []
 for profile, root in json.loads(sys.argv[3]):
     p = make_projection(profile, root, sys.argv[1])
     out.append(hashlib.sha256(p.selected).hexdigest() + " " + p.source_revision)
-print(json.dumps([out, used[0]]))
+print(json.dumps([out, used[0], outlined]))
 """
 
 
@@ -154,8 +161,9 @@ def test_the_same_workspace_gives_the_same_bytes_four_ways(tmp_path):
         done = subprocess.run([sys.executable, "-c", RUN, str(folder), cache, json.dumps(VIEWS), str(jobs)],
                               cwd=ROOT, env={**env, "PYTHONHASHSEED": seed}, capture_output=True, text=True,
                               check=True)
-        out, used = json.loads(done.stdout)
+        out, used, outlined = json.loads(done.stdout)
         assert used == processes  # the processes that analysed the files (0: all replayed)
+        assert outlined == [processes]  # and that read project-graph's outlines
         return out
 
     cold = run(one, "0", "cache", 1, 1)  # writes the records

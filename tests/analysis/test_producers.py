@@ -247,12 +247,13 @@ def test_a_circular_import_resolves_the_same_in_either_order(tmp_path):
 
 
 def test_two_files_that_are_the_same_module_are_said_to_be(tmp_path):
+    # folders that no dotted path names (a/util.py and b/util.py are a.util and b.util: tests/analysis/test_fix22d.py)
     _write(tmp_path, {"semaprax.toml": "[project]\nname = 'x'\n",
-                      "a/util.py": "def f():\n    return 1\n", "b/util.py": "def g():\n    return 2\n"})
+                      "a-1/util.py": "def f():\n    return 1\n", "b-1/util.py": "def g():\n    return 2\n"})
     rows = _view("diagnostics", "semaprax.toml", tmp_path)["rows"]
     assert [(r[0], r[3], r[4]) for r in rows] == [
-        ("a/util.py", "same-module-name", "module 'util' is also b/util.py: a name in 'util' may be either file's"),
-        ("b/util.py", "same-module-name", "module 'util' is also a/util.py: a name in 'util' may be either file's"),
+        ("a-1/util.py", "same-module-name", "module 'util' is also b-1/util.py: a name in 'util' may be either file's"),
+        ("b-1/util.py", "same-module-name", "module 'util' is also a-1/util.py: a name in 'util' may be either file's"),
     ]
 
 
@@ -261,5 +262,6 @@ def test_project_graph_names_the_namespace_module_an_import_reaches(tmp_path):
                       "nsroot/inner/leaf.py": "def grow():\n    return 1\n",
                       "user.py": "from nsroot.inner.leaf import grow\n\ngrow()\n"})
     graph = _view("project-graph", "semaprax.toml", tmp_path)
-    assert graph["imports"] == {"user": ["leaf"]}
+    # the manifest's folder is its source root: nsroot and nsroot.inner are namespace packages
+    assert graph["imports"] == {"user": ["nsroot.inner.leaf"]}
     assert not graph.get("external")  # not an outside package called nsroot

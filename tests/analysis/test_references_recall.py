@@ -491,9 +491,9 @@ def test_a_local_rebound_in_a_branch_to_a_subclass_is_of_the_base_after_it(tmp_p
         "        jar = Other()\n"                       # not a Jar
         "    else:\n"
         "        jar = SpecialJar()\n"
-        "    jar.put()\n"                               # 27: an Other or a SpecialJar
+        "    jar.put()\n"                               # 27: an Other or a SpecialJar: each one's member
     )})
-    assert _lines(index, "pkg.jar.SpecialJar.put") == [("pkg.jar", 18)]
+    assert _lines(index, "pkg.jar.SpecialJar.put") == [("pkg.jar", 18), ("pkg.jar", 27)]
     assert _lines(index, "pkg.jar.Jar.put") == [("pkg.jar", 19)]
     calls = {(u.line, u.target) for u in index.by_module["pkg.jar"].uses if u.kind == "calls"}
     assert (27, "?jar.put") in calls

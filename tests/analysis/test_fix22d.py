@@ -1,0 +1,254 @@
+"""Issue 22 leftovers: a semaprax.toml's source folders name namespace
+packages, same-named modules in namespace folders stay apart, a long attribute
+chain costs linear work, and a stage's recursion limit does not leak across
+threads."""
+
+from __future__ import annotations
+
+import json
+
+from workspacekit import long_view as _view
+from workspacekit import write_files as _write
+
+from analysis.sources import Workspace
+
+# --- sources = ["src"] in a semaprax.toml -----------------------------------------------------
+
+
+def test_a_source_folder_of_a_semaprax_toml_is_on_the_path(tmp_path):
+    # Python with src/ on sys.path imports src/acme/x.py as acme.x (acme a namespace package)
+    _write(tmp_path, {"semaprax.toml": "[project]\nname = 'acme'\nsources = ['src']\n",
+                      "src/acme/x.py": "def run():\n    return 1\n",
+                      "src/acme/y.py": "from acme.x import run\n\nrun()\n"})
+    ws = Workspace(tmp_path)
+    assert ws.module_of("src/acme/x.py").module == "acme.x"
+    assert "semaprax.toml" in ws.read_files  # the name depends on it: in the revision
+    graph = _view("project-graph", "semaprax.toml", tmp_path)
+    assert graph["imports"] == {"acme.y": ["acme.x"]}
+    refs = _view("references", "acme.x.run", tmp_path)
+    assert refs["symbol"] == "acme.x.run" and "src/acme/y.py" in refs["files"]
+
+
+def test_a_package_named_as_a_source_keeps_its_name(tmp_path):
+    _write(tmp_path, {"semaprax.toml": "[project]\nname = 'c'\nsources = ['calc']\n",
+                      "calc/__init__.py": "", "calc/core.py": "x = 1\n", "calc/sub/leaf.py": "y = 2\n"})
+    ws = Workspace(tmp_path)
+    assert [ws.module_of(p).module for p in ("calc/core.py", "calc/sub/leaf.py")] == ["calc.core", "calc.sub.leaf"]
+
+
+# --- same-named modules in namespace folders ------------------------------------------------
+
+SAME = {"a/util.py": "def f():\n    return 1\n", "b/util.py": "def f():\n    return 2\n",
+        "main.py": "from a.util import f\nimport b.util\n\nf()\nb.util.f()\n"}
+
+
+def test_same_named_files_in_folders_are_each_their_own_module(tmp_path):
+    # Python with the workspace folder on sys.path: a and b are namespace packages
+    _write(tmp_path, SAME)
+    ws = Workspace(tmp_path)
+    assert [ws.module_of(p).module for p in ("a/util.py", "b/util.py", "main.py")] == ["a.util", "b.util", "main"]
+    assert "b/util.py" in ws.read_files  # a/util.py's name depends on it: in the revision
+    assert _view("graph", "a/util.py", tmp_path).get("module", "a.util") == "a.util"
+    symbols = _view("symbols", ".", tmp_path)["modules"]
+    assert [m.get("module") for m in symbols[:2]] in ([None, None], ["a.util", "b.util"])
+    refs = {q: _view("references", q, tmp_path) for q in ("a.util.f", "b.util.f")}
+    assert refs["a.util.f"]["defined"] == ["a/util.py", 1] and refs["b.util.f"]["defined"] == ["b/util.py", 1]
+    assert json.dumps(refs["a.util.f"]["files"]).count("5") == 0  # b.util.f() is not a's
+    assert "5" in json.dumps(refs["b.util.f"]["files"]["main.py"])
+    _write(tmp_path, {"semaprax.toml": "[project]\nname = 'x'\n"})
+    assert _view("diagnostics", "semaprax.toml", tmp_path)["rows"] == []
+    assert _view("project-graph", "semaprax.toml", tmp_path)["imports"] == {"main": ["a.util", "b.util"]}
+
+
+def test_files_no_dotted_path_names_apart_are_said_to_be_one_module(tmp_path):
+    import pytest
+
+    from analysis.sources import WorkspaceError
+
+    _write(tmp_path, {"x-1/util.py": "def f():\n    return 1\n", "x-2/util.py": "def f():\n    return 2\n"})
+    said = "module 'util' is also x-2/util.py: a name in 'util' may be either file's"
+    rows = _view("diagnostics", "x-1/util.py", tmp_path)["rows"]  # without a manifest too
+    assert rows == [["x-1/util.py", 1, 1, "same-module-name", said]]
+    with pytest.raises(WorkspaceError, match="ambiguous: module 'util' is each of x-1/util.py, x-2/util.py"):
+        _view("references", "util.f", tmp_path)
+    with pytest.raises(WorkspaceError, match="ambiguous"):
+        _view("task-context", "util.f", tmp_path)
+
+
+def test_a_top_level_module_keeps_its_name_and_is_said_to_share_it(tmp_path):
+    _write(tmp_path, {"util.py": "x = 1\n", "my-scripts/util.py": "y = 2\n", "pkg/__init__.py": "",
+                      "pkg/core.py": "z = 3\n"})
+    ws = Workspace(tmp_path)
+    assert ws.module_of("pkg/core.py").module == "pkg.core"
+    assert ws._listing is None  # a name from the workspace folder needs no listing of the workspace
+    assert ws.module_of("util.py").module == "util"
+    said = "module 'util' is also my-scripts/util.py: a name in 'util' may be either file's"
+    assert _view("diagnostics", "util.py", tmp_path)["rows"] == [["util.py", 1, 1, "same-module-name", said]]
+
+
+# --- a long attribute chain -------------------------------------------------------------------
+
+
+def _value_of_calls(monkeypatch, source: str) -> int:
+    from analysis import resolver
+
+    calls = [0]
+    value_of = resolver._Analyser._value_of
+
+    def counted(self, qualname):
+        calls[0] += 1
+        return value_of(self, qualname)
+
+    monkeypatch.setattr(resolver._Analyser, "_value_of", counted)
+    resolver.analyse_module(source.encode(), "chain.py", "chain")
+    monkeypatch.setattr(resolver._Analyser, "_value_of", value_of)
+    return calls[0]
+
+
+def test_an_attribute_chain_is_walked_in_linear_work(monkeypatch):
+    # each link's member reference used to resolve its own prefix again: n walks of up to n links
+    work = {n: _value_of_calls(monkeypatch, "import a\nx = a." + ".".join(["b"] * n) + "\n") for n in (150, 300)}
+    assert work[300] <= 2.2 * work[150], work
+
+
+def test_a_call_chain_is_spelled_in_linear_work(monkeypatch):
+    from analysis import resolver
+
+    spell = resolver.spell
+    spelled = [0]
+
+    def counted(node):
+        text = spell(node)
+        spelled[0] += len(text)  # the chain walked to spell it: its length
+        return text
+
+    monkeypatch.setattr(resolver, "spell", counted)
+    work = {}
+    for n in (150, 300):
+        spelled[0] = 0
+        a = resolver.analyse_module(("import a\nx = a" + ".g()" * n + "\n").encode(), "c.py", "c")
+        work[n] = spelled[0]
+    # each call's unresolved target used to be spelled from the chain's base: n walks of up to n links
+    assert work[300] <= 2.2 * work[150], work
+    targets = sorted(u.target for u in a.uses if u.kind == "calls")
+    assert targets == sorted(["a.g"] + ["?a" + ".g()" * k + ".g" for k in range(1, 300)])
+
+
+def test_each_link_of_a_chain_refers_to_its_member(tmp_path):
+    from analysis.resolver import analyse_module
+
+    source = ("class C:\n    n: int = 0\n\nclass B:\n    c: C = C()\n\nclass A:\n    b: B = B()\n\n"
+              "def f(a: A):\n    return a.b.c.n.bit_length()\n\ndef g(a: A):\n    return a.__dict__.keys()\n")
+    uses = analyse_module(source.encode(), "m.py", "m").uses
+    # the same as each link resolved on its own (as before the chain was walked once)
+    assert sorted((u.source, u.target, u.kind, u.line, u.column) for u in uses if u.source in ("m.f", "m.g")) == [
+        ("m.f", "builtins.int.bit_length", "calls", 11, 19), ("m.f", "m.A", "references", 10, 9),
+        ("m.f", "m.A.b", "references", 11, 13), ("m.f", "m.B.c", "references", 11, 15),
+        ("m.f", "m.C.n", "references", 11, 17), ("m.g", "builtins.dict.keys", "calls", 14, 22),
+        ("m.g", "m.A", "references", 13, 9)]
+
+
+# --- the recursion limit and threads ----------------------------------------------------------
+
+
+def _recurse(n: int) -> int:
+    return 0 if n == 0 else 1 + _recurse(n - 1)
+
+
+def _in_thread(fn):
+    import threading
+
+    out = []
+
+    def run():
+        try:
+            out.append(fn())
+        except RecursionError:
+            out.append("too deep")
+
+    t = threading.Thread(target=run)
+    t.start()
+    t.join()
+    return out[0]
+
+
+def test_a_stage_in_a_thread_has_its_frames_whatever_the_limit_of_the_moment():
+    import sys
+
+    from analysis import parse as parsing
+
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(old + 4000)  # as another thread's parse (or a leak) left it for the moment
+    try:
+        deep = _in_thread(lambda: parsing.staged(lambda: _recurse(parsing.STAGE_FRAMES + 200)))
+        shallow = _in_thread(lambda: parsing.staged(lambda: _recurse(parsing.STAGE_FRAMES - 200)))
+    finally:
+        sys.setrecursionlimit(old)
+    # as in the main thread (and a command's, a pool worker's): the stage's own frames, no more
+    assert (deep, shallow) == ("too deep", parsing.STAGE_FRAMES - 200)
+    # a stage called near the bottom of a fresh thread's stack does not lower the limit that other
+    # threads' code runs under meanwhile (it goes down to where its frames end at that limit)
+    assert _in_thread(lambda: parsing.staged(sys.getrecursionlimit)) >= old
+
+
+def test_a_file_is_too_deep_in_a_server_thread_where_it_is_in_a_command():
+    import sys
+
+    from analysis.resolver import analyse_module
+
+    def too_deep(n: int) -> bool:
+        source = "def f(a=" + "-" * n + "1):\n    return a\n"  # unparsing the default recurses
+        return any(p.kind == "too-deep" for p in analyse_module(source.encode(), "d.py", "d").problems)
+
+    sizes = range(250, 651, 100)
+    here = [too_deep(n) for n in sizes]
+    assert True in here and False in here  # (the sizes span the boundary)
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(old + 2000)  # another request's parse in force meanwhile
+    try:
+        there = _in_thread(lambda: [too_deep(n) for n in sizes])
+    finally:
+        sys.setrecursionlimit(old)
+    assert there == here
+
+
+def test_a_stage_and_a_parse_in_two_threads_leave_the_limit_as_they_found_it():
+    import sys
+    import threading
+
+    from analysis import parse as parsing
+
+    before = sys.getrecursionlimit()
+    inside, done = threading.Event(), threading.Event()
+
+    def hold(_tree):
+        inside.set()
+        done.wait(5)  # (a timer ends it: the main thread's stage may be waiting for this parse)
+
+    t = threading.Thread(target=lambda: parsing.parse("x = 1\n", table=hold))
+    t.start()
+    inside.wait(5)
+    threading.Timer(0.2, done.set).start()
+    parsing.staged(t.join)  # used to save the parse's raised limit, and put it back after the parse ended
+    t.join()
+    after = sys.getrecursionlimit()
+    sys.setrecursionlimit(before)  # (for the tests after this one, should it fail)
+    assert after == before
+
+
+def test_only_the_shadowed_name_of_a_folder_is_named_from_the_workspace(tmp_path):
+    # tests/unit and tests/e2e both give 'conftest' (and two 'app' packages): those are named apart;
+    # a test module's sibling helper, a name one folder gives, keeps the name its importer uses
+    _write(tmp_path, {"tests/unit/conftest.py": "", "tests/e2e/conftest.py": "",
+                      "tests/unit/helpers.py": "def h():\n    return 1\n",
+                      "tests/unit/test_a.py": "from helpers import h\n\ndef test_a():\n    assert h()\n",
+                      "s1/app/__init__.py": "", "s1/app/models.py": "", "s2/app/__init__.py": "",
+                      "s2/app/views.py": ""})
+    ws = Workspace(tmp_path)
+    names = {p: ws.module_of(p).module for p in ws.python_files()}
+    assert names == {"tests/unit/conftest.py": "tests.unit.conftest", "tests/e2e/conftest.py": "tests.e2e.conftest",
+                     "tests/unit/helpers.py": "helpers", "tests/unit/test_a.py": "test_a",
+                     "s1/app/__init__.py": "s1.app", "s1/app/models.py": "s1.app.models",
+                     "s2/app/__init__.py": "s2.app", "s2/app/views.py": "s2.app.views"}
+    refs = _view("references", "helpers.h", tmp_path)
+    assert "tests/unit/test_a.py" in refs["files"]
