@@ -130,7 +130,9 @@ _MISSING = object()
 @functools.cache
 def _runtime(name: str) -> Any:
     """The object a dotted name of the standard library or an installed package
-    is in this process (the longest importable module, then attributes)."""
+    is in this process (the longest importable module, then attributes). A
+    private name typeshed declares in a module whose C accelerator holds it
+    (``io._BufferedIOBase`` is ``_io._BufferedIOBase``) is looked up there too."""
     parts = name.split(".")
     for k in range(len(parts), 0, -1):
         try:
@@ -141,6 +143,8 @@ def _runtime(name: str) -> Any:
             for part in parts[k:]:
                 obj = getattr(obj, part)
         except AttributeError:
+            if k < len(parts) and parts[k].startswith("_") and not parts[k - 1].startswith("_"):
+                return _runtime(".".join([*parts[:k - 1], "_" + parts[k - 1], *parts[k:]]))
             return _MISSING
         return obj
     return _MISSING
