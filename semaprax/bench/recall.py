@@ -44,10 +44,12 @@ import argparse
 import ast
 import functools
 import importlib.util
+import multiprocessing
 import shutil
 import sys
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -293,7 +295,11 @@ def main(argv: list[str] | None = None) -> int:
     totals = dict.fromkeys(keys, 0)
     details = []
     for name in args.packages:
-        r = measure(name, args.references)
+        # each package in a process of its own: jedi's caches and the modules ``_same`` imports
+        # carried over from earlier packages made jedi name fewer targets in later ones (a run of
+        # eighteen found 67 knowable sites in python_multipart, which alone has 285)
+        with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+            r = pool.submit(measure, name, args.references).result()
         details.append(r)
         for k in totals:
             totals[k] += r[k]
