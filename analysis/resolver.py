@@ -1997,6 +1997,16 @@ class _Analyser:
             return None
         return self._value_of(target + suffix) if target and not target.startswith(UNRESOLVED) else None
 
+    def _union_owner(self, expr: ast.Attribute, scope: _Scope) -> str | None:
+        """``x.m`` of an ``x`` of a union of classes whose every class has ``m``
+        from one and the same class (a base they share): that member."""
+        union = self._union_of_expr(expr.value, scope)
+        if union is None:
+            return None
+        owners = {self._member_owner(cls, expr.attr) if self._is_class(cls) else None for cls in union.split()}
+        owner = owners.pop() if len(owners) == 1 else None
+        return f"{owner}.{expr.attr}" if owner is not None else None
+
     def _record_union(self, source: str, expr: ast.Attribute, scope: _Scope) -> None:
         """``x.m`` of an ``x`` of a union of classes refers to each class's
         ``m`` (jedi lists the line for each); the call itself names none."""
@@ -2426,6 +2436,9 @@ class _Analyser:
                 if isinstance(func, (ast.Name, ast.Attribute)):
                     frame.callee_ids.add(id(func))
                     target = self._resolve_expr(func, scope)
+                    if isinstance(func, ast.Attribute) and target and target.startswith(UNRESOLVED) \
+                            and (common := self._union_owner(func, scope)) is not None:
+                        target = common  # p.close() of p: A | B, both BaseParser's close: that one
                     self._record(source, target, CALLS, func, scope)
                     if isinstance(func, ast.Attribute):
                         self._record_members(source, func, scope)

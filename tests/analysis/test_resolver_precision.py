@@ -193,7 +193,11 @@ ROUND6 = CLASSES + (
     "def walrus_then_assigned():\n    if (x := A()):\n        x.run()\n    x = C()\n\n\n"
     "class Holder:\n    def __init__(self, kind):\n        p: A | C | None = None\n        if kind:\n"
     "            p = A()\n        else:\n            p = C()\n        self.p = p\n\n"
-    "    def use(self):\n        self.p.run()\n"
+    "    def use(self):\n        self.p.run()\n\n\n"
+    "class Base:\n    def close(self):\n        pass\n\n\n"
+    "class P1(Base):\n    pass\n\n\n"
+    "class P2(Base):\n    pass\n\n\n"
+    "def shared(p: P1 | P2, q: A | C):\n    p.close()\n    q.close()\n"
 )
 
 
@@ -205,6 +209,7 @@ ROUND6 = CLASSES + (
     ("operands", "run", {"?(A() + C()).run"}),           # no __add__ known: no class
     ("walrus_then_assigned", "run", {"?x.run"}),         # x := A() and x = C(): not C before its binding
     ("Holder.use", "run", {"?self.p.run"}),              # self.p = p of p: A | C, bound in branches: not A
+    ("shared", "close", {"m.Base.close", "?q.close"}),   # a union whose classes share the member's owner: it
 ])
 def test_round6_rules_name_no_wrong_target(function: str, attr: str, expected: set[str]) -> None:
     assert _calls(ROUND6, function, attr) == expected
