@@ -200,9 +200,12 @@ class RecordStore:
         self.hits = self.misses = 0
 
     @staticmethod
-    def key(data: bytes, path: str, module: str, is_package: bool, phase: str) -> str:
+    def key(data: bytes, path: str, module: str, is_package: bool, phase: str,
+            renamed: tuple[tuple[str, str], ...] = ()) -> str:
         h = hashlib.sha256(analyser_version().encode())
         h.update(f"\x00{phase}\x00{path}\x00{module}\x00{int(is_package)}\x00".encode("utf-8", "surrogatepass"))
+        if renamed:  # what the file's bare imports reach (sources.ModuleFile.renamed)
+            h.update(repr(renamed).encode("utf-8", "surrogatepass") + b"\x00")
         h.update(data)
         return h.hexdigest()
 

@@ -69,25 +69,30 @@ def outline_version() -> str:
     return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
 
 
-def read_outline(data: bytes, path: str, module: str, is_package: bool, stub: bytes | None) -> Facts:
-    """The outline of one file: what its full analysis would give the view."""
+def read_outline(data: bytes, path: str, module: str, is_package: bool, stub: bytes | None,
+                 renamed: tuple[tuple[str, str], ...] = ()) -> Facts:
+    """The outline of one file: what its full analysis would give the view
+    (``renamed``: what its bare imports reach, sources.ModuleFile.renamed)."""
     with collector_paused():
-        return _read(data, path, module, is_package, stub)
+        return _read(data, path, module, is_package, stub, renamed)
 
 
 def _unread(analyser: _Analyser, sure: bool = True) -> Facts:
     return (len(getattr(analyser, "text_lines", ())), "", (), False, (), False, sure)
 
 
-def _read(data: bytes, path: str, module: str, is_package: bool, stub: bytes | None) -> Facts:
+def _read(data: bytes, path: str, module: str, is_package: bool, stub: bytes | None,
+          renamed: tuple[tuple[str, str], ...]) -> Facts:
     sure = _LONG.search(data) is None and (stub is None or (_LONG.search(stub) is None and _shallow(stub, path)))
     analyser = _Analyser(data, path, module, is_package, None, None)
+    analyser.renamed = dict(renamed)
     try:
         ok = parsing.staged(lambda: analyser.parse(PROBE_FRAMES))
         if not ok and analyser.problems and analyser.problems[-1].message == TOO_DEEP_TO_PARSE:
             # deeper than the probe: parsed as the full analysis parses it; if it parses, it is
             # deep enough for the later stages to fail, which the outline does not run
             analyser = _Analyser(data, path, module, is_package, None, None)
+            analyser.renamed = dict(renamed)
             ok = parsing.staged(analyser.parse)
             if ok:
                 return _unread(analyser, sure=False)

@@ -92,6 +92,7 @@ class Job:
     is_package: bool
     data: bytes
     stub: bytes | None = None  # the source of a ``.pyi`` beside the file (Workspace.stub_of)
+    renamed: tuple[tuple[str, str], ...] = ()  # what its bare imports reach (sources.ModuleFile.renamed)
 
 
 @dataclass
@@ -333,6 +334,7 @@ class Analyst:
         analyser = _Analyser(job.data, job.path, job.module, job.is_package,
                              asker.ask_class, asker.ask_value)
         analyser.stub = job.stub
+        analyser.renamed = dict(job.renamed)
         return analyser
 
     def _keep(self, n: int, kept: _Kept) -> None:
@@ -422,7 +424,7 @@ class Analyst:
         """File ``n``'s outline (analysis/outline.py): parsed and declared, nothing kept."""
         job = self.jobs[n]
         self.parses += 1
-        return read_outline(job.data, job.path, job.module, job.is_package, job.stub)
+        return read_outline(job.data, job.path, job.module, job.is_package, job.stub, job.renamed)
 
     def run(self, kind: str, n: int, tables: Tables) -> Any:
         """Stage ``kind`` (prepare, finish or OUTLINE) of file ``n``."""
