@@ -433,7 +433,8 @@ class Workspace:
         found = self._renames.get(root)
         if not found:
             return ()
-        for _name, witness in found.values():
+        for _name, witness in found.values():  # the mapping holds while it is there, so named
+            self.read(witness)
             self._module(witness, read=True)
         return tuple(sorted(((top, name) for top, (name, _w) in found.items()), key=lambda t: t[0].encode()))
 
