@@ -208,8 +208,13 @@ def sources_layout(manifest: str, data: dict[str, Any]) -> Layout:
     namespace packages (``sources = ["src"]``: ``src/acme/x.py`` is ``acme.x``
     without ``src/acme/__init__.py``). The manifest's own folder, as a root, is
     a flat layout (FLAT_LAYOUT_RESERVED names are not packages). A package named
-    as a source (``sources = ["calculator"]``) names its modules as before: the
-    folder above it is their root. Sources of the wrong shape are a WorkspaceError."""
+    as a source (``sources = ["calculator"]``, with ``calculator/__init__.py``)
+    names its modules as before: the folder above it is their root. A folder
+    without ``__init__.py`` named as a source is a root itself (``sources =
+    ["src/acme"]``: ``src/acme/user.py`` is ``user``, as Python imports it with
+    ``src/acme`` on ``sys.path``; ``sources = ["src"]`` makes it ``acme.user``).
+    Beside a pyproject.toml, that manifest's Layout names the modules instead
+    (Workspace._layout_at). Sources of the wrong shape are a WorkspaceError."""
     folder = manifest.rpartition("/")[0]
     table = data.get("project", {})
     value = table.get("sources", ["."]) if isinstance(table, dict) else ["."]
@@ -515,7 +520,7 @@ class Workspace:
 
     def _named_from(self, folders: list[str], start: int, read: bool = True) -> tuple[int, bool]:
         """Where a file's name starts once its project is known, and whether
-        the manifest chose it: below a pyproject.toml (or a semaprax.toml),
+        the manifest chose it: below a pyproject.toml (or a semaprax.toml alone),
         folders between a source root of its Layout and the outermost package
         (or the file) are a namespace package, as Python names it with that root
         on sys.path (``src/acme/tools/leaf.py`` is ``acme.tools.leaf``, with no
@@ -550,14 +555,20 @@ class Workspace:
         return None
 
     def _layout_at(self, where: str) -> tuple[bool, Layout | None]:
-        """Whether ``where`` holds a manifest, and its Layout: a semaprax.toml's
-        (its ``sources``; it wins over a pyproject.toml beside it, as for the
-        views that load one), else a pyproject.toml's."""
-        for name in ("semaprax.toml", "pyproject.toml"):
+        """Whether ``where`` holds a manifest, and its Layout: a
+        pyproject.toml's (how the project is packaged: a semaprax.toml beside
+        it chooses the files its views read, not the modules' names, so a view
+        of either gives a file one name), else a semaprax.toml's (its
+        ``sources``, each a folder on ``sys.path``)."""
+        held = False
+        for name in ("pyproject.toml", "semaprax.toml"):
             manifest = f"{where}/{name}" if where else name
             if self._is_file(manifest):
-                return True, self._parse_layout(where, manifest)
-        return False, None
+                held = True
+                layout = self._parse_layout(where, manifest)
+                if layout is not None:  # (a pyproject.toml that is not TOML: the semaprax.toml's)
+                    return True, layout
+        return held, None
 
     def _parse_layout(self, where: str, manifest: str) -> Layout | None:
         import tomllib  # only a workspace with a manifest pays for it (tests/test_imports.py)

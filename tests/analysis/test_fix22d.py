@@ -317,3 +317,24 @@ def test_only_renamed_names_of_the_files_own_folder_are_mapped(tmp_path):
     assert "util" not in dict(ws.module_of("c/run.py").renamed)  # c/ has none: unresolved, not a's or b's
     rows = _view("diagnostics", "semaprax.toml", tmp_path)["rows"]
     assert [(r[0], r[3]) for r in rows if r[3] != "unused-import"] == [("c/run.py", "unresolved-import")]
+
+
+def test_a_listed_folder_is_a_root_and_a_pyproject_beside_it_names_the_modules(tmp_path):
+    # sources = ["src/acme"]: src/acme is on sys.path, so src/acme/user.py is `user`; beside a
+    # pyproject.toml (src layout, acme a namespace package) it is `acme.user` in either manifest's views
+    files = {"semaprax.toml": "[project]\nname = 'acme'\nsources = ['src/acme', 'tests']\n",
+             "src/acme/user.py": "from acme.tools.leaf import grow\n\ndef use():\n    return grow()\n",
+             "src/acme/tools/leaf.py": "def grow():\n    return 1\n",
+             "tests/test_u.py": "from acme.user import use\n\ndef test_u():\n    use()\n"}
+    _write(tmp_path / "alone", files)
+    ws = Workspace(tmp_path / "alone")
+    assert [ws.module_of(p).module for p in ("src/acme/user.py", "src/acme/tools/leaf.py")] == ["user", "tools.leaf"]
+    _write(tmp_path / "both", {**files, "pyproject.toml": "[project]\nname = 'acme'\nversion = '1'\n"})
+    ws = Workspace(tmp_path / "both")
+    assert [ws.module_of(p).module for p in ("src/acme/user.py", "src/acme/tools/leaf.py")] == \
+        ["acme.user", "acme.tools.leaf"]
+    graphs = {m: _view("project-graph", m, tmp_path / "both") for m in ("pyproject.toml", "semaprax.toml")}
+    assert graphs["semaprax.toml"]["imports"] == graphs["pyproject.toml"]["imports"] == \
+        {"acme.user": ["acme.tools.leaf"], "test_u": ["acme.user"]}
+    (tmp_path / "both" / "semaprax.toml").unlink()  # the pyproject.toml's views do not depend on it
+    assert _view("project-graph", "pyproject.toml", tmp_path / "both") == graphs["pyproject.toml"]
