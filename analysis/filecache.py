@@ -161,6 +161,21 @@ def _dump_value(value: Record | tuple[Any, ...]) -> bytes:
     return marshal.dumps((analyser_version(), OUTLINE, value))
 
 
+#: Bytes of the digest a record on disk starts with (of the rest): a damaged record, of
+#: any shape (random bytes, or marshal values of the right shape and the wrong content,
+#: which would load and fail later), is a miss.
+_SEAL = 16
+
+
+def _sealed(body: bytes) -> bytes:
+    return hashlib.blake2b(body, digest_size=_SEAL).digest() + body
+
+
+def _unsealed(data: bytes) -> bytes | None:
+    body = data[_SEAL:]
+    return body if hashlib.blake2b(body, digest_size=_SEAL).digest() == data[:_SEAL] else None
+
+
 def _load_value(data: bytes, class_info: Callable[..., Any]) -> Record | tuple[Any, ...] | None:
     version, kind, value = marshal.loads(data)
     if kind == OUTLINE:
@@ -252,8 +267,10 @@ class RecordStore:
 
     def _read(self, key: str) -> Record | tuple[Any, ...] | None:
         try:
-            data = self._path(key).read_bytes()
+            data = _unsealed(self._path(key).read_bytes())
         except OSError:
+            return None
+        if data is None:
             return None
         try:
             return _load_value(data, self.class_info)
@@ -275,7 +292,7 @@ class RecordStore:
                 fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
                 try:
                     with os.fdopen(fd, "wb") as fh:
-                        fh.write(_dump_value(record))
+                        fh.write(_sealed(_dump_value(record)))
                     os.replace(tmp, path)
                     wrote = True
                 except BaseException:
