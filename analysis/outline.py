@@ -65,9 +65,10 @@ PROBE_FRAMES = 60
 #: refuses beyond ``sys.get_int_max_str_digits()``, 4,300 unless set lower, to 640
 #: at least: the smaller of the two counts).
 LONG_DIGITS = 1000
-#: A run of characters that a literal of as many digits needs (a hex literal of
-#: 640 decimal digits has 532): only a file with one has its tree searched.
-_LONG_HINT = re.compile(rb"[0-9a-fA-F_]{500}")
+#: What a base-2, -8 or -16 literal of as many digits starts with (a hex literal of 640
+#: decimal digits has 532; a decimal one parses only within ``repr``'s limit): only a
+#: file with one has its tree searched.
+_LONG_HINT = re.compile(rb"0[xXoObB]_?[0-9a-fA-F_]{500}")
 
 #: An outline, as the record store keeps it and a worker sends it (marshal values):
 #: (lines, doc, imports as (local, target, line, module, scope), has_main,
@@ -177,7 +178,9 @@ def _stub_sure(stub: bytes, path: str) -> bool:
 
 def _long_int(data: bytes, tree: ast.AST) -> bool:
     """Whether ``tree`` (of ``data``) holds an int constant of ``LONG_DIGITS``
-    decimal digits or more (``ast.walk``: no recursion)."""
+    decimal digits or more, looked for (``ast.walk``: no recursion) only where
+    ``data`` has a long base-2, -8 or -16 literal's start (a decimal literal
+    parses only within ``repr``'s limit)."""
     if _LONG_HINT.search(data) is None:
         return False
     limit = sys.get_int_max_str_digits()
