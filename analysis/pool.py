@@ -40,7 +40,7 @@ import sys
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -156,19 +156,8 @@ class Tables:
         known = self._canonicals.get(target)
         if known is not None:
             return known
-        current = target
-        aliases = self.aliases
-        for _ in range(8):
-            parts = current.split(".")
-            for k in range(len(parts), 1, -1):
-                head = ".".join(parts[:k])
-                if head in aliases:
-                    current = ".".join([aliases[head], *parts[k:]])
-                    break
-            else:
-                break
-        self._canonicals[target] = current
-        return current
+        known = self._canonicals[target] = follow_aliases(target, self.aliases)
+        return known
 
     def answer(self, kind: int, q: str) -> Any:
         """What the tables say of ``q`` (a class, or a value type), or of the
@@ -231,6 +220,35 @@ class Tables:
 
 
 _UNASKED = object()  # not in a memo (None is an answer)
+
+
+#: Re-exports of re-exports an alias walk follows at most (so never a cycle).
+ALIAS_STEPS = 8
+
+
+def follow_aliases(target: str, aliases: Mapping[str, str], stop: Container[str] = (),
+                   check: Callable[[str], object] | None = None) -> str:
+    """The name ``target`` reaches through ``aliases`` (``pkg.Session`` ->
+    ``pkg.sessions.Session``): its longest dotted head that is an alias
+    replaced, again, at most ``ALIAS_STEPS`` times; a name in ``stop`` ends
+    the walk once reached; ``check`` sees each head before it is looked up
+    (and may raise). ``WorkspaceIndex.canonical``, ``Tables.canonical`` and
+    the outlines' (analysis/outlines.py) are this walk."""
+    current = target
+    for _ in range(ALIAS_STEPS):
+        parts = current.split(".")
+        for k in range(len(parts), 1, -1):
+            head = ".".join(parts[:k])
+            if check is not None:
+                check(head)
+            if head in aliases:
+                current = ".".join([aliases[head], *parts[k:]])
+                break
+        else:
+            break
+        if current in stop:
+            break
+    return current
 
 
 def module_aliases(module: str, imports: Iterable[Any], values: dict[str, str] | None = None
