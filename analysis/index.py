@@ -11,7 +11,7 @@ from operator import attrgetter
 
 from analysis.filecache import Record, RecordStore, default_store
 from analysis.model import UNRESOLVED, Definition, ModuleAnalysis, Use
-from analysis.pool import Job, Tables, default_jobs, solve
+from analysis.pool import Job, Tables, default_jobs, follow_aliases, solve
 from analysis.resolver import ClassInfo, collector_paused
 from analysis.sources import ModuleFile, Workspace, WorkspaceError, suggest
 
@@ -73,9 +73,9 @@ class WorkspaceIndex:
         for n, m in enumerate(modules):
             data = ws.read(m.path)
             stub = ws.stub_of(m.path)  # a .pyi beside the file: part of its analysis, and of its key
-            work.append(Job(n, m.path, m.module, m.is_package, data, stub))
+            work.append(Job(n, m.path, m.module, m.is_package, data, stub, m.renamed))
             keyed = data if stub is None else data + b"\0semaprax-stub\0" + stub
-            key = store.key(keyed, m.path, m.module, m.is_package, "final") if store is not None else ""
+            key = store.key(keyed, m.path, m.module, m.is_package, "final", m.renamed) if store is not None else ""
             self._keys[m.path] = key
             records.append(store.get(key) if store is not None else None)
         outcome = solve(work, records, _namespace_aliases(modules), processes=processes, progress=report,
@@ -143,19 +143,7 @@ class WorkspaceIndex:
             if known is None:
                 known = self._canonicals[target] = self._canonical(target, set())
             return known
-        current = target
-        for _ in range(8):  # re-exports of re-exports, never a cycle
-            parts = current.split(".")
-            for k in range(len(parts), 1, -1):
-                head = ".".join(parts[:k])
-                if head in self.aliases:
-                    current = ".".join([self.aliases[head], *parts[k:]])
-                    break
-            else:
-                break
-            if names is not None and current in names:
-                return current
-        return current
+        return follow_aliases(target, self.aliases, names)
 
     def _through_reexports(self, a: ModuleAnalysis, names: set[str], final: dict[str, str]) -> ModuleAnalysis:
         """Uses name what they reach: a name imported through another module

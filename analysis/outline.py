@@ -18,22 +18,27 @@ read too: a syntax error (``symtable``'s included) and a file too deep to
 parse are unread alike, with no doc, no imports and no ``__main__``. The
 other stages can fail where the outline does not look: recursion over an
 expression nested hundreds deep (spelling a signature, resolving a use), or
-an integer literal too long for ``repr`` (beyond Python's 4,300 decimal
-digits). So the file is
-parsed with ``PROBE_FRAMES`` frames, which converts a tree at most about
-three levels a frame deep (analysis/parse.py); a tree deeper than that (the
-file's or its stub's), or a literal of ``LONG_LITERAL`` digits or more in base
-2, 8 or 16, makes the outline *unsure*: project-graph then builds the full
-index (analysis/outlines.py), whose bytes it must match.
-``tests/analysis/test_outline.py`` checks that no shape of expression nested
-as deep as the probe lets through fails the full analysis.
+an integer too long for ``repr`` (beyond Python's 4,300 decimal digits: only
+a base-2, -8 or -16 literal can be). So the file is parsed with
+``PROBE_FRAMES`` frames, which converts a tree at most about three levels a
+frame deep (analysis/parse.py); a tree deeper than that (the file's or its
+stub's), or an int constant in the tree of ``LONG_DIGITS`` decimal digits or
+more (a string or comment of hex digits is no int), makes the outline
+*unsure*: project-graph then builds the full index (analysis/outlines.py),
+whose bytes it must match. A long flat chain (``'a' + 'b' + ...``) is no
+safer than other nesting where the analysis spells it (``(b + c + ...).d()``
+fails at the same depth as ``(-(-(...))).d()``), so the probe tells trees
+by depth alone. ``tests/analysis/test_outline.py`` checks that no shape of
+expression nested as deep as the probe lets through fails the full analysis.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -49,19 +54,26 @@ from analysis.resolver import (
     definition_order,
 )
 
-#: Frames the probe parse gives ``ast.parse``: trees up to about 3 x 40 levels (the
-#: full analysis meets its stage limit, analysis/parse.py's ``STAGE_FRAMES``, past
-#: about 300 levels of the deepest-recursing shape).
-PROBE_FRAMES = 40
-#: Digits of a base-2, -8 or -16 integer literal from which the outline is unsure
-#: (a hex literal of 3,572 digits is past ``repr``'s 4,300 decimal digits).
-LONG_LITERAL = 1000
-_LONG = re.compile(rb"0[xXoObB]_?[0-9a-fA-F_]{%d}" % LONG_LITERAL)
+#: Frames the probe parse gives ``ast.parse``: trees up to about 3 x 60 levels (a
+#: 170-term ``'a' + 'b' + ...``). The full analysis meets its stage limit
+#: (analysis/parse.py's ``STAGE_FRAMES``, 960) from 320 levels of the
+#: deepest-recursing shapes (three frames a level, ``ast.unparse``'s): a way
+#: through the analysis would need more than five frames a level to fail within
+#: the probe.
+PROBE_FRAMES = 60
+#: Decimal digits of an int constant from which the outline is unsure (``repr``
+#: refuses beyond ``sys.get_int_max_str_digits()``, 4,300 unless set lower, to 640
+#: at least: the smaller of the two counts).
+LONG_DIGITS = 1000
+#: What a base-2, -8 or -16 literal of as many digits starts with (a hex literal of 640
+#: decimal digits has 532; a decimal one parses only within ``repr``'s limit): only a
+#: file with one has its tree searched.
+_LONG_HINT = re.compile(rb"0[xXoObB]_?[0-9a-fA-F_]{500}")
 
 #: An outline, as the record store keeps it and a worker sends it (marshal values):
 #: (lines, doc, imports as (local, target, line, module, scope), has_main,
 #:  module-level variables' qualified names, read, sure)
-Facts = tuple[int, str, tuple[tuple[str, str, int, str, str], ...], bool, tuple[str, ...], bool, bool]
+OutlineRecord = tuple[int, str, tuple[tuple[str, str, int, str, str], ...], bool, tuple[str, ...], bool, bool]
 
 
 def outline_version() -> str:
@@ -69,25 +81,30 @@ def outline_version() -> str:
     return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
 
 
-def read_outline(data: bytes, path: str, module: str, is_package: bool, stub: bytes | None) -> Facts:
-    """The outline of one file: what its full analysis would give the view."""
+def read_outline(data: bytes, path: str, module: str, is_package: bool, stub: bytes | None,
+                 renamed: tuple[tuple[str, str], ...] = ()) -> OutlineRecord:
+    """The outline of one file: what its full analysis would give the view
+    (``renamed``: what its bare imports reach, sources.ModuleFile.renamed)."""
     with collector_paused():
-        return _read(data, path, module, is_package, stub)
+        return _read(data, path, module, is_package, stub, renamed)
 
 
-def _unread(analyser: _Analyser, sure: bool = True) -> Facts:
+def _unread(analyser: _Analyser, sure: bool = True) -> OutlineRecord:
     return (len(getattr(analyser, "text_lines", ())), "", (), False, (), False, sure)
 
 
-def _read(data: bytes, path: str, module: str, is_package: bool, stub: bytes | None) -> Facts:
-    sure = _LONG.search(data) is None and (stub is None or (_LONG.search(stub) is None and _shallow(stub, path)))
+def _read(data: bytes, path: str, module: str, is_package: bool, stub: bytes | None,
+          renamed: tuple[tuple[str, str], ...]) -> OutlineRecord:
+    sure = stub is None or _stub_sure(stub, path)
     analyser = _Analyser(data, path, module, is_package, None, None)
+    analyser.renamed = dict(renamed)
     try:
         ok = parsing.staged(lambda: analyser.parse(PROBE_FRAMES))
         if not ok and analyser.problems and analyser.problems[-1].message == TOO_DEEP_TO_PARSE:
             # deeper than the probe: parsed as the full analysis parses it; if it parses, it is
             # deep enough for the later stages to fail, which the outline does not run
             analyser = _Analyser(data, path, module, is_package, None, None)
+            analyser.renamed = dict(renamed)
             ok = parsing.staged(analyser.parse)
             if ok:
                 return _unread(analyser, sure=False)
@@ -97,6 +114,7 @@ def _read(data: bytes, path: str, module: str, is_package: bool, stub: bytes | N
         return _unread(analyser, sure)
     tree = analyser.tree
     assert tree is not None
+    sure = sure and not _long_int(data, tree)
     lines = len(analyser.text_lines)
     try:
         if not sure or (lines > 1 and any(s.lineno == 1 and type(s) not in _NO_DEFINITION for s in tree.body)):
@@ -150,18 +168,48 @@ def _declare_imports(analyser: _Analyser, tree: ast.Module) -> tuple[str, ...]:
     return tuple(variables)
 
 
-def _shallow(stub: bytes, path: str) -> bool:
-    """Whether a stub's tree is within the probe's depth (or it does not
-    parse: the full analysis then reads the file without it)."""
+def _stub_sure(stub: bytes, path: str) -> bool:
+    """Whether a stub's tree is within the probe's depth and holds no long
+    int (or it does not parse: the full analysis then reads the file without
+    it)."""
     try:
-        parsing.parse(stub, path.removesuffix(".py") + ".pyi", frames=PROBE_FRAMES)
+        tree, _ = parsing.parse(stub, path.removesuffix(".py") + ".pyi", frames=PROBE_FRAMES)
     except parsing.TOO_DEEP_ERRORS:
         return False
     except (SyntaxError, ValueError):
         return True
-    return True
+    return not _long_int(stub, tree)
+
+
+def _long_int(data: bytes, tree: ast.AST) -> bool:
+    """Whether ``tree`` (of ``data``) holds an int constant of ``LONG_DIGITS``
+    decimal digits or more, looked for (``ast.walk``: no recursion) only where
+    ``data`` has a long base-2, -8 or -16 literal's start (a decimal literal
+    parses only within ``repr``'s limit)."""
+    if _LONG_HINT.search(data) is None:
+        return False
+    limit = sys.get_int_max_str_digits()
+    least = _least(min(LONG_DIGITS, limit) if limit else LONG_DIGITS)
+    return any(type(n) is ast.Constant and type(n.value) is int and abs(n.value) >= least
+               for n in ast.walk(tree))
+
+
+@functools.lru_cache(maxsize=4)
+def _least(digits: int) -> int:
+    return 10 ** (digits - 1)
 
 
 def facts_ok(value: Any) -> bool:
-    """Whether a value loaded from the record store is an outline's facts."""
-    return isinstance(value, tuple) and len(value) == 7
+    """Whether a value loaded from the record store is an outline's facts
+    (``OutlineRecord``: each field of its type; a damaged record is re-outlined)."""
+    if type(value) is not tuple or len(value) != 7:
+        return False
+    lines, doc, imports, has_main, variables, read, sure = value
+    return (type(lines) is int and type(doc) is str and type(has_main) is bool and type(read) is bool
+            and type(sure) is bool and type(variables) is tuple and all(type(v) is str for v in variables)
+            and type(imports) is tuple and all(_import_ok(i) for i in imports))
+
+
+def _import_ok(value: Any) -> bool:
+    return (type(value) is tuple and len(value) == 5 and type(value[2]) is int
+            and all(type(value[k]) is str for k in (0, 1, 3, 4)))

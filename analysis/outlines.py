@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from analysis import index as _index
 from analysis.filecache import RecordStore, default_store
 from analysis.model import Import
-from analysis.outline import Facts, facts_ok, outline_version
-from analysis.pool import OUTLINE, Job, Tables, _Local, _Pool, module_aliases
+from analysis.outline import OutlineRecord, facts_ok, outline_version
+from analysis.pool import OUTLINE, Job, Tables, _Local, _Pool, follow_aliases, module_aliases
 from analysis.resolver import ClassInfo, collector_paused
 from analysis.sources import Workspace
 
@@ -73,13 +73,13 @@ class WorkspaceOutline:
         phase = "outline/" + outline_version()
         jobs: list[Job] = []
         keys: list[str] = []
-        facts: list[Facts | None] = []
+        facts: list[OutlineRecord | None] = []
         for n, m in enumerate(modules):
             data = ws.read(m.path)
             stub = ws.stub_of(m.path)
-            jobs.append(Job(n, m.path, m.module, m.is_package, data, stub))
+            jobs.append(Job(n, m.path, m.module, m.is_package, data, stub, m.renamed))
             keyed = data if stub is None else data + b"\0semaprax-stub\0" + stub
-            key = store.key(keyed, m.path, m.module, m.is_package, phase) if store is not None else ""
+            key = store.key(keyed, m.path, m.module, m.is_package, phase, m.renamed) if store is not None else ""
             keys.append(key)
             found = store.get_outline(key) if store is not None else None
             facts.append(found if facts_ok(found) else None)
@@ -135,20 +135,13 @@ class WorkspaceOutline:
         return known
 
     def _canonical(self, target: str) -> str:
-        current = target
-        aliases, variables = self.aliases, self.variables
-        for _ in range(8):  # as WorkspaceIndex._canonical
-            parts = current.split(".")
-            for k in range(len(parts), 1, -1):
-                head = ".".join(parts[:k])
-                if head in variables:
-                    raise Unsure(head)
-                if head in aliases:
-                    current = ".".join([aliases[head], *parts[k:]])
-                    break
-            else:
-                break
-        return current
+        variables = self.variables
+
+        def check(head: str) -> None:
+            if head in variables:
+                raise Unsure(head)
+
+        return follow_aliases(target, self.aliases, check=check)
 
 
 def outline_of(ws: Workspace, files: list[str], store: RecordStore | None = None,

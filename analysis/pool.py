@@ -40,7 +40,7 @@ import sys
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -92,6 +92,7 @@ class Job:
     is_package: bool
     data: bytes
     stub: bytes | None = None  # the source of a ``.pyi`` beside the file (Workspace.stub_of)
+    renamed: tuple[tuple[str, str], ...] = ()  # what its bare imports reach (sources.ModuleFile.renamed)
 
 
 @dataclass
@@ -155,19 +156,8 @@ class Tables:
         known = self._canonicals.get(target)
         if known is not None:
             return known
-        current = target
-        aliases = self.aliases
-        for _ in range(8):
-            parts = current.split(".")
-            for k in range(len(parts), 1, -1):
-                head = ".".join(parts[:k])
-                if head in aliases:
-                    current = ".".join([aliases[head], *parts[k:]])
-                    break
-            else:
-                break
-        self._canonicals[target] = current
-        return current
+        known = self._canonicals[target] = follow_aliases(target, self.aliases)
+        return known
 
     def answer(self, kind: int, q: str) -> Any:
         """What the tables say of ``q`` (a class, or a value type), or of the
@@ -230,6 +220,35 @@ class Tables:
 
 
 _UNASKED = object()  # not in a memo (None is an answer)
+
+
+#: Re-exports of re-exports an alias walk follows at most (so never a cycle).
+ALIAS_STEPS = 8
+
+
+def follow_aliases(target: str, aliases: Mapping[str, str], stop: Container[str] = (),
+                   check: Callable[[str], object] | None = None) -> str:
+    """The name ``target`` reaches through ``aliases`` (``pkg.Session`` ->
+    ``pkg.sessions.Session``): its longest dotted head that is an alias
+    replaced, again, at most ``ALIAS_STEPS`` times; a name in ``stop`` ends
+    the walk once reached; ``check`` sees each head before it is looked up
+    (and may raise). ``WorkspaceIndex.canonical``, ``Tables.canonical`` and
+    the outlines' (analysis/outlines.py) are this walk."""
+    current = target
+    for _ in range(ALIAS_STEPS):
+        parts = current.split(".")
+        for k in range(len(parts), 1, -1):
+            head = ".".join(parts[:k])
+            if check is not None:
+                check(head)
+            if head in aliases:
+                current = ".".join([aliases[head], *parts[k:]])
+                break
+        else:
+            break
+        if current in stop:
+            break
+    return current
 
 
 def module_aliases(module: str, imports: Iterable[Any], values: dict[str, str] | None = None
@@ -333,6 +352,7 @@ class Analyst:
         analyser = _Analyser(job.data, job.path, job.module, job.is_package,
                              asker.ask_class, asker.ask_value)
         analyser.stub = job.stub
+        analyser.renamed = dict(job.renamed)
         return analyser
 
     def _keep(self, n: int, kept: _Kept) -> None:
@@ -422,7 +442,7 @@ class Analyst:
         """File ``n``'s outline (analysis/outline.py): parsed and declared, nothing kept."""
         job = self.jobs[n]
         self.parses += 1
-        return read_outline(job.data, job.path, job.module, job.is_package, job.stub)
+        return read_outline(job.data, job.path, job.module, job.is_package, job.stub, job.renamed)
 
     def run(self, kind: str, n: int, tables: Tables) -> Any:
         """Stage ``kind`` (prepare, finish or OUTLINE) of file ``n``."""

@@ -154,6 +154,7 @@ def analyse_module(
     values: ValueLookup | None = None,
     on_prepared: Callable[[dict[str, ClassInfo], dict[str, str]], None] | None = None,
     stub: bytes | None = None,
+    renamed: tuple[tuple[str, str], ...] = (),
 ) -> ModuleAnalysis:
     """Analyse one module's source. ``classes`` answers for classes defined in
     other modules (the workspace index passes it); without it, only this
@@ -165,11 +166,13 @@ def analyse_module(
     meanwhile (one this module asks about, importing this one back) sees them.
     ``stub`` is the source of a ``.pyi`` beside the file: the definitions are
     the file's, their signatures and the types of their parameters, results
-    and attributes the stub's, as a type checker reads them."""
+    and attributes the stub's, as a type checker reads them. ``renamed`` is
+    the file's ``sources.ModuleFile.renamed``: what its bare imports reach."""
     with collector_paused():
         analyser = _Analyser(source, path, module, is_package, classes, values)
         analyser.on_prepared = on_prepared
         analyser.stub = stub
+        analyser.renamed = dict(renamed)
         try:
             # each stage with the frames it has in a pool (analysis/parse.py), wherever this is called
             if parsing.staged(analyser.parse):
@@ -420,6 +423,8 @@ class _Analyser:
         self.stub_analysis: _Analyser | None = None
         #: the stub's parse, made once (``tell`` may run again), or None when it does not parse
         self.stub_parse: tuple[ast.Module, ScopeFacts | symtable.SymbolTable] | None = None
+        #: top-level name -> the module a bare import of it reaches (sources.ModuleFile.renamed)
+        self.renamed: dict[str, str] = {}
 
     # --- driver ----------------------------------------------------------------
 
@@ -590,6 +595,7 @@ class _Analyser:
         path = self.path.removesuffix(".py") + ".pyi"
         an = _Analyser(self.stub, path, self.module, self.package == self.module, self.external_classes,
                        self.external_values)
+        an.renamed = self.renamed
         if self.stub_parse is None:
             stub = self.stub
             try:
@@ -761,13 +767,14 @@ class _Analyser:
                 self.reexported.add((scope.qualname, alias.asname))
         if isinstance(node, ast.Import):
             for alias in node.names:
+                name = self._renamed(alias.name)
                 if alias.asname:
-                    local, target = alias.asname, alias.name
+                    local, target = alias.asname, name
                 else:
-                    local = target = alias.name.split(".")[0]
+                    local, target = alias.name.split(".")[0], self._renamed(alias.name.split(".")[0])
                 if not (id(node) in self.fallback_imports and local in scope.bindings):
-                    scope.bindings[local] = target
-                self._add_import(Import(local, target, node.lineno, alias.name, scope.qualname), alias)
+                    scope.bindings[local] = target  # (an ``except ImportError`` import keeps the try's)
+                self._add_import(Import(local, target, node.lineno, name, scope.qualname), alias)
             return
         base = self._import_base(node)
         if base is None:
@@ -778,6 +785,8 @@ class _Analyser:
             return
         if base == "__future__":
             return
+        if not node.level:
+            base = self._renamed(base)
         for alias in node.names:
             if alias.name == "*":
                 self.star_import = True
@@ -794,6 +803,14 @@ class _Analyser:
         imports it, at the line of its name (``from m import (\n a,\n b)``)."""
         self.imports.append(imp)
         self.uses.append(Use(imp.scope, imp.target, IMPORTS, alias.lineno, alias.col_offset))
+
+    def _renamed(self, name: str) -> str:
+        """A bare absolute import's dotted name, its first part as the file's
+        own folder on ``sys.path`` reaches it where the workspace names that
+        module otherwise (``util`` -> ``a.util``: sources.Workspace.imports_renamed)."""
+        top, dot, rest = name.partition(".")
+        full = self.renamed.get(top)
+        return f"{full}{dot}{rest}" if full is not None else name
 
     def _import_base(self, node: ast.ImportFrom) -> str | None:
         if not node.level:

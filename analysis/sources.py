@@ -11,6 +11,7 @@ import logging
 import os
 import posixpath
 import re
+import sys
 import tokenize
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
@@ -207,8 +208,13 @@ def sources_layout(manifest: str, data: dict[str, Any]) -> Layout:
     namespace packages (``sources = ["src"]``: ``src/acme/x.py`` is ``acme.x``
     without ``src/acme/__init__.py``). The manifest's own folder, as a root, is
     a flat layout (FLAT_LAYOUT_RESERVED names are not packages). A package named
-    as a source (``sources = ["calculator"]``) names its modules as before: the
-    folder above it is their root. Sources of the wrong shape are a WorkspaceError."""
+    as a source (``sources = ["calculator"]``, with ``calculator/__init__.py``)
+    names its modules as before: the folder above it is their root. A folder
+    without ``__init__.py`` named as a source is a root itself (``sources =
+    ["src/acme"]``: ``src/acme/user.py`` is ``user``, as Python imports it with
+    ``src/acme`` on ``sys.path``; ``sources = ["src"]`` makes it ``acme.user``).
+    Beside a pyproject.toml, that manifest's Layout names the modules instead
+    (Workspace._layout_at). Sources of the wrong shape are a WorkspaceError."""
     folder = manifest.rpartition("/")[0]
     table = data.get("project", {})
     value = table.get("sources", ["."]) if isinstance(table, dict) else ["."]
@@ -227,6 +233,11 @@ class ModuleFile:
     path: str  # workspace-relative, '/' separators
     module: str
     is_package: bool
+    #: The top-level names of the file's own root folder (the one Python puts on
+    #: ``sys.path`` for it) that the workspace names otherwise, each with that name
+    #: (``("util", "a.util")`` for ``a/main.py``): what a bare import in the file
+    #: reaches (Workspace.imports_renamed). Empty for almost every file.
+    renamed: tuple[tuple[str, str], ...] = ()
 
 
 class Workspace:
@@ -242,6 +253,8 @@ class Workspace:
         self._listing: list[str] | None = None
         self._files: dict[str, bool] = {}
         self._clashes: tuple[dict[tuple[str, str], tuple[str, ...]], dict[str, tuple[str, ...]]] | None = None
+        #: natural root -> {top-level name: (its name in the workspace, a file that gives it)}
+        self._renames: dict[str, dict[str, tuple[str, str]]] | None = None
         #: Per folder: whether it holds a manifest and its Layout (None for
         #: an invalid one); and the bytes of each manifest read for it.
         self._layouts: dict[str, tuple[bool, Layout | None]] = {}
@@ -366,17 +379,83 @@ class Workspace:
         A name from the workspace folder itself or a manifest's source root is
         kept. Where no dotted path names a folder (``my-scripts``), its files keep
         their names, and ``same_named`` says which files share one."""
-        mf, root, fixed = self._named(rel, read=True)
+        mf = self._module(rel, read=True)
+        renamed = self.imports_renamed(rel)
+        return ModuleFile(rel, mf.module, mf.is_package, renamed) if renamed else mf
+
+    def _module(self, rel: str, read: bool) -> ModuleFile:
+        """``module_of`` without ``renamed``; with ``read``, the files its name
+        depends on are read."""
+        mf, root, fixed = self._named(rel, read=read)
         if not root or fixed:  # named from the workspace folder or a manifest's root: as it is
             return mf  # (and no listing of the workspace is needed to say so)
         renamed, _ambiguous = self._same_names()
         witnesses = renamed.get((root, mf.module.partition(".")[0]))
         if witnesses is not None:
-            for other in witnesses:
-                self.read(other)
+            if read:
+                for other in witnesses:
+                    self.read(other)
             return ModuleFile(rel, f"{root.replace('/', '.')}.{mf.module}", mf.is_package)
-        self.same_named(rel)  # (read: the name is shared because of them)
+        if read:
+            self.same_named(rel)  # (read: the name is shared because of them)
         return mf
+
+    def imports_renamed(self, rel: str) -> tuple[tuple[str, str], ...]:
+        """What a bare absolute import in ``rel`` reaches where the workspace
+        names it otherwise: Python puts a script's own folder first on
+        ``sys.path`` (and pytest's default ``prepend`` import mode a test file's
+        first folder without ``__init__.py``; for a module of a package, the
+        folder above its outermost package), so ``import util`` in ``a/main.py``
+        is ``a/util.py``, named ``a.util`` beside ``b/util.py``, and ``from
+        app.models import save`` in ``backend/app/views.py`` is
+        ``backend.app.models``. Each top-level name of that folder whose modules
+        are named otherwise (``module_of``), with the name they have, sorted; a
+        file giving each is read (the mapping changes with it). Empty where the
+        folder is the workspace folder or nothing in it is renamed. A name of
+        the standard library keeps its meaning (``types.py`` in a namespace
+        package ``src/acme``: its siblings, imported as ``acme.x``, reach the
+        standard library's ``types`` with ``import types``)."""
+        root = self._natural(rel.split("/")[:-1], read=False)
+        if not root:
+            return ()
+        if self._renames is None:
+            table: dict[str, dict[str, tuple[str, str]]] = {}
+            for p in self.python_files():
+                natural_root = self._natural(p.split("/")[:-1], read=False)
+                if not natural_root:
+                    continue
+                parts = p.split("/")
+                names = parts[len(natural_root.split("/")):]
+                names[-1] = names[-1][:-3]
+                if names[-1] == "__init__" and len(names) > 1:
+                    names.pop()
+                natural = ".".join(names)
+                actual = self._module(p, read=False).module
+                top = names[0]
+                if actual != natural and actual.endswith("." + natural) and top not in sys.stdlib_module_names:
+                    table.setdefault(natural_root, {}).setdefault(top, (actual[:-len(natural)] + top, p))
+            self._renames = table
+        found = self._renames.get(root)
+        if not found:
+            return ()
+        for _name, witness in found.values():  # the mapping holds while it is there, so named
+            self.read(witness)
+            self._module(witness, read=True)
+        return tuple(sorted(((top, name) for top, (name, _w) in found.items()), key=lambda t: t[0].encode()))
+
+    def _natural(self, folders: list[str], read: bool) -> str:
+        """The folder Python puts on ``sys.path`` for a file in ``folders``: the
+        one above its outermost package (``__init__.py``), else its own."""
+        outermost = None
+        for depth in range(len(folders), 0, -1):
+            init = "/".join(folders[:depth]) + "/__init__.py"
+            if self._is_file(init):
+                # The module's name depends on this file: it is read, so the
+                # revision changes when it goes away.
+                if read:
+                    self.read(init)
+                outermost = depth
+        return "/".join(folders[:outermost - 1 if outermost is not None else len(folders)])
 
     def same_named(self, rel: str) -> tuple[str, ...]:
         """The other files of the workspace that are the same module as ``rel``
@@ -429,18 +508,10 @@ class Workspace:
         stem = parts[-1][:-3]
         is_package = stem == "__init__"
         folders = parts[:-1]
-        outermost = None
-        for depth in range(len(folders), 0, -1):
-            init = "/".join(folders[:depth]) + "/__init__.py"
-            if self._is_file(init):
-                # The module's name depends on this file: it is read, so the
-                # revision changes when it goes away.
-                if read:
-                    self.read(init)
-                outermost = depth
         # with no package above, the file's own folder is its root (as for a
         # script, or a test module that pytest imports by its base name)
-        start = outermost - 1 if outermost is not None else len(folders)
+        natural = self._natural(folders, read)
+        start = len(natural.split("/")) if natural else 0
         start, fixed = self._named_from(folders, start, read)
         names = folders[start:] + ([] if is_package else [stem])
         if not names:  # an __init__.py with no package above it: named for its folder
@@ -449,7 +520,7 @@ class Workspace:
 
     def _named_from(self, folders: list[str], start: int, read: bool = True) -> tuple[int, bool]:
         """Where a file's name starts once its project is known, and whether
-        the manifest chose it: below a pyproject.toml (or a semaprax.toml),
+        the manifest chose it: below a pyproject.toml (or a semaprax.toml alone),
         folders between a source root of its Layout and the outermost package
         (or the file) are a namespace package, as Python names it with that root
         on sys.path (``src/acme/tools/leaf.py`` is ``acme.tools.leaf``, with no
@@ -484,14 +555,20 @@ class Workspace:
         return None
 
     def _layout_at(self, where: str) -> tuple[bool, Layout | None]:
-        """Whether ``where`` holds a manifest, and its Layout: a semaprax.toml's
-        (its ``sources``; it wins over a pyproject.toml beside it, as for the
-        views that load one), else a pyproject.toml's."""
-        for name in ("semaprax.toml", "pyproject.toml"):
+        """Whether ``where`` holds a manifest, and its Layout: a
+        pyproject.toml's (how the project is packaged: a semaprax.toml beside
+        it chooses the files its views read, not the modules' names, so a view
+        of either gives a file one name), else a semaprax.toml's (its
+        ``sources``, each a folder on ``sys.path``)."""
+        held = False
+        for name in ("pyproject.toml", "semaprax.toml"):
             manifest = f"{where}/{name}" if where else name
             if self._is_file(manifest):
-                return True, self._parse_layout(where, manifest)
-        return False, None
+                held = True
+                layout = self._parse_layout(where, manifest)
+                if layout is not None:  # (a pyproject.toml that is not TOML: the semaprax.toml's)
+                    return True, layout
+        return held, None
 
     def _parse_layout(self, where: str, manifest: str) -> Layout | None:
         import tomllib  # only a workspace with a manifest pays for it (tests/test_imports.py)

@@ -38,7 +38,7 @@ def produce(ws: Workspace, root: str) -> tuple[str, Any]:
     else:
         rel = python_file(ws, root)
         mf = ws.module_of(rel)
-        a = analyse_module(ws.read(rel), rel, mf.module, is_package=mf.is_package, stub=ws.stub_of(rel))
+        a = analyse_module(ws.read(rel), rel, mf.module, is_package=mf.is_package, stub=ws.stub_of(rel), renamed=mf.renamed)
         rows = problem_rows([a])
         rows.extend(_same_name_rows(mf.module, [rel, *ws.same_named(rel)], only=rel))
     rows.sort(key=lambda r: (r[0].encode(), r[1], r[2], r[3], r[4]))

@@ -263,7 +263,7 @@ class _Symbols(_Fitter):
             try:
                 mf = self.ws.module_of(m["path"])
                 a = analyse_module(self.ws.read(m["path"]), m["path"], mf.module, is_package=mf.is_package,
-                                   stub=self.ws.stub_of(m["path"]))
+                                   stub=self.ws.stub_of(m["path"]), renamed=mf.renamed)
             except (WorkspaceError, OSError):
                 continue
             for u in a.uses:

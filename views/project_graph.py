@@ -20,8 +20,9 @@ from analysis.model import Import
 from analysis.sources import Workspace
 from views.common import first_sentence, manifest_root, table
 
-#: What the view reads of a module: name, path, lines, doc, imports, has_main.
-Facts = tuple[str, str, int, str, "tuple[Import, ...]", bool]
+#: One module as the view reads it (from its outline or the full index): name, path,
+#: lines, doc, imports, has_main.
+GraphModule = tuple[str, str, int, str, "tuple[Import, ...]", bool]
 
 
 def owning_module(target: str, modules: set[str]) -> str | None:
@@ -60,7 +61,7 @@ def _kept_index(ws: Workspace, files: list[str]) -> Any:
     return kept(ws, files) if kept is not None else None
 
 
-def _value(project: Any, modules: Iterable[Facts], canonical: Callable[[str], str]) -> dict[str, Any]:
+def _value(project: Any, modules: Iterable[GraphModule], canonical: Callable[[str], str]) -> dict[str, Any]:
     modules = list(modules)
     names = {m[0] for m in modules}
     imports: dict[str, list[str]] = {}

@@ -22,7 +22,7 @@ def produce(ws: Workspace, root: str) -> tuple[str, Any]:
     modules = []
     for path in files:
         mf = ws.module_of(path)
-        a = analyse_module(ws.read(path), path, mf.module, is_package=mf.is_package, stub=ws.stub_of(path))
+        a = analyse_module(ws.read(path), path, mf.module, is_package=mf.is_package, stub=ws.stub_of(path), renamed=mf.renamed)
         rows = [[d.qualname, d.kind, d.start, d.signature] for d in a.definitions if d.kind != "module"]
         modules.append({"module": a.module, "path": path, "symbols": rows})
     rel = rel or "."  # the workspace folder itself

@@ -150,7 +150,7 @@ def public_symbols(folder: Path, package: str, n: int = 5) -> list[str]:
     found = []
     for path in ws.python_files(package):
         mf = ws.module_of(path)
-        a = analyse_module(ws.read(path), path, mf.module, is_package=mf.is_package)
+        a = analyse_module(ws.read(path), path, mf.module, is_package=mf.is_package, renamed=mf.renamed)
         for d in a.definitions:
             local = d.qualname[len(a.module) + 1 :]
             if d.kind in ("class", "function") and "." not in local and not local.startswith("_") \

@@ -445,6 +445,22 @@ def main(argv: list[str] | None = None) -> int:
                         help="measure project-graph from the command line: cold with --jobs 2 and 1, cold writing "
                         "the records, warm")
     args = parser.parse_args(given)
+    # the runs start in a checkout's folder: the folders named here are the caller's
+    for name in ("workspace", "against"):
+        folder = getattr(args, name)
+        if folder is not None:
+            if not folder.is_dir():
+                parser.error(f"--{name} {str(folder)!r} is not a folder")
+            setattr(args, name, folder.resolve())
+    try:
+        return _measure(args)
+    except subprocess.CalledProcessError as exc:  # (its own message is on stderr above)
+        command = " ".join(map(str, exc.cmd))
+        print(f"bench producers: a measured run failed (exit status {exc.returncode}): {command}", file=sys.stderr)
+        return 1
+
+
+def _measure(args: argparse.Namespace) -> int:
     if args.cli:
         with tempfile.TemporaryDirectory(prefix="bench_cli.") as tmp:
             workspace = args.workspace if args.workspace is not None else _chained(Path(tmp), 240)

@@ -59,7 +59,7 @@ def candidates(folder: Path, root: str) -> dict[str, object]:
     ws = Workspace(folder)
     _, grouped = produce(ws, root)
     mf = ws.module_of(root)
-    a = analyse_module(ws.read(root), root, mf.module, is_package=mf.is_package)
+    a = analyse_module(ws.read(root), root, mf.module, is_package=mf.is_package, renamed=mf.renamed)
     defs = [d for d in a.definitions if d.kind != "module"]
     flat_defs = [
         {"name": d.qualname, "kind": d.kind, "lines": [d.start, d.end], "signature": d.signature, "doc": d.doc_line}

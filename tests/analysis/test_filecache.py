@@ -6,6 +6,7 @@ same workspace gives the same bytes whatever the hash seed, its path, or the cac
 from __future__ import annotations
 
 import json
+import marshal
 import os
 import shutil
 import subprocess
@@ -103,8 +104,11 @@ def test_a_damaged_record_is_a_miss_and_the_folder_stays_within_its_size(tmp_pat
     records = sorted(p for p in cache.rglob("*") if p.is_file())
     assert len(records) == first.analysed == 5 and not [p for p in records if p.name.startswith(".tmp-")]
     records[0].write_bytes(b"\x00garbage")
+    # the right shape and version, the wrong content (a definition of one field): loaded, it failed later
+    records[1].write_bytes(marshal.dumps((filecache.analyser_version(), ("m", "m.py", (("a",),), (), (), (), False,
+                                                                          1, {}), ())))
     again = _build(ws, _store(cache))
-    assert (again.analysed, again.replayed) == (1, 4)
+    assert (again.analysed, again.replayed) == (2, 3)
     assert _snapshot(again) == _snapshot(first)
     small = RecordStore(cache, ClassInfo, disk_limit=sum(p.stat().st_size for p in records) // 2)
     small.prune()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from workspacekit import long_view as _view
 from workspacekit import write_files as _write
 
@@ -252,3 +253,88 @@ def test_only_the_shadowed_name_of_a_folder_is_named_from_the_workspace(tmp_path
                      "s2/app/__init__.py": "s2.app", "s2/app/views.py": "s2.app.views"}
     refs = _view("references", "helpers.h", tmp_path)
     assert "tests/unit/test_a.py" in refs["files"]
+
+
+# --- a bare import from inside a renamed folder (fix22e) -------------------------------------
+
+_SAME_FOLDERS = {"semaprax.toml": "[project]\nname = 'same'\n",
+                 "a/util.py": "def fa():\n    return 1\n", "a/main.py": "import util\n\nutil.fa()\n",
+                 "b/util.py": "def fb():\n    return 2\n", "b/main.py": "from util import fb\n\nfb()\n"}
+_HELPERS = {"pyproject.toml": "[project]\nname = 'pkg'\nversion = '1'\n", "pkg/__init__.py": "",
+            "tests/unit/helpers.py": "def make():\n    return 1\n",
+            "tests/unit/test_unit.py": "from helpers import make\n\ndef test_x():\n    assert make()\n",
+            "tests/e2e/helpers.py": "def make():\n    return 2\n",
+            "tests/e2e/test_e2e.py": "import helpers as h\n\ndef test_y():\n    assert h.make()\n"}
+_MONO = {"semaprax.toml": "[project]\nname = 'mono'\n",
+         "backend/app/__init__.py": "", "backend/app/models.py": "def save():\n    return 1\n",
+         "backend/app/views.py": "from app.models import save\n\ndef handle():\n    return save()\n",
+         "worker/app/__init__.py": "", "worker/app/models.py": "def save():\n    return 2\n",
+         "worker/app/views.py": "import app.models\n\ndef handle():\n    return app.models.save()\n"}
+
+
+def _graph_both_ways(tmp_path, monkeypatch, manifest):
+    """project-graph as the outlines give it and as the full index does (the same bytes)."""
+    from analysis import filecache
+    from analysis.index import index_of
+    from views import project_graph
+
+    monkeypatch.setattr(filecache, "use_disk", False)
+    fast = _view("project-graph", manifest, tmp_path)
+    monkeypatch.setattr(project_graph, "_kept_index", lambda ws, files: index_of(ws, files))
+    assert _view("project-graph", manifest, tmp_path) == fast
+    return fast
+
+
+
+@pytest.mark.parametrize("files, manifest, edges, reached", [
+    (_SAME_FOLDERS, "semaprax.toml", {"a.main": ["a.util"], "b.main": ["b.util"]},
+     {"a.util.fa": "a/main.py", "b.util.fb": "b/main.py"}),
+    (_HELPERS, "pyproject.toml", {"test_e2e": ["tests.e2e.helpers"], "test_unit": ["tests.unit.helpers"]},
+     {"tests.unit.helpers.make": "tests/unit/test_unit.py", "tests.e2e.helpers.make": "tests/e2e/test_e2e.py"}),
+    (_MONO, "semaprax.toml", {"backend.app.views": ["backend.app.models"], "worker.app.views": ["worker.app", "worker.app.models"]},
+     {"backend.app.models.save": "backend/app/views.py", "worker.app.models.save": "worker/app/views.py"}),
+])
+def test_a_bare_import_reaches_the_module_of_the_files_own_folder(tmp_path, monkeypatch, files, manifest, edges,
+                                                                   reached):
+    # Python puts a script's own folder (pytest: a test file's first folder without __init__.py; a package
+    # module: the folder above its package) first on sys.path: `import util` in a/main.py is a/util.py
+    _write(tmp_path, files)
+    assert _view("diagnostics", manifest, tmp_path)["rows"] == []  # no unresolved-import
+    graph = _graph_both_ways(tmp_path, monkeypatch, manifest)
+    assert graph["imports"] == edges and graph["external"] == {}
+    for symbol, caller in reached.items():
+        where = _view("references", symbol, tmp_path)["files"]
+        assert list(where) == [caller]  # the caller, and not the other folder's
+        context = _view("task-context", symbol, tmp_path)
+        assert caller in json.dumps([context.get("callers"), context.get("tests")])
+
+
+def test_only_renamed_names_of_the_files_own_folder_are_mapped(tmp_path):
+    _write(tmp_path, {**_SAME_FOLDERS, "a/types.py": "", "b/types.py": "", "c/run.py": "import util\nimport types\n",
+                      "a/rel/__init__.py": "from . import util\n"})
+    ws = Workspace(tmp_path)
+    assert ws.module_of("a/main.py").renamed == (("main", "a.main"), ("rel", "a.rel"), ("util", "a.util"))  # no types
+    assert "util" not in dict(ws.module_of("c/run.py").renamed)  # c/ has none: unresolved, not a's or b's
+    rows = _view("diagnostics", "semaprax.toml", tmp_path)["rows"]
+    assert [(r[0], r[3]) for r in rows if r[3] != "unused-import"] == [("c/run.py", "unresolved-import")]
+
+
+def test_a_listed_folder_is_a_root_and_a_pyproject_beside_it_names_the_modules(tmp_path):
+    # sources = ["src/acme"]: src/acme is on sys.path, so src/acme/user.py is `user`; beside a
+    # pyproject.toml (src layout, acme a namespace package) it is `acme.user` in either manifest's views
+    files = {"semaprax.toml": "[project]\nname = 'acme'\nsources = ['src/acme', 'tests']\n",
+             "src/acme/user.py": "from acme.tools.leaf import grow\n\ndef use():\n    return grow()\n",
+             "src/acme/tools/leaf.py": "def grow():\n    return 1\n",
+             "tests/test_u.py": "from acme.user import use\n\ndef test_u():\n    use()\n"}
+    _write(tmp_path / "alone", files)
+    ws = Workspace(tmp_path / "alone")
+    assert [ws.module_of(p).module for p in ("src/acme/user.py", "src/acme/tools/leaf.py")] == ["user", "tools.leaf"]
+    _write(tmp_path / "both", {**files, "pyproject.toml": "[project]\nname = 'acme'\nversion = '1'\n"})
+    ws = Workspace(tmp_path / "both")
+    assert [ws.module_of(p).module for p in ("src/acme/user.py", "src/acme/tools/leaf.py")] == \
+        ["acme.user", "acme.tools.leaf"]
+    graphs = {m: _view("project-graph", m, tmp_path / "both") for m in ("pyproject.toml", "semaprax.toml")}
+    assert graphs["semaprax.toml"]["imports"] == graphs["pyproject.toml"]["imports"] == \
+        {"acme.user": ["acme.tools.leaf"], "test_u": ["acme.user"]}
+    (tmp_path / "both" / "semaprax.toml").unlink()  # the pyproject.toml's views do not depend on it
+    assert _view("project-graph", "pyproject.toml", tmp_path / "both") == graphs["pyproject.toml"]

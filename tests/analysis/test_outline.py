@@ -5,6 +5,7 @@ is read again only when it changes."""
 
 from __future__ import annotations
 
+import marshal
 import sys
 from pathlib import Path
 
@@ -152,6 +153,8 @@ SHAPES = {
     "binary": lambda n: "def f(a=" + "1+" * n + "1):\n    return (" + "1+" * n + "1).real\n",
     "lambdas": lambda n: "x = " + "lambda: " * n + "1\n",
     "annotation": lambda n: "def f(a: " + "list[" * n + "int" + "]" * n + "): pass\n",
+    "concatenation": lambda n: "x = " + " + ".join(["'a'"] * n) + "\n",
+    "spelled-chain": lambda n: "def g(b):\n    return (" + " + ".join(["b.c"] * n) + ").d()\n",
 }
 
 
@@ -170,6 +173,31 @@ def test_an_outline_is_sure_only_of_trees_the_full_analysis_reads(shape):
         assert (lines, doc, read, has_main) == (a.lines, a.definitions[0].doc, a.unread is None, a.has_main), n
         assert [i[:4] for i in imports] == [(i.local, i.target, i.line, i.module) for i in a.imports]
     assert PROBE_FRAMES in sure_at  # (the shallowest is read)
+
+
+def test_hex_digits_in_a_string_or_comment_and_a_flat_chain_leave_an_outline_sure():
+    def sure(source: str, stub: str | None = None) -> bool:
+        return read_outline(source.encode(), "m.py", "m", False, None if stub is None else stub.encode())[6]
+
+    hexes = "f" * 1200
+    assert sure(f'KEY = "0x{hexes}"\n') and sure(f"# 0x{hexes}\nx = 1\n") and sure("x = 1\n", f"# 0x{hexes}\n")
+    assert sure("x = " + " + ".join(["'a'"] * 130) + "\n")
+    assert not sure(f"x = 0x{hexes}\n") and not sure("x = 1\n", f"x: int = 0b{'1' * 4000}\n")
+    assert sure(f"x = 0x{'f' * 800}\n")  # 964 decimal digits
+
+
+def test_a_damaged_outline_record_is_read_again(tmp_path):
+    ws = write_files(tmp_path / "ws", AWKWARD)
+    files = Workspace(ws).python_files()
+    cache = tmp_path / "cache"
+    first = outlines.outline_of(Workspace(ws), files, RecordStore(cache, ClassInfo), processes=1)
+    records = sorted(p for p in cache.rglob("*") if p.is_file())
+    # the right shape and version, the wrong content (an import of one field), and random bytes
+    records[0].write_bytes(marshal.dumps((filecache.analyser_version(), "outline",
+                                          (3, "", (("a",),), False, (), True, True))))
+    records[1].write_bytes(b"\x00garbage")
+    again = outlines.outline_of(Workspace(ws), files, RecordStore(cache, ClassInfo), processes=1)
+    assert (again.read, again.replayed) == (2, len(files) - 2) and again.modules == first.modules
 
 
 def test_a_server_holding_the_index_reads_it_and_gives_the_same_bytes(tmp_path, monkeypatch):

@@ -236,7 +236,8 @@ def _departures(body: bytes, data: st.DataObject) -> bytes:
         return bytes([body[0] | 31]) + body[1:] + b"\xff"
     if kind == "wide" and major in (0, 1, 3, 4, 5) and ai < 24:
         return body[:at] + bytes([(major << 5) | 24, ai]) + body[at + 1 :]
-    if kind == "float32" and ib == 0xFB:
+    if kind == "float32" and ib == 0xFB and at + 9 <= len(body):
+        # (a 0xFB among a double's own last 8 bytes has no 8 bytes after it: no float head there)
         x = struct.unpack(">d", body[at + 1 : at + 9])[0]
         try:
             short = struct.pack(">f", x)

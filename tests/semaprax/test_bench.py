@@ -77,3 +77,29 @@ def test_a_missing_extra_is_said_before_anything_runs(
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None)
     assert main(["bench", "fuzz"]) == 1
     assert "needs atheris, which is not installed: pip install -e '.[fuzz]'" in capsys.readouterr().err
+
+
+def test_producers_cli_takes_a_relative_workspace_and_a_failed_run_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import subprocess
+
+    from semaprax.bench import producers
+
+    (tmp_path / "ws").mkdir()
+    monkeypatch.chdir(tmp_path)
+    seen: list[Path] = []
+    monkeypatch.setattr(producers, "cli_rounds", lambda workspace, *a: seen.append(workspace))
+    assert producers.main(["--cli", "--workspace", "ws"]) == 0
+    assert seen == [tmp_path.resolve() / "ws"]  # the runs start in the checkout's folder
+
+    def fails(*a: object) -> None:
+        raise subprocess.CalledProcessError(2, ["python", "-m", "semaprax", "project"])
+
+    monkeypatch.setattr(producers, "cli_rounds", fails)
+    assert producers.main(["--cli", "--workspace", "ws"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "exit status 2" in err and "Traceback" not in err
+    with pytest.raises(SystemExit):
+        producers.main(["--cli", "--workspace", "nowhere"])
+    assert "--workspace 'nowhere' is not a folder" in capsys.readouterr().err
