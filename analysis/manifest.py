@@ -8,7 +8,7 @@ import tomllib
 from dataclasses import dataclass
 from typing import Any
 
-from analysis.sources import Workspace, WorkspaceError, is_utf8, layout_of
+from analysis.sources import Workspace, WorkspaceError, is_utf8, layout_of, source_entries
 
 MANIFEST_NAMES = ("semaprax.toml", "pyproject.toml")
 
@@ -51,9 +51,7 @@ def load_project(ws: Workspace, manifest: str) -> Project:
         raise WorkspaceError(f"{manifest!r}: [project] name must be a string")
     project_name = name_value or (folder.rsplit("/", 1)[-1] if folder else "project")
     if name == "semaprax.toml":
-        roots = table.get("sources", ["."])
-        if not isinstance(roots, list) or not all(isinstance(r, str) for r in roots):
-            raise WorkspaceError(f"{manifest!r}: sources must be a list of paths")
+        roots = source_entries(data, manifest)
     else:
         roots = _packages_beside(ws, folder, data, manifest)
     files: set[str] = set()

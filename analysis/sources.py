@@ -5,13 +5,13 @@ covers exactly those files (docs/profiles.md)."""
 from __future__ import annotations
 
 import difflib
+import functools
 import hashlib
 import io
 import logging
 import os
 import posixpath
 import re
-import sys
 import tokenize
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
@@ -201,6 +201,18 @@ def layout_of(manifest: str, data: dict[str, Any], has_src: bool) -> Layout:
                   _strings(find.get("exclude"), (), "exclude", manifest))
 
 
+def source_entries(data: dict[str, Any], manifest: str) -> list[str]:
+    """A parsed ``semaprax.toml``'s ``[project] sources`` as written (default
+    ``["."]``): read here once for the files its views read (analysis/manifest.py)
+    and the roots that name its modules (sources_layout). Of the wrong shape, a
+    WorkspaceError."""
+    table = data.get("project", {})
+    value = table.get("sources", ["."]) if isinstance(table, dict) else ["."]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise WorkspaceError(f"{manifest!r}: sources must be a list of paths")
+    return value
+
+
 def sources_layout(manifest: str, data: dict[str, Any]) -> Layout:
     """The Layout a parsed ``semaprax.toml`` gives: each folder of its
     ``[project] sources`` (default ``["."]``) is a source root, as a folder on
@@ -216,16 +228,22 @@ def sources_layout(manifest: str, data: dict[str, Any]) -> Layout:
     Beside a pyproject.toml, that manifest's Layout names the modules instead
     (Workspace._layout_at). Sources of the wrong shape are a WorkspaceError."""
     folder = manifest.rpartition("/")[0]
-    table = data.get("project", {})
-    value = table.get("sources", ["."]) if isinstance(table, dict) else ["."]
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise WorkspaceError(f"{manifest!r}: sources must be a list of paths")
     roots = []
-    for entry in value:
+    for entry in source_entries(data, manifest):
         rel = posixpath.normpath(posixpath.join(folder, entry))
         if rel != ".." and not rel.startswith(("../", "/")):
             roots.append("" if rel == "." else rel)
     return Layout(manifest, tuple(roots), folder, True)
+
+
+@functools.cache
+def _stdlib_names() -> frozenset[str]:
+    """Top-level names of the standard library of any Python the project knows
+    (analysis/_stdlib_modules.py, 3.10 to 3.14): bundled data, not the running
+    interpreter's ``sys.stdlib_module_names``, so a workspace names its modules
+    alike on every machine."""
+    from analysis._stdlib_modules import TABLES
+    return frozenset(name for names in TABLES.values() for name in names.split())
 
 
 @dataclass(frozen=True)
@@ -432,7 +450,7 @@ class Workspace:
                 natural = ".".join(names)
                 actual = self._module(p, read=False).module
                 top = names[0]
-                if actual != natural and actual.endswith("." + natural) and top not in sys.stdlib_module_names:
+                if actual != natural and actual.endswith("." + natural) and top not in _stdlib_names():
                     table.setdefault(natural_root, {}).setdefault(top, (actual[:-len(natural)] + top, p))
             self._renames = table
         found = self._renames.get(root)

@@ -1,4 +1,4 @@
-"""Write views/_stdlib_modules.py: the top-level module names of the standard
+"""Write analysis/_stdlib_modules.py: the top-level module names of the standard
 library of each Python version the ``diagnostics`` view knows, as each
 interpreter's ``sys.stdlib_module_names`` gives them (every platform's modules,
 private ones included). The view reads the written table, never the running
@@ -15,7 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parent.parent / "views" / "_stdlib_modules.py"
+OUT = Path(__file__).resolve().parent.parent / "analysis" / "_stdlib_modules.py"
 
 #: version -> (the version whose table it starts from, modules added, modules removed):
 #: What's New in Python 3.14, "New modules" (its private extension modules are not listed).
@@ -40,7 +40,7 @@ def main(interpreters: list[str]) -> int:
         '"""The standard library\'s top-level module names per Python version, as',
         "``sys.stdlib_module_names`` gives them (3.14: 3.13's plus the new modules of its",
         "What's New). Written by ``python scripts/stdlib_modules.py PYTHON...``; read by",
-        'views/diagnostics.py. Data, not a look at the running interpreter."""',
+        'views/diagnostics.py and analysis/sources.py. Data, not a look at the running interpreter."""',
         "",
         "# fmt: off",
         "TABLES = {",

@@ -12,12 +12,12 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any
 
+from analysis._stdlib_modules import TABLES
 from analysis.index import WorkspaceIndex, index_of
 from analysis.manifest import MANIFEST_NAMES
 from analysis.model import ModuleAnalysis, Problem
 from analysis.resolver import analyse_module
 from analysis.sources import Workspace, WorkspaceError
-from views._stdlib_modules import TABLES
 from views.common import manifest_root, problem_rows, python_file
 
 COLUMNS = ["path", "line", "column", "kind", "message"]
@@ -79,7 +79,7 @@ def import_names(dependencies: tuple[str, ...]) -> set[str]:
     return names
 
 
-#: The Python versions whose standard library the view knows (views/_stdlib_modules.py,
+#: The Python versions whose standard library the view knows (analysis/_stdlib_modules.py,
 #: written by scripts/stdlib_modules.py), oldest first.
 PYTHONS: tuple[tuple[int, int], ...] = tuple(sorted((int(v.split(".")[0]), int(v.split(".")[1])) for v in TABLES))
 _CLAUSE = re.compile(r"\s*(~=|===|==|!=|<=|>=|<|>)\s*(\d+(?:\.\d+)*)(\.\*)?\s*$")

@@ -1,7 +1,7 @@
 """The standard library's top-level module names per Python version, as
 ``sys.stdlib_module_names`` gives them (3.14: 3.13's plus the new modules of its
 What's New). Written by ``python scripts/stdlib_modules.py PYTHON...``; read by
-views/diagnostics.py. Data, not a look at the running interpreter."""
+views/diagnostics.py and analysis/sources.py. Data, not a look at the running interpreter."""
 
 # fmt: off
 TABLES = {
