@@ -246,6 +246,12 @@ def _stdlib_names() -> frozenset[str]:
     return frozenset(name for names in TABLES.values() for name in names.split())
 
 
+def _from_workspace(root: str, module: str) -> str:
+    """The name of ``module``, named from its folder ``root``, as Python names
+    it with the workspace folder on ``sys.path`` (``a`` and ``util``: ``a.util``)."""
+    return f"{root.replace('/', '.')}.{module}"
+
+
 @dataclass(frozen=True)
 class ModuleFile:
     path: str  # workspace-relative, '/' separators
@@ -413,7 +419,7 @@ class Workspace:
             if read:
                 for other in witnesses:
                     self.read(other)
-            return ModuleFile(rel, f"{root.replace('/', '.')}.{mf.module}", mf.is_package)
+            return ModuleFile(rel, _from_workspace(root, mf.module), mf.is_package)
         if read:
             self.same_named(rel)  # (read: the name is shared because of them)
         return mf
@@ -484,7 +490,7 @@ class Workspace:
         renamed, ambiguous = self._same_names()
         name = mf.module
         if (root, name.partition(".")[0]) in renamed:
-            name = f"{root.replace('/', '.')}.{name}"
+            name = _from_workspace(root, name)
         others = tuple(p for p in ambiguous.get(name, ()) if p != rel)
         for other in others:
             self.read(other)
@@ -513,7 +519,7 @@ class Workspace:
             for p, (mf, root, _fixed) in named.items():
                 name = mf.module
                 if (root, name.partition(".")[0]) in renamed:
-                    name = f"{root.replace('/', '.')}.{name}"
+                    name = _from_workspace(root, name)
                 final.setdefault(name, []).append(p)
             self._clashes = (renamed, {n: tuple(ps) for n, ps in final.items() if len(ps) > 1})
         return self._clashes
