@@ -1288,6 +1288,17 @@ class _Analyser:
             return kinds.pop() if len(kinds) == 1 else None
         return None
 
+    def _operator_dunder(self, cls: str | None, dunder: str) -> str | None:
+        """What ``dunder`` (``__add__``, ``__radd__``...) of a workspace class
+        ``cls`` returns, where a workspace class defines it; else None."""
+        if not self._workspace_class(cls):
+            return None
+        assert cls is not None
+        owner = self._member_owner(cls, dunder)
+        if owner is None or not self._workspace_class(owner):
+            return None
+        return self._value_of(f"{owner}.{dunder}()")
+
     def _operator_result(self, node: ast.BinOp, scope: _Scope) -> str | None:
         """``a + b`` with ``a`` of a workspace class that defines ``__add__`` (or
         ``b`` of one that defines ``__radd__``): what that method returns. A
@@ -1302,19 +1313,9 @@ class _Analyser:
             name = _OPERATORS.get(type(level.op))
             if name is None:
                 return None
-            found = None
-            if self._workspace_class(left_cls):
-                assert left_cls is not None
-                owner = self._member_owner(left_cls, f"__{name}__")
-                if owner is not None and self._workspace_class(owner):
-                    found = self._value_of(f"{owner}.__{name}__()")
+            found = self._operator_dunder(left_cls, f"__{name}__")
             if found is None:
-                right_cls = self._value_type(level.right, scope)
-                if self._workspace_class(right_cls):
-                    assert right_cls is not None
-                    owner = self._member_owner(right_cls, f"__r{name}__")
-                    if owner is not None and self._workspace_class(owner):
-                        found = self._value_of(f"{owner}.__r{name}__()")
+                found = self._operator_dunder(self._value_type(level.right, scope), f"__r{name}__")
             if found is None:
                 return None
             left_cls = found
