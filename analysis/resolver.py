@@ -2617,58 +2617,57 @@ class _Analyser:
         """Where ``_resolve_expr`` starts walking the chain ``expr``: its base,
         attributes and whether the base is an instance; or its answer, when
         that does not take a walk (``super().x``, a base that does not resolve)."""
-        if True:  # (kept at _resolve_expr's indentation)
-            chain: list[str] = []
-            node: ast.expr = expr
-            while isinstance(node, ast.Attribute):
-                chain.append(node.attr)
-                node = node.value
-            chain.reverse()
-            if _is_bare_super(node):
-                owner_scope = _function_scope(scope)
-                info = self._class_info(owner_scope.cls) if owner_scope and owner_scope.cls else None
-                if info is None or owner_scope is None or owner_scope.cls is None:  # (info implies both)
-                    return self._unresolved(expr)
-                owner = self._member_owner(owner_scope.cls, chain[0], after=owner_scope.cls)
-                if owner is not None and len(chain) == 1:
-                    return f"{owner}.{chain[0]}"
+        chain: list[str] = []
+        node: ast.expr = expr
+        while isinstance(node, ast.Attribute):
+            chain.append(node.attr)
+            node = node.value
+        chain.reverse()
+        if _is_bare_super(node):
+            owner_scope = _function_scope(scope)
+            info = self._class_info(owner_scope.cls) if owner_scope and owner_scope.cls else None
+            if info is None or owner_scope is None or owner_scope.cls is None:  # (info implies both)
                 return self._unresolved(expr)
-            if isinstance(node, ast.Call) and self._is_type_of(node, scope) and not chain[0].startswith("__") \
-                    and (of := self._value_type(node.args[0], scope)) is not None and self._class_info(of) is not None \
-                    and not (member := self._walk_members(of, chain, expr, False)).startswith(UNRESOLVED):
-                return member  # type(x).make(): a member of x's class (else one of type's, below)
-            if not isinstance(node, ast.Name):
-                self.typing_depth += 1  # one question for both (a chain of calls asks each link once)
-                try:
-                    made = self._made_class(node, scope) if isinstance(node, ast.Call) else None
-                    value = self._value_type(node, scope) if made is None else None
-                finally:
-                    self.typing_depth -= 1
-                    if not self.typing_depth:
-                        self.typing_memo.clear()
-                if made is not None:
-                    return made, chain, False  # backend().now() of backend() -> type[X]: a member of X
-                if value is None:
-                    return self._unresolved(expr)
-                return value, chain, True
-            base_name = node.id
-            owner_scope = _binding_scope(scope, base_name)
-            if owner_scope is not None and owner_scope.self_name == base_name and owner_scope.cls:
-                base: str | None = owner_scope.cls
-                is_instance = True
-            elif (made := _local_type(scope, "^" + base_name)) is not None:
-                base, is_instance = made, False  # ``cls._build()`` with ``cls: type[Range]``
-            elif _local_type(scope, base_name) is not None:
-                base = _local_type(scope, base_name)
-                is_instance = True
-            else:
-                base = self._resolve_name(base_name, scope)
-                is_instance = False
-                if base is None:
-                    return self._unresolved(expr)
-            if base is None or base.startswith(UNRESOLVED):  # (None: not after the elif above)
+            owner = self._member_owner(owner_scope.cls, chain[0], after=owner_scope.cls)
+            if owner is not None and len(chain) == 1:
+                return f"{owner}.{chain[0]}"
+            return self._unresolved(expr)
+        if isinstance(node, ast.Call) and self._is_type_of(node, scope) and not chain[0].startswith("__") \
+                and (of := self._value_type(node.args[0], scope)) is not None and self._class_info(of) is not None \
+                and not (member := self._walk_members(of, chain, expr, False)).startswith(UNRESOLVED):
+            return member  # type(x).make(): a member of x's class (else one of type's, below)
+        if not isinstance(node, ast.Name):
+            self.typing_depth += 1  # one question for both (a chain of calls asks each link once)
+            try:
+                made = self._made_class(node, scope) if isinstance(node, ast.Call) else None
+                value = self._value_type(node, scope) if made is None else None
+            finally:
+                self.typing_depth -= 1
+                if not self.typing_depth:
+                    self.typing_memo.clear()
+            if made is not None:
+                return made, chain, False  # backend().now() of backend() -> type[X]: a member of X
+            if value is None:
                 return self._unresolved(expr)
-            return base, chain, is_instance
+            return value, chain, True
+        base_name = node.id
+        owner_scope = _binding_scope(scope, base_name)
+        if owner_scope is not None and owner_scope.self_name == base_name and owner_scope.cls:
+            base: str | None = owner_scope.cls
+            is_instance = True
+        elif (made := _local_type(scope, "^" + base_name)) is not None:
+            base, is_instance = made, False  # ``cls._build()`` with ``cls: type[Range]``
+        elif _local_type(scope, base_name) is not None:
+            base = _local_type(scope, base_name)
+            is_instance = True
+        else:
+            base = self._resolve_name(base_name, scope)
+            is_instance = False
+            if base is None:
+                return self._unresolved(expr)
+        if base is None or base.startswith(UNRESOLVED):  # (None: not after the elif above)
+            return self._unresolved(expr)
+        return base, chain, is_instance
 
     def _unresolved(self, expr: ast.expr) -> str:
         """UNRESOLVED + the expression as written; only UNRESOLVED while typing
