@@ -108,33 +108,29 @@ def _stdlib(base: Path) -> Path:
     return folder
 
 
+def _counted(cls: Any, made: str, into: list[tuple[int, int]]) -> None:
+    """Patch ``cls`` (a workspace-wide build: analysis.index.WorkspaceIndex,
+    analysis.outlines.WorkspaceOutline) to record, per build, its files and
+    its count ``made`` (files analysed, files outlined), so a view's cost is
+    told with the work it did."""
+    real = cls.__init__
+
+    def init(self: Any, ws: Any, files: Any, store: Any = None, processes: int | None = None) -> None:
+        real(self, ws, files, store, processes)
+        into.append((len(files), getattr(self, made)))
+
+    cls.__init__ = init
+
+
 def _one(profile: str, root: str, workspace: str) -> None:
     """Child mode: make one view, print its cost as JSON."""
     sys.path.insert(0, str(ROOT))
-    from analysis import index
+    from analysis import index, outlines
     from servers.route import make_projection
 
     analyses: list[tuple[int, int]] = []
-    real = index.WorkspaceIndex.__init__
-
-    def counting(self: index.WorkspaceIndex, ws: Any, files: Any, store: Any = None,
-                 processes: int | None = None) -> None:
-        """The analyses a workspace-wide view made."""
-        real(self, ws, files, store, processes)
-        analyses.append((len(files), self.analyses))
-
-    index.WorkspaceIndex.__init__ = counting  # type: ignore[method-assign]  # patched on purpose
-    from analysis import outlines
-
-    real_outline = outlines.WorkspaceOutline.__init__
-
-    def outlining(self: outlines.WorkspaceOutline, ws: Any, files: Any, store: Any = None,
-                  processes: int | None = None) -> None:
-        """project-graph's reading (analysis/outlines.py): files outlined now."""
-        real_outline(self, ws, files, store, processes)
-        analyses.append((len(files), self.read))
-
-    outlines.WorkspaceOutline.__init__ = outlining  # type: ignore[method-assign]  # patched on purpose
+    _counted(index.WorkspaceIndex, "analyses", analyses)  # the analyses a workspace-wide view made
+    _counted(outlines.WorkspaceOutline, "read", analyses)  # project-graph's reading: files outlined now
     wall, cpu = time.perf_counter(), time.process_time()
     p = make_projection(profile, root, workspace)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
