@@ -175,7 +175,11 @@ def parse_session(lines: Iterable[bytes | str], *, count: bool = True) -> Sessio
     """The calls of a session's lines; with ``count``, each reading's tokens."""
     header: dict[str, Any] = {}
     calls: list[Call] = []
-    waiting: dict[str, Call] = {}
+    waiting: dict[str, Call | None] = {}  # requests not yet answered; None: not a tools/call
+    # The tap records each direction after forwarding it (servers/tap.py), so a
+    # fast response can reach the file just before its request: it waits here
+    # for the request that follows it.
+    early: dict[str, tuple[dict[str, Any], float, int]] = {}
     messages = unreadable = 0
     for line in lines:
         if not line.strip():
@@ -197,20 +201,32 @@ def parse_session(lines: Iterable[bytes | str], *, count: bool = True) -> Sessio
             continue
         messages += 1
         direction, t, size = record.get("dir"), float(record.get("t", 0.0)), int(record.get("bytes", 0))
-        if direction == "c2s" and message.get("method") == "tools/call" and "id" in message:
-            raw_params = message.get("params")
-            params: dict[str, Any] = raw_params if isinstance(raw_params, dict) else {}
-            call = Call(len(calls) + 1, message["id"], t, str(params.get("name", "?")), params.get("arguments"),
-                        size)
-            calls.append(call)
-            waiting[_key(message["id"])] = call
+        if direction == "c2s" and "method" in message and "id" in message:
+            call = None
+            if message.get("method") == "tools/call":
+                raw_params = message.get("params")
+                params: dict[str, Any] = raw_params if isinstance(raw_params, dict) else {}
+                call = Call(len(calls) + 1, message["id"], t, str(params.get("name", "?")), params.get("arguments"),
+                            size)
+                calls.append(call)
+            answer = early.pop(_key(message["id"]), None)
+            if answer is None:
+                waiting[_key(message["id"])] = call
+            elif call is not None:
+                _answer(call, *answer, count=count)
         elif direction == "s2c" and "id" in message and ("result" in message or "error" in message):
-            pending = waiting.pop(_key(message["id"]), None)
-            if pending is not None:
-                pending.response, pending.response_t, pending.response_bytes = message, t, size
-                if count:
-                    _count(pending)
+            key = _key(message["id"])
+            if key not in waiting:
+                early[key] = (message, t, size)
+            elif (pending := waiting.pop(key)) is not None:
+                _answer(pending, message, t, size, count=count)
     return Session(header, calls, messages, unreadable)
+
+
+def _answer(call: Call, response: dict[str, Any], t: float, size: int, *, count: bool) -> None:
+    call.response, call.response_t, call.response_bytes = response, t, size
+    if count:
+        _count(call)
 
 
 def _count(call: Call) -> None:

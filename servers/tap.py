@@ -12,8 +12,12 @@ line) and appends one JSON line per message to the session file:
     {"dir": "s2c", "t": 0.0456, "bytes": 9120, "message": {...}}
 
 ``dir`` is ``c2s`` (client to server) or ``s2c``; ``t`` is seconds on the
-monotonic clock since the tap started; ``bytes`` is the message's size on the
-transport, its line feed excluded. A line that is not JSON is kept as ``raw``
+monotonic clock since the tap started, when the message's last bytes were read
+(each direction records after forwarding, so the two directions' lines can
+reach the file slightly out of the order they passed: a quick response just
+before its request; ``t`` keeps the true order, and servers/session.py pairs
+them either way); ``bytes`` is the message's size on the transport, its line
+feed excluded. A line that is not JSON is kept as ``raw``
 text; a line longer than ``MAX_RECORDED_BYTES`` is recorded by its size and
 first bytes only (``truncated``), so the tap's memory stays bounded whatever
 passes. Each record is written and flushed on its own, so a crash of either
@@ -67,11 +71,16 @@ class Recorder:
         started = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         self._write({"semaprax_session": SESSION_VERSION, "command": list(command), "started": started})
 
-    def message(self, direction: str, line: bytes, size: int, *, truncated: bool = False) -> None:
+    def message(self, direction: str, line: bytes, size: int, *, truncated: bool = False,
+                at: float | None = None) -> None:
         """One message of ``size`` bytes (``line`` is all of it, or its head
-        when ``truncated``)."""
-        record: dict[str, Any] = {"dir": direction, "t": round(time.monotonic() - self._start, 6),
-                                  "bytes": size}
+        when ``truncated``), read by the tap at monotonic time ``at`` (default:
+        now). A pump records a chunk after forwarding it, so the two directions'
+        records may reach the file out of the order they passed; ``t`` is when
+        the message passed, so it is causal even then (a response's ``t`` is
+        never before its request's)."""
+        passed = time.monotonic() if at is None else at
+        record: dict[str, Any] = {"dir": direction, "t": round(passed - self._start, 6), "bytes": size}
         if truncated:
             record["truncated"] = True
             record["raw"] = line.decode("utf-8", "backslashreplace")
@@ -104,8 +113,12 @@ class _Splitter:
         self._parts: list[bytes] = []
         self._held = 0
         self._size = 0
+        self._at: float | None = None
 
-    def feed(self, chunk: bytes) -> None:
+    def feed(self, chunk: bytes, at: float | None = None) -> None:
+        """The next bytes of the stream, read at monotonic time ``at``: a
+        message is stamped with the time its last chunk was read."""
+        self._at = at
         start = 0
         while True:
             end = chunk.find(b"\n", start)
@@ -135,9 +148,9 @@ class _Splitter:
         self._parts, self._held, self._size = [], 0, 0
         line = line.rstrip(b"\r") if size == len(line) else line
         if size > self.limit:
-            self.recorder.message(self.direction, line[:TRUNCATED_HEAD], size, truncated=True)
+            self.recorder.message(self.direction, line[:TRUNCATED_HEAD], size, truncated=True, at=self._at)
         elif line.strip():
-            self.recorder.message(self.direction, line, size)
+            self.recorder.message(self.direction, line, size, at=self._at)
 
 
 def _pump(source: int, sink: IO[bytes] | int, splitter: _Splitter, busy: threading.Lock) -> None:
@@ -153,6 +166,7 @@ def _pump(source: int, sink: IO[bytes] | int, splitter: _Splitter, busy: threadi
                 break
             if not chunk:
                 break
+            at = time.monotonic()
             with busy:
                 try:
                     if isinstance(sink, int):
@@ -161,9 +175,9 @@ def _pump(source: int, sink: IO[bytes] | int, splitter: _Splitter, busy: threadi
                         sink.write(chunk)
                         sink.flush()
                 except OSError:  # the other side is gone; what was read still passed this far
-                    splitter.feed(chunk)
+                    splitter.feed(chunk, at)
                     break
-                splitter.feed(chunk)
+                splitter.feed(chunk, at)
     finally:
         splitter.finish()
         try:

@@ -173,6 +173,21 @@ def test_a_session_is_recognised_and_read_tolerantly() -> None:
     assert (total.calls, total.errors, total.result_bytes) == (2, 1, 30)
 
 
+def test_a_response_recorded_just_before_its_request_is_paired_with_it() -> None:
+    # Each pump records after forwarding, so a fast answer can reach the file first;
+    # the record's t is when each passed the tap, so it stays causal.
+    rec, out = recorder()
+    up, down = _Splitter(rec, "c2s"), _Splitter(rec, "s2c")
+    start = rec._start
+    down.feed(b'{"jsonrpc":"2.0","id":0,"result":{}}\n', at=start + 1.25)
+    up.feed(b'{"jsonrpc":"2.0","id":0,"method":"initialize"}\n', at=start + 1.0)
+    down.feed(b'{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"ok"}]}}\n', at=start + 2.5)
+    up.feed(b'{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"q"}}\n', at=start + 2.0)
+    assert [(r["dir"], r["t"]) for r in records(out)] == [("s2c", 1.25), ("c2s", 1.0), ("s2c", 2.5), ("c2s", 2.0)]
+    (call,) = parse_session(out.getvalue().splitlines()).calls
+    assert call.response is not None and call.latency == 0.5 and call.readings["text"].text == "ok"
+
+
 def test_what_the_model_reads_under_each_convention() -> None:
     both = {"result": {"content": [{"type": "text", "text": "a"}, {"type": "image", "data": "x"},
                                    {"type": "text", "text": "b"}], "structuredContent": {"k": "é"}}}
