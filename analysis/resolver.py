@@ -20,6 +20,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from analysis import parse as parsing
 from analysis import scopes
@@ -51,6 +52,10 @@ IMPLICIT_MODULE = frozenset(
      "__builtins__", "__annotations__", "__dict__"}
 )
 IMPLICIT_CLASS = frozenset({"__qualname__", "__module__"})
+
+
+#: a node a typing question asks of (resolver._Analyser._asked)
+_Node = TypeVar("_Node", bound=ast.expr)
 
 
 @dataclass(frozen=True)
@@ -1149,16 +1154,22 @@ class _Analyser:
         ``TYPING_DEPTH`` nested questions (a chain ``a.b().c().d()...`` of a
         thousand calls asks each link of the one before) the class is not
         known, rather than the file too deep to analyse."""
+        # within one question, each part is asked once (``x[0][0]...`` asks its value three ways)
+        return self._asked((id(node), id(scope), id(self.hidden_receiver)), self._value_type_of, node, scope)
+
+    def _asked(self, key: tuple[int, int, int] | tuple[int, int, int, str],
+               answer: Callable[[_Node, _Scope], str | None], node: _Node, scope: _Scope) -> str | None:
+        """``answer(node, scope)`` as one part of a typing question: once per
+        ``key`` within the question (the memo lives until the outermost part
+        returns), and None past ``TYPING_DEPTH`` nested parts."""
         if self.typing_depth >= TYPING_DEPTH:
             return None
-        # within one question, each part is asked once (``x[0][0]...`` asks its value three ways)
-        key = (id(node), id(scope), id(self.hidden_receiver))
         memo = self.typing_memo
         if key in memo:
             return memo[key]
         self.typing_depth += 1
         try:
-            got = memo[key] = self._value_type_of(node, scope)
+            got = memo[key] = answer(node, scope)
         finally:
             self.typing_depth -= 1
             if not self.typing_depth:
@@ -1169,21 +1180,13 @@ class _Analyser:
         """X of a call ``f()`` with ``f() -> type[X]``: the class its result is.
         Asked as ``_value_type`` is (one answer per node within a question, past
         ``TYPING_DEPTH`` none): a chain ``a().b().c()...`` asks it of each link."""
-        if not isinstance(node.func, (ast.Name, ast.Attribute)) or self.typing_depth >= TYPING_DEPTH:
+        if not isinstance(node.func, (ast.Name, ast.Attribute)):
             return None
-        key = (id(node), id(scope), id(self.hidden_receiver), "()()")
-        memo = self.typing_memo
-        if key in memo:
-            return memo[key]
-        self.typing_depth += 1
-        try:
-            func = self._resolve_expr(node.func, scope)
-            got = memo[key] = self._value_of(func + "()()") if func and not func.startswith(UNRESOLVED) else None
-        finally:
-            self.typing_depth -= 1
-            if not self.typing_depth:
-                memo.clear()
-        return got
+        return self._asked((id(node), id(scope), id(self.hidden_receiver), "()()"), self._made_class_of, node, scope)
+
+    def _made_class_of(self, node: ast.Call, scope: _Scope) -> str | None:
+        func = self._resolve_expr(node.func, scope)
+        return self._value_of(func + "()()") if func and not func.startswith(UNRESOLVED) else None
 
     def _value_type_of(self, node: ast.expr, scope: _Scope) -> str | None:
         literal = _LITERAL_TYPES.get(type(node))
