@@ -219,12 +219,17 @@ class RecordStore:
 
     @staticmethod
     def key(data: bytes, path: str, module: str, is_package: bool, phase: str,
-            renamed: tuple[tuple[str, str], ...] = ()) -> str:
+            renamed: tuple[tuple[str, str], ...] = (), stub: bytes | None = None) -> str:
+        """The key of a file's record: its bytes and its stub's (a .pyi beside
+        it is part of its analysis), where it is and what it is named, what its
+        bare imports reach, the analyser's version and ``phase``."""
         h = hashlib.sha256(analyser_version().encode())
         h.update(f"\x00{phase}\x00{path}\x00{module}\x00{int(is_package)}\x00".encode("utf-8", "surrogatepass"))
         if renamed:  # what the file's bare imports reach (sources.ModuleFile.renamed)
             h.update(repr(renamed).encode("utf-8", "surrogatepass") + b"\x00")
         h.update(data)
+        if stub is not None:
+            h.update(b"\0semaprax-stub\0" + stub)
         return h.hexdigest()
 
     def get(self, key: str) -> Record | None:

@@ -74,8 +74,7 @@ class WorkspaceIndex:
             data = ws.read(m.path)
             stub = ws.stub_of(m.path)  # a .pyi beside the file: part of its analysis, and of its key
             work.append(Job(n, m.path, m.module, m.is_package, data, stub, m.renamed))
-            keyed = data if stub is None else data + b"\0semaprax-stub\0" + stub
-            key = store.key(keyed, m.path, m.module, m.is_package, "final", m.renamed) if store is not None else ""
+            key = store.key(data, m.path, m.module, m.is_package, "final", m.renamed, stub) if store is not None else ""
             self._keys[m.path] = key
             records.append(store.get(key) if store is not None else None)
         outcome = solve(work, records, _namespace_aliases(modules), processes=processes, progress=report,

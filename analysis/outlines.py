@@ -78,8 +78,7 @@ class WorkspaceOutline:
             data = ws.read(m.path)
             stub = ws.stub_of(m.path)
             jobs.append(Job(n, m.path, m.module, m.is_package, data, stub, m.renamed))
-            keyed = data if stub is None else data + b"\0semaprax-stub\0" + stub
-            key = store.key(keyed, m.path, m.module, m.is_package, phase, m.renamed) if store is not None else ""
+            key = store.key(data, m.path, m.module, m.is_package, phase, m.renamed, stub) if store is not None else ""
             keys.append(key)
             found = store.get_outline(key) if store is not None else None
             facts.append(found if facts_ok(found) else None)
