@@ -246,6 +246,18 @@ def _stdlib_names() -> frozenset[str]:
     return frozenset(name for names in TABLES.values() for name in names.split())
 
 
+def _dotted(parts: list[str], start: int) -> str:
+    """The module the file at ``parts`` (a path's parts) is, named from the
+    folder ``parts[:start]`` on ``sys.path``: ``a/b/c.py`` from ``a`` is
+    ``b.c``, ``a/b/__init__.py`` is ``b``; an __init__.py with no package
+    above it is named for its folder."""
+    folders, stem = parts[:-1], parts[-1][:-3]
+    names = folders[start:] + ([] if stem == "__init__" else [stem])
+    if not names:
+        names = [folders[-1] if folders else stem]
+    return ".".join(names)
+
+
 def _from_workspace(root: str, module: str) -> str:
     """The name of ``module``, named from its folder ``root``, as Python names
     it with the workspace folder on ``sys.path`` (``a`` and ``util``: ``a.util``)."""
@@ -448,14 +460,9 @@ class Workspace:
                 natural_root = self._natural(p.split("/")[:-1], read=False)
                 if not natural_root:
                     continue
-                parts = p.split("/")
-                names = parts[len(natural_root.split("/")):]
-                names[-1] = names[-1][:-3]
-                if names[-1] == "__init__" and len(names) > 1:
-                    names.pop()
-                natural = ".".join(names)
+                natural = _dotted(p.split("/"), len(natural_root.split("/")))
                 actual = self._module(p, read=False).module
-                top = names[0]
+                top = natural.partition(".")[0]
                 if actual != natural and actual.endswith("." + natural) and top not in _stdlib_names():
                     table.setdefault(natural_root, {}).setdefault(top, (actual[:-len(natural)] + top, p))
             self._renames = table
@@ -529,18 +536,13 @@ class Workspace:
         (its folders joined by '/'), and whether a manifest's Layout chose it.
         With ``read``, the files the name depends on are read (the revision)."""
         parts = rel.split("/")
-        stem = parts[-1][:-3]
-        is_package = stem == "__init__"
         folders = parts[:-1]
         # with no package above, the file's own folder is its root (as for a
         # script, or a test module that pytest imports by its base name)
         natural = self._natural(folders, read)
         start = len(natural.split("/")) if natural else 0
         start, fixed = self._named_from(folders, start, read)
-        names = folders[start:] + ([] if is_package else [stem])
-        if not names:  # an __init__.py with no package above it: named for its folder
-            names = [folders[-1] if folders else stem]
-        return ModuleFile(rel, ".".join(names), is_package), "/".join(folders[:start]), fixed
+        return ModuleFile(rel, _dotted(parts, start), parts[-1] == "__init__.py"), "/".join(folders[:start]), fixed
 
     def _named_from(self, folders: list[str], start: int, read: bool = True) -> tuple[int, bool]:
         """Where a file's name starts once its project is known, and whether
