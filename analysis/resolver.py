@@ -1561,19 +1561,8 @@ class _Analyser:
         ``key, value = param.split("=")``: each of the class of the items;
         ``first, *rest = items``: first an item, rest a list of the items."""
         elts = target.elts
-        if any(isinstance(e, ast.Starred) for e in elts):
-            places = self._places(value, scope)  # head, *tail = pair: the places before and after the star
-            if places:
-                self._unpack_parts(target, places, scope)
-            item = self._item_type(value, scope)
-            if item:
-                for elt in elts:
-                    if isinstance(elt, ast.Name):
-                        scope.types.setdefault(elt.id, item)
-                    elif isinstance(elt, ast.Starred) and isinstance(elt.value, ast.Name):
-                        scope.types.setdefault("[]" + elt.value.id, item)
-            return
-        if isinstance(value, ast.Tuple) and len(value.elts) == len(elts) \
+        starred = any(isinstance(e, ast.Starred) for e in elts)
+        if not starred and isinstance(value, ast.Tuple) and len(value.elts) == len(elts) \
                 and not any(isinstance(v, ast.Starred) for v in value.elts):
             for elt, part in zip(elts, value.elts):
                 if isinstance(elt, ast.Name):
@@ -1584,9 +1573,10 @@ class _Analyser:
                     if item:
                         scope.types.setdefault("[]" + elt.id, item)
             return
-        if isinstance(value, ast.Subscript) and not isinstance(value.slice, ast.Slice):  # a, b = pairs[0]
-            self._unpack_parts(target, self._item_parts(value.value, scope), scope)
-        places = self._places(value, scope)  # a, b = pair
+        if not starred and isinstance(value, ast.Subscript) and not isinstance(value.slice, ast.Slice):
+            self._unpack_parts(target, self._item_parts(value.value, scope), scope)  # a, b = pairs[0]
+        # a, b = pair; head, *tail = pair: the places before and after the star
+        places = self._places(value, scope)
         if places:
             self._unpack_parts(target, places, scope)
         item = self._item_type(value, scope)
@@ -1594,6 +1584,8 @@ class _Analyser:
             for elt in elts:
                 if isinstance(elt, ast.Name):
                     scope.types.setdefault(elt.id, item)
+                elif isinstance(elt, ast.Starred) and isinstance(elt.value, ast.Name):
+                    scope.types.setdefault("[]" + elt.value.id, item)
 
     @staticmethod
     def _unpack_parts(target: ast.Tuple, parts: list[str | None], scope: _Scope) -> None:
