@@ -10,7 +10,9 @@ or not). ``digest`` defaults to the digest of the document the wire stands for."
 from __future__ import annotations
 
 import hashlib
+import json
 import tracemalloc
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -63,7 +65,7 @@ def fields(doc: bytes | None = None, *, profile: str | bytes = b"graph", root: s
     return b"".join(field_line(n, v) for n, v in zip(FIELD_NAMES, values))
 
 
-def v2(doc: bytes, entries: list[bytes] = (), body: bytes | None = None, **kw) -> bytes:
+def v2(doc: bytes, entries: Sequence[bytes] = (), body: bytes | None = None, **kw) -> bytes:
     """A v2 wire whose digest matches ``doc``; ``body`` defaults to ``doc``."""
     body = doc if body is None else body
     dictionary = b"dict %d\n" % len(entries) + b"".join(e + b"\n" for e in entries)
@@ -122,7 +124,7 @@ DECODERS = {
 META = {"profile": "graph", "root": "pkg/mod.py", "revision": "sha256:" + "5a" * 32}
 
 
-def check_diagnostic(exc: CompactError, wire: bytes) -> None:
+def check_diagnostic(exc: CompactError, wire: bytes | bytearray) -> None:
     """§10: a known code, and an offset that is None or a byte of the input."""
     assert isinstance(exc, CompactError)
     assert exc.code in CODES, f"unknown code {exc.code!r}"
@@ -249,7 +251,7 @@ def windows_only(monkeypatch: pytest.MonkeyPatch, doc: bytes) -> list[int]:
     """Let the projection's ``json.loads`` read only windows smaller than a
     quarter of ``doc`` (a reading without a value parses a stand-in and a window,
     never the document); returns the sizes it read, for the caller to sum."""
-    loads = codec.projection.json.loads
+    loads = json.loads  # the module codec.projection reads it from
     read: list[int] = []
 
     def window_only(text, *args, **kwargs):
