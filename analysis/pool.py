@@ -121,6 +121,8 @@ class Tables:
                                 for q, i in t.classes.items())
             self.values.update(t.values)
             self.aliases.update(t.aliases)
+        #: the names ``from B import *`` binds (``m.N`` -> ``B.N``) that the tables know of
+        self.starred = expand_stars(self.aliases, [*self.classes, *self.values])
         self._canonicals: dict[str, str] = {}
         #: answer()'s answers, by kind (CLASS, VALUE) and question: the tables never change once
         #: made, and the files of a round ask the same questions (checking every file's
@@ -251,6 +253,49 @@ def follow_aliases(target: str, aliases: Mapping[str, str], stop: Container[str]
     return current
 
 
+#: Where a star import's mark (module_aliases) puts its number: ``m.*0``.
+STAR = ".*"
+
+
+def expand_stars(aliases: dict[str, str], known: Iterable[str]) -> frozenset[str]:
+    """Add to ``aliases`` what each ``from B import *`` of a module ``m``
+    (its marks, module_aliases) binds: ``m.N`` -> ``B.N`` for each public name
+    ``N`` of B that ``known`` (qualified names defined) or B's own imports
+    and star imports show, unless ``m`` binds ``N`` itself (a definition, an
+    import); of two star imports with the name, the later. The keys added."""
+    marks: dict[str, list[tuple[int, str]]] = {}
+    for key, base in aliases.items():
+        at = key.rfind(STAR)
+        if at > 0 and key[at + len(STAR):].isdigit():
+            marks.setdefault(key[:at], []).append((int(key[at + len(STAR):]), base))
+    if not marks:
+        return frozenset()
+    members: dict[str, set[str]] = {}
+    for q in (*known, *(k for k in aliases if STAR not in k)):
+        cut = min((i for i in (q.find("("), q.find("["), q.find("=")) if i > 0), default=len(q))
+        head, _, name = q[:cut].rpartition(".")
+        if head and name and not name.startswith("_"):
+            members.setdefault(head, set()).add(name)
+    own = {m: set(members.get(m, ())) for m in marks}
+    added: set[str] = set()
+    for _ in range(ALIAS_STEPS):  # a module star-imported may star-import another
+        changed = False
+        for module in sorted(marks):
+            bound: dict[str, str] = {}
+            for _k, base in sorted(marks[module]):  # the later import binds the name last
+                bound.update((name, f"{base}.{name}") for name in members.get(base, ()) if name not in own[module])
+            for name, target in sorted(bound.items()):
+                key = f"{module}.{name}"
+                if target != key and aliases.get(key) != target:
+                    aliases[key] = target
+                    added.add(key)
+                    members.setdefault(module, set()).add(name)
+                    changed = True
+        if not changed:
+            break
+    return frozenset(added)
+
+
 def module_aliases(module: str, imports: Iterable[Any], values: dict[str, str] | None = None
                    ) -> list[tuple[str, str]]:
     """The names a module's own imports give it, as other modules may use
@@ -259,6 +304,10 @@ def module_aliases(module: str, imports: Iterable[Any], values: dict[str, str] |
     in the value types it tells, resolver._class_aliases)."""
     out = [(f"{module}.{i.local}", i.target) for i in imports
            if i.scope == module and i.local != "*" and i.target != f"{module}.{i.local}"]
+    # ``from B import *``: a mark (``m.*0`` -> ``B``, numbered in source order) that
+    # expand_stars turns into the names B has once every file has told its own
+    stars = [i.target for i in imports if i.scope == module and i.local == "*"]
+    out += [(f"{module}{STAR}{k}", base) for k, base in enumerate(stars)]
     if values:
         out += [(q[:-1], cls) for q, cls in values.items() if q.endswith("=")]
     return out

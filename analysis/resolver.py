@@ -2764,7 +2764,19 @@ class _Analyser:
             return None
         if name in BUILTINS:
             return f"builtins.{name}"
+        if self.star_import:
+            return self._star_bound(name) or UNRESOLVED + name
         return UNRESOLVED + name
+
+    def _star_bound(self, name: str) -> str | None:
+        """``m.name`` when no statement binds ``name`` but one of the module's
+        ``from B import *`` binds it to a class (the tables know it through
+        the import, pool.expand_stars); the index names B's functions and
+        variables so bound too (WorkspaceIndex._star_bound)."""
+        qualname = f"{self.module}.{name}"
+        if self.external_classes is not None and self.external_classes(qualname) is not None:
+            return qualname
+        return None
 
     # --- unused imports ----------------------------------------------------------------
 
