@@ -1270,3 +1270,45 @@ def round6(tmp_path_factory: pytest.TempPathFactory) -> WorkspaceIndex:
 def test_round6_rules(round6: WorkspaceIndex, member: str, lines: set[int]) -> None:
     used = {line for module, line in _lines(round6, f"pkg.model.{member}") if module == "pkg.user"}
     assert used == lines
+
+
+# Round 7: rules found on a tune half widened with toolz, pyparsing and others (docs/performance.md,
+# "Recall round 7").
+def test_a_star_import_binds_the_public_names_of_the_module_it_reads(tmp_path: Path) -> None:
+    # ``from .core import *`` in pkg/__init__.py and in pkg/helpers.py: a name used there, ``pkg.name``
+    # and ``from pkg import name`` elsewhere are core's definitions (toolz, pyparsing)
+    index = _index(tmp_path, {
+        "pkg/__init__.py": "from .core import *\nfrom .extra import *\n",
+        "pkg/core.py": (
+            "class Element:\n"
+            "    def parse(self) -> None:\n        pass\n\n\n"
+            "def one_of(s: str) -> Element:\n    return Element()\n\n\n"
+            "def _private() -> None:\n    pass\n"
+        ),
+        "pkg/extra.py": "def one_of(s: str) -> int:\n    return 1\n",  # a later star import binds it last
+        "pkg/helpers.py": (
+            "from .core import *\n\n\n"
+            "def make() -> None:\n"
+            "    e = Element()\n"                     # 5
+            "    e.parse()\n"                         # 6
+            "    one_of('a')\n"                       # 7
+            "    Element.parse(e)\n"                  # 8
+        ),
+        "pkg/user.py": (
+            "import pkg\n"
+            "from pkg import Element, one_of\n\n\n"  # 2
+            "def use() -> None:\n"
+            "    Element().parse()\n"                 # 6
+            "    pkg.Element().parse()\n"             # 7
+            "    one_of('b')\n"                       # 8
+        ),
+    })
+    def elsewhere(qualname: str) -> list[tuple[str, int]]:
+        return [(m, n) for m, n in _lines(index, qualname) if m in ("pkg.helpers", "pkg.user")]
+
+    assert elsewhere("pkg.core.Element") == [("pkg.helpers", 5), ("pkg.helpers", 8),
+                                             ("pkg.user", 2), ("pkg.user", 6), ("pkg.user", 7)]
+    assert elsewhere("pkg.core.Element.parse") == [("pkg.helpers", 6), ("pkg.helpers", 8),
+                                                   ("pkg.user", 6), ("pkg.user", 7)]
+    assert elsewhere("pkg.core.one_of") == [("pkg.helpers", 7)]
+    assert elsewhere("pkg.extra.one_of") == [("pkg.user", 2), ("pkg.user", 8)]

@@ -213,3 +213,26 @@ ROUND6 = CLASSES + (
 ])
 def test_round6_rules_name_no_wrong_target(function: str, attr: str, expected: set[str]) -> None:
     assert _calls(ROUND6, function, attr) == expected
+
+
+def test_a_star_import_binds_neither_private_names_nor_names_the_module_binds_itself(tmp_path: Path) -> None:
+    # ``from .core import *`` binds core's public names, not ``_helper``; a name the module defines
+    # or imports itself (before or after the star import) stays its own; a built-in stays built-in
+    write_files(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/core.py": ("class Shape:\n    def run(self):\n        pass\n\n\n"
+                        "def _helper():\n    pass\n\n\ndef area():\n    pass\n\n\ndef len(x):\n    return 0\n"),
+        "pkg/other.py": "class Shape:\n    def run(self):\n        pass\n",
+        "pkg/user.py": ("from .core import *\nfrom .other import Shape\n\n\n"
+                        "def area():\n    pass\n\n\n"
+                        "def go():\n    Shape().run()\n    area()\n    _helper()\n    len([])\n"),
+        "pkg/client.py": "from pkg.user import area, Shape\n\n\ndef go():\n    area()\n    Shape().run()\n",
+    })
+    ws = Workspace(tmp_path)
+    index = WorkspaceIndex(ws, ws.python_files())
+    calls = {(a.module, u.target) for a in index.modules for u in a.uses
+             if u.kind == CALLS and a.module in ("pkg.user", "pkg.client")}
+    assert calls == {("pkg.user", "pkg.other.Shape"), ("pkg.user", "pkg.other.Shape.run"),
+                     ("pkg.user", "pkg.user.area"), ("pkg.user", "?_helper"), ("pkg.user", "builtins.len"),
+                     ("pkg.client", "pkg.user.area"), ("pkg.client", "pkg.other.Shape"),
+                     ("pkg.client", "pkg.other.Shape.run")}
