@@ -1312,3 +1312,27 @@ def test_a_star_import_binds_the_public_names_of_the_module_it_reads(tmp_path: P
                                                    ("pkg.user", 6), ("pkg.user", 7)]
     assert elsewhere("pkg.core.one_of") == [("pkg.helpers", 7)]
     assert elsewhere("pkg.extra.one_of") == [("pkg.user", 2), ("pkg.user", 8)]
+
+
+def test_what_the_standard_library_returns_round7(tmp_path: Path) -> None:
+    # typeshed's classes of asyncio's loop getters, copy_context(), Signature.parameters, a frame's
+    # globals and datetime's constructors (structlog, toolz, marshmallow)
+    index = _index(tmp_path, {"pkg/std.py": (
+        "import asyncio, contextvars, inspect, sys\n"
+        "import datetime as dt\n\n\n"
+        "def run(fn):\n"
+        "    asyncio.get_running_loop().run_in_executor(None, fn)\n"       # 6
+        "    ctx = contextvars.copy_context()\n"
+        "    ctx.run(fn)\n"                                                # 8
+        "    inspect.signature(fn).parameters.values()\n"                  # 9
+        "    sys._getframe().f_globals.get('x')\n"                         # 10
+        "    dt.datetime.strptime('1', '%d').time()\n"                     # 11
+        "    dt.datetime.fromtimestamp(1).astimezone().replace(tzinfo=None)\n"  # 12
+    )})
+    calls = _calls_at(index, "pkg.std")
+    assert "asyncio.AbstractEventLoop.run_in_executor" in calls[6]
+    assert calls[8] == {"contextvars.Context.run"}
+    assert "types.MappingProxyType.values" in calls[9]
+    assert "builtins.dict.get" in calls[10]
+    assert "datetime.datetime.time" in calls[11]
+    assert {"datetime.datetime.astimezone", "datetime.datetime.replace"} <= calls[12]

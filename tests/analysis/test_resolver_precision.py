@@ -236,3 +236,10 @@ def test_a_star_import_binds_neither_private_names_nor_names_the_module_binds_it
                      ("pkg.user", "pkg.user.area"), ("pkg.user", "?_helper"), ("pkg.user", "builtins.len"),
                      ("pkg.client", "pkg.user.area"), ("pkg.client", "pkg.other.Shape"),
                      ("pkg.client", "pkg.other.Shape.run")}
+
+
+def test_a_date_is_not_taken_for_a_datetime() -> None:
+    # datetime.datetime.replace() makes a datetime; datetime.date.replace() a date: its members are not
+    # a datetime's (the table says what each class's constructor gives, not its base's)
+    source = "import datetime\n\n\ndef f():\n    datetime.date.today().replace(day=1).weekday()\n"
+    assert _calls(source, "f", "weekday") == {"?datetime.date.today().replace(day=1).weekday"}
