@@ -1036,6 +1036,10 @@ class _Analyser:
         for scope, body in self.scopes:
             node = scope.node
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                wrapper = self._decorating_class(node, scope) if node.decorator_list else None
+                if wrapper is not None:  # ``@curry def add``: the name is a curry, its call curry's
+                    self.attribute_types[scope.qualname] = wrapper
+                    continue
                 cls = None
                 if node.returns is not None:
                     cls = self._class_of_annotation(node.returns, scope.parent)
@@ -1104,6 +1108,20 @@ class _Analyser:
                             self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}", cls)
                         for facet, told in self._annotation_facets(stmt.annotation, scope):
                             self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}{facet}", told)
+
+    def _decorating_class(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope) -> str | None:
+        """The workspace class a function (not a method) is decorated with, as
+        its one decorator written bare (``@curry``): ``add = curry(add)``
+        makes the name an instance of it, unless the class makes its own
+        instances (a ``__new__`` of the workspace)."""
+        if scope.cls or len(node.decorator_list) != 1 or scope.parent is None \
+                or not isinstance(node.decorator_list[0], (ast.Name, ast.Attribute)):
+            return None
+        cls = self._resolve_expr(node.decorator_list[0], scope.parent)
+        if cls is None or cls.startswith((UNRESOLVED, "builtins.")) or self._class_info(cls) is None:
+            return None
+        maker = self._member_owner(cls, "__new__")
+        return cls if maker is None or maker.startswith("builtins.") else None
 
     def _is_enum(self, cls: str) -> bool:
         """Whether ``cls`` derives from the standard library's ``Enum`` (its members are its instances)."""

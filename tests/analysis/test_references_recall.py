@@ -1336,3 +1336,24 @@ def test_what_the_standard_library_returns_round7(tmp_path: Path) -> None:
     assert "builtins.dict.get" in calls[10]
     assert "datetime.datetime.time" in calls[11]
     assert {"datetime.datetime.astimezone", "datetime.datetime.replace"} <= calls[12]
+
+
+def test_a_function_decorated_with_a_class_is_an_instance_of_it(tmp_path: Path) -> None:
+    # ``@curry def add``: ``add = curry(add)``, so ``add.bind()`` is curry's bind, here, in a nested
+    # function and in an importer (toolz's tests)
+    index = _index(tmp_path, {
+        "pkg/fn.py": (
+            "class curry:\n"
+            "    def __init__(self, f):\n        self.f = f\n\n"
+            "    def bind(self, x):\n        return self\n\n\n"
+            "@curry\n"
+            "def add(x, y):\n    return x + y\n\n\n"
+            "def local():\n"
+            "    @curry\n"
+            "    def inner(x):\n        return x\n"
+            "    inner.bind(1)\n"                       # 18
+            "    add.bind(2)\n"                         # 19
+        ),
+        "pkg/user.py": "from pkg.fn import add\n\n\ndef go():\n    add.bind(3)\n",
+    })
+    assert _lines(index, "pkg.fn.curry.bind") == [("pkg.fn", 18), ("pkg.fn", 19), ("pkg.user", 5)]

@@ -243,3 +243,21 @@ def test_a_date_is_not_taken_for_a_datetime() -> None:
     # a datetime's (the table says what each class's constructor gives, not its base's)
     source = "import datetime\n\n\ndef f():\n    datetime.date.today().replace(day=1).weekday()\n"
     assert _calls(source, "f", "weekday") == {"?datetime.date.today().replace(day=1).weekday"}
+
+
+def test_only_a_bare_class_decorator_makes_a_function_an_instance() -> None:
+    # a function decorator, a class called with arguments and a class whose __new__ makes its
+    # instances leave the name a function (its attribute unknown); a class-decorated function's return
+    # annotation is not what calling the instance gives
+    source = (
+        "class Wrap:\n    def __init__(self, f=None):\n        self.f = f\n\n    def run(self):\n        pass\n\n\n"
+        "class Made:\n    def __new__(cls, f):\n        return f\n\n    def run(self):\n        pass\n\n\n"
+        "def deco(f):\n    return f\n\n\n"
+        "@deco\ndef a():\n    pass\n\n\n"
+        "@Wrap()\ndef b():\n    pass\n\n\n"
+        "@Made\ndef c():\n    pass\n\n\n"
+        "class Num:\n    def run(self):\n        pass\n\n\n"
+        "@Wrap\ndef d() -> Num:\n    return Num()\n\n\n"
+        "def use():\n    a.run()\n    b.run()\n    c.run()\n    d().run()\n    d.run()\n"
+    )
+    assert _calls(source, "use") == {"?a.run", "?b.run", "?c.run", "?d().run", "m.Wrap.run"}
