@@ -103,7 +103,8 @@ class WorkspaceIndex:
         if tables.starred or any(STAR in k for k in tables.aliases):
             # ``from B import *``: B's functions and variables too, now that every definition is known
             self.aliases = {k: v for k, v in tables.aliases.items() if k not in tables.starred}
-            expand_stars(self.aliases, [*names, *tables.classes, *tables.values])
+            submodules = {a.module for a in results}
+            expand_stars(self.aliases, [*(names - submodules), *tables.classes, *tables.values], submodules)
         self.classes: dict[str, ClassInfo] = tables.classes
         self.values: dict[str, str] = tables.values
         #: variables that name a class (``builtin_str = str``, resolver._class_aliases): uses name the class

@@ -257,12 +257,15 @@ def follow_aliases(target: str, aliases: Mapping[str, str], stop: Container[str]
 STAR = ".*"
 
 
-def expand_stars(aliases: dict[str, str], known: Iterable[str]) -> frozenset[str]:
+def expand_stars(aliases: dict[str, str], known: Iterable[str], submodules: Iterable[str] = ()) -> frozenset[str]:
     """Add to ``aliases`` what each ``from B import *`` of a module ``m``
     (its marks, module_aliases) binds: ``m.N`` -> ``B.N`` for each public name
-    ``N`` of B that ``known`` (qualified names defined) or B's own imports
-    and star imports show, unless ``m`` binds ``N`` itself (a definition, an
-    import); of two star imports with the name, the later. The keys added."""
+    ``N`` that B defines (``known``: qualified names defined) or binds by a
+    star import of its own, unless ``m`` binds ``N`` itself (a definition, an
+    import, a submodule); of two star imports with the name, the later. What
+    B imports by name is left out: a module's ``__all__``, which a star import
+    follows, is not known here, and the modules B imports are seldom in it
+    (asyncio's). The keys added."""
     marks: dict[str, list[tuple[int, str]]] = {}
     for key, base in aliases.items():
         at = key.rfind(STAR)
@@ -271,12 +274,16 @@ def expand_stars(aliases: dict[str, str], known: Iterable[str]) -> frozenset[str
     if not marks:
         return frozenset()
     members: dict[str, set[str]] = {}
-    for q in (*known, *(k for k in aliases if STAR not in k)):
+    for q in known:
         cut = min((i for i in (q.find("("), q.find("["), q.find("=")) if i > 0), default=len(q))
         head, _, name = q[:cut].rpartition(".")
         if head and name and not name.startswith("_"):
             members.setdefault(head, set()).add(name)
     own = {m: set(members.get(m, ())) for m in marks}
+    for q in (*submodules, *(k for k in aliases if STAR not in k)):
+        head, _, name = q.rpartition(".")
+        if head in own:
+            own[head].add(name)
     added: set[str] = set()
     for _ in range(ALIAS_STEPS):  # a module star-imported may star-import another
         changed = False

@@ -261,3 +261,18 @@ def test_only_a_bare_class_decorator_makes_a_function_an_instance() -> None:
         "def use():\n    a.run()\n    b.run()\n    c.run()\n    d().run()\n    d.run()\n"
     )
     assert _calls(source, "use") == {"?a.run", "?b.run", "?c.run", "?d().run", "m.Wrap.run"}
+
+
+def test_a_star_import_does_not_rebind_a_submodule_to_what_the_module_imports(tmp_path: Path) -> None:
+    # ``from .core import *`` in pkg/__init__.py, core doing ``from . import util``: ``pkg.util`` stays the
+    # submodule (asyncio's modules each import their siblings; a careless expansion made a cycle of them)
+    write_files(tmp_path, {
+        "pkg/__init__.py": "from .core import *\n",
+        "pkg/core.py": "from . import util\n\n\nclass Core:\n    pass\n",
+        "pkg/util.py": "class Util:\n    def run(self):\n        pass\n",
+        "pkg/client.py": "import pkg.util\nfrom pkg import Core\n\n\ndef go():\n    pkg.util.Util().run()\n    Core()\n",
+    })
+    ws = Workspace(tmp_path)
+    index = WorkspaceIndex(ws, ws.python_files())
+    calls = {u.target for u in index.by_module["pkg.client"].uses if u.kind == CALLS}
+    assert calls == {"pkg.util.Util", "pkg.util.Util.run", "pkg.core.Core"}
