@@ -1226,6 +1226,11 @@ class _Analyser:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _VALUE_GETTERS \
                 and (value := self._mapped_type(node.func.value, scope)) is not None:
             return value  # m.get(k) of m: dict[str, V]
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _ITEM_GETTERS \
+                and len(node.args) <= 1 and not node.keywords:
+            item = self._popped(node.func.value, scope)
+            if item is not None:
+                return item  # xs.pop() of xs: list[X], q.popleft() of q = deque(xs)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Subscript) \
                 and isinstance(node.func.value, (ast.Name, ast.Attribute)):
             # ``Ruler[T]()``: a generic class parametrized, then called, makes an instance of it
@@ -1378,6 +1383,18 @@ class _Analyser:
             found = self._enum_class(node, scope)  # for c in Color: its members
         return found
 
+    def _popped(self, node: ast.expr, scope: _Scope) -> str | None:
+        """The class of what ``node.pop()`` (``.popleft()``) gives when ``node``
+        is a list, deque or set of known items: one of them. Not a mapping's
+        (its ``pop`` gives a value), nor a class's own ``pop``."""
+        holder = self._value_type(node, scope)
+        if holder is not None and holder not in _POPPED_FROM:
+            return None
+        if self._mapped_type(node, scope) is not None or isinstance(node, (ast.Name, ast.Attribute)) \
+                and self._mapped_key(node, scope) is not None:
+            return None
+        return self._item_type(node, scope)
+
     def _item_type(self, node: ast.expr, scope: _Scope) -> str | None:
         """The class of the items of a value annotated ``list[X]`` and the like,
         or of a literal list, tuple or set whose items are all of one class."""
@@ -1396,9 +1413,11 @@ class _Analyser:
             return self._item_type(node.value, scope)
         if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):  # [make(e) for e in es]
             return self._value_type(node.elt, self._comprehension_scope(node, scope))
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1 \
-                and not node.keywords and not isinstance(node.args[0], ast.Starred) \
-                and self._resolve_name(node.func.id, scope) in _SAME_ITEMS:
+        if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords \
+                and not isinstance(node.args[0], ast.Starred) \
+                and (self._resolve_name(node.func.id, scope) if isinstance(node.func, ast.Name) else
+                     self._resolve_expr(node.func, scope) if isinstance(node.func, ast.Attribute) else None) \
+                in _SAME_ITEMS:
             return self._item_type(node.args[0], scope)  # reversed(xs), sorted(xs), list(xs): the items of xs
         if isinstance(node, (ast.Attribute, ast.Call)):
             func = node.func if isinstance(node, ast.Call) else node
@@ -2889,7 +2908,11 @@ _UNIONS = frozenset({"typing.Union", "typing_extensions.Union", "typing.Optional
 #: Functions whose result is their first argument read as an annotation.
 _CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
 #: Built-ins whose result holds the items of their one argument.
-_SAME_ITEMS = frozenset(f"builtins.{f}" for f in ("reversed", "sorted", "list", "tuple", "set", "frozenset", "iter"))
+_SAME_ITEMS = frozenset(f"builtins.{f}" for f in ("reversed", "sorted", "list", "tuple", "set", "frozenset", "iter")) \
+    | {"collections.deque"}
+#: Methods of a list, deque or set that give one of its items, and those classes.
+_ITEM_GETTERS = frozenset({"pop", "popleft"})
+_POPPED_FROM = frozenset({"builtins.list", "builtins.set", "collections.deque"})
 #: Functions whose result is of their one argument's class (typeshed: ``(x: _T) -> _T``).
 _COPIES = frozenset({"copy.copy", "copy.deepcopy"})
 

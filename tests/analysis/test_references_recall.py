@@ -1357,3 +1357,23 @@ def test_a_function_decorated_with_a_class_is_an_instance_of_it(tmp_path: Path) 
         "pkg/user.py": "from pkg.fn import add\n\n\ndef go():\n    add.bind(3)\n",
     })
     assert _lines(index, "pkg.fn.curry.bind") == [("pkg.fn", 18), ("pkg.fn", 19), ("pkg.user", 5)]
+
+
+def test_pop_of_a_list_deque_or_set_gives_an_item(tmp_path: Path) -> None:
+    # ``xs.pop()``, ``xs.pop(0)``, ``q.popleft()`` of a list or deque of known items (pyparsing's
+    # ``to_visit = deque([self])``, then ``cur = to_visit.popleft()``; a parser's stack)
+    index = _index(tmp_path, {"pkg/stack.py": (
+        "import collections\n"
+        "from collections import deque\n\n\n"
+        "class Node:\n"
+        "    def visit(self) -> None:\n        pass\n\n\n"
+        "def walk(root: Node, nodes: list[Node]) -> None:\n"
+        "    todo = deque([root])\n"
+        "    cur = todo.popleft()\n"
+        "    cur.visit()\n"                                # 13
+        "    nodes.pop().visit()\n"                        # 14
+        "    nodes.pop(0).visit()\n"                       # 15
+        "    collections.deque(nodes).pop().visit()\n"     # 16
+        "    {root}.pop().visit()\n"                       # 17
+    )})
+    assert _lines(index, "pkg.stack.Node.visit") == [("pkg.stack", n) for n in (13, 14, 15, 16, 17)]

@@ -276,3 +276,15 @@ def test_a_star_import_does_not_rebind_a_submodule_to_what_the_module_imports(tm
     index = WorkspaceIndex(ws, ws.python_files())
     calls = {u.target for u in index.by_module["pkg.client"].uses if u.kind == CALLS}
     assert calls == {"pkg.util.Util", "pkg.util.Util.run", "pkg.core.Core"}
+
+
+def test_pop_of_a_mapping_or_of_a_class_of_its_own_is_no_item() -> None:
+    # a dict's pop gives a value, not a key; a class's own pop gives what it returns, not what it iterates
+    source = CLASSES + (
+        "from typing import Any\n\n\n"
+        "class Stack:\n    def __iter__(self):\n        return iter([A()])\n\n"
+        "    def pop(self) -> C:\n        return C()\n\n\n"
+        "def popped(m: dict[A, Any], s: Stack, xs: list[A]):\n"
+        "    m.pop(A()).run()\n    s.pop().run()\n    xs.pop().run()\n"
+    )
+    assert _calls(source, "popped") == {"?m.pop(A()).run", "m.C.run", "m.A.run"}
