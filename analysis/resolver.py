@@ -2442,7 +2442,32 @@ class _Analyser:
                 if part is not None:
                     self._visit_expr(part, scope, scope.qualname)
             return True
+        if scope.kind == "class" and isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Name):
+            outer = self._outer_value(stmt, stmt.value.id, scope)
+            if outer is not None:  # ``RemoteError = RemoteError``: the value is the enclosing scope's
+                for target in stmt.targets:
+                    self._visit_expr(target, scope, scope.qualname)
+                self._visit_expr(stmt.value, outer, scope.qualname)
+                return True
         return False
+
+    def _outer_value(self, stmt: ast.Assign, name: str, scope: _Scope) -> _Scope | None:
+        """The scope ``name`` is read from in ``name = name`` in a class body
+        that binds it no earlier: the class's own is bound by this very
+        statement, so Python reads the enclosing function's or the module's
+        (class scopes do not nest); None for any other statement."""
+        if not any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
+            return None
+        body = scope.node.body if isinstance(scope.node, ast.ClassDef) else []
+        if stmt not in body:
+            return None
+        earlier = body[:body.index(stmt)]
+        if name in _bound_in(earlier) or any(name in _other_bindings(e) for e in earlier):
+            return None
+        outer = scope.parent
+        while outer is not None and outer.kind == "class":
+            outer = outer.parent
+        return outer
 
     def _visit_annotation(self, expr: ast.expr, scope: _Scope, source: str) -> None:
         """Annotations may be strings ("Ledger", "list[Posting]"): read them as

@@ -1377,3 +1377,13 @@ def test_pop_of_a_list_deque_or_set_gives_an_item(tmp_path: Path) -> None:
         "    {root}.pop().visit()\n"                       # 17
     )})
     assert _lines(index, "pkg.stack.Node.visit") == [("pkg.stack", n) for n in (13, 14, 15, 16, 17)]
+
+
+def test_a_class_body_name_bound_to_itself_reads_the_enclosing_one(tmp_path: Path) -> None:
+    # ``RemoteError = RemoteError`` in a class body (execnet's Channel): the value is the module's class
+    index = _index(tmp_path, {"pkg/chan.py": (
+        "class RemoteError(Exception):\n    pass\n\n\n"
+        "class Channel:\n"
+        "    RemoteError = RemoteError\n"     # 6
+    )})
+    assert _lines(index, "pkg.chan.RemoteError") == [("pkg.chan", 6)]

@@ -288,3 +288,14 @@ def test_pop_of_a_mapping_or_of_a_class_of_its_own_is_no_item() -> None:
         "    m.pop(A()).run()\n    s.pop().run()\n    xs.pop().run()\n"
     )
     assert _calls(source, "popped") == {"?m.pop(A()).run", "m.C.run", "m.A.run"}
+
+
+def test_a_class_body_name_bound_earlier_in_the_body_is_the_class_s_own() -> None:
+    # ``X = X`` reads the enclosing X only when the class body has not bound X before it
+    source = CLASSES + (
+        "class Holder:\n    def A(self):\n        pass\n\n    A = A\n\n    C = 1\n    C = C\n\n\n"
+        "def use():\n    Holder.A(None)\n"
+    )
+    analysis = analyse_module(source.encode(), "m.py", "m")
+    refs = {(u.line, u.target) for u in analysis.uses if u.source == "m.Holder"}
+    assert refs == {(15, "m.Holder.A"), (18, "m.Holder.C")}
