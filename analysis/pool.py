@@ -110,7 +110,8 @@ class Tables:
     """The classes, value types and import aliases every file told, merged in
     file order; the answers every question gets in one round."""
 
-    def __init__(self, told: Iterable[Told | None], aliases: dict[str, str]) -> None:
+    def __init__(self, told: Iterable[Told | None], aliases: dict[str, str],
+                 modules: frozenset[str] = frozenset()) -> None:
         self.classes: dict[str, ClassInfo] = {}
         self.values: dict[str, str] = {}
         self.aliases = dict(aliases)
@@ -122,7 +123,7 @@ class Tables:
             self.values.update(t.values)
             self.aliases.update(t.aliases)
         #: the names ``from B import *`` binds (``m.N`` -> ``B.N``) that the tables know of
-        self.starred = expand_stars(self.aliases, [*self.classes, *self.values])
+        self.starred = expand_stars(self.aliases, [*self.classes, *self.values], modules)
         self._canonicals: dict[str, str] = {}
         #: answer()'s answers, by kind (CLASS, VALUE) and question: the tables never change once
         #: made, and the files of a round ask the same questions (checking every file's
@@ -260,12 +261,13 @@ STAR = ".*"
 def expand_stars(aliases: dict[str, str], known: Iterable[str], submodules: Iterable[str] = ()) -> frozenset[str]:
     """Add to ``aliases`` what each ``from B import *`` of a module ``m``
     (its marks, module_aliases) binds: ``m.N`` -> ``B.N`` for each public name
-    ``N`` that B defines (``known``: qualified names defined) or binds by a
-    star import of its own, unless ``m`` binds ``N`` itself (a definition, an
-    import, a submodule); of two star imports with the name, the later. What
-    B imports by name is left out: a module's ``__all__``, which a star import
-    follows, is not known here, and the modules B imports are seldom in it
-    (asyncio's). The keys added."""
+    ``N`` that B defines (``known``: qualified names defined), imports or
+    binds by a star import of its own, unless ``m`` binds ``N`` itself (a
+    definition, an import, a submodule); of two star imports with the name,
+    the later. A module of the workspace (``submodules``) B imports is left
+    out: a module's ``__all__``, which a star import follows, is not known
+    here, and the siblings a module imports are seldom in it (asyncio's
+    modules import each other). The keys added."""
     marks: dict[str, list[tuple[int, str]]] = {}
     for key, base in aliases.items():
         at = key.rfind(STAR)
@@ -279,11 +281,20 @@ def expand_stars(aliases: dict[str, str], known: Iterable[str], submodules: Iter
         head, _, name = q[:cut].rpartition(".")
         if head and name and not name.startswith("_"):
             members.setdefault(head, set()).add(name)
+    submodules = frozenset(submodules)
     own = {m: set(members.get(m, ())) for m in marks}
-    for q in (*submodules, *(k for k in aliases if STAR not in k)):
+    for q in submodules:
         head, _, name = q.rpartition(".")
         if head in own:
             own[head].add(name)
+    for q, target in aliases.items():
+        if STAR in q:
+            continue
+        head, _, name = q.rpartition(".")
+        if head in own:
+            own[head].add(name)
+        if head and not name.startswith("_") and target not in submodules:
+            members.setdefault(head, set()).add(name)  # what B imports by name (not a module of the workspace)
     added: set[str] = set()
     for _ in range(ALIAS_STEPS):  # a module star-imported may star-import another
         changed = False
@@ -840,7 +851,8 @@ def solve(jobs: list[Job], records: list[Record | None], aliases: dict[str, str]
         return _Local(jobs)
 
     try:
-        tables = Tables(told, aliases)
+        modules = frozenset(j.module for j in jobs)
+        tables = Tables(told, aliases, modules)
         rounds = 0
         while True:
             if need:
@@ -852,7 +864,7 @@ def solve(jobs: list[Job], records: list[Record | None], aliases: dict[str, str]
                     from_record[n] = False
                     outcome.parses += t.parsed
                 rounds += 1
-                fresh = Tables(told, aliases)
+                fresh = Tables(told, aliases, modules)
                 fresh.carry(tables)
                 tables = fresh
             if rounds >= MAX_ROUNDS:

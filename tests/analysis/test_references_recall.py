@@ -1387,3 +1387,14 @@ def test_a_class_body_name_bound_to_itself_reads_the_enclosing_one(tmp_path: Pat
         "    RemoteError = RemoteError\n"     # 6
     )})
     assert _lines(index, "pkg.chan.RemoteError") == [("pkg.chan", 6)]
+
+
+def test_a_star_import_binds_what_the_module_imports_by_name(tmp_path: Path) -> None:
+    # pyparsing's helpers.py uses ``replaced_by_pep8``, which core.py imports from util.py and helpers
+    # star-imports from core (no ``__all__``: a star import binds every public name, imported ones too)
+    index = _index(tmp_path, {
+        "pkg/util.py": "def replaced(name: str) -> str:\n    return name\n",
+        "pkg/core.py": "from .util import replaced\n",
+        "pkg/helpers.py": "from .core import *\n\n\ndef make() -> None:\n    replaced('a')\n",
+    })
+    assert _lines(index, "pkg.util.replaced") == [("pkg.core", 1), ("pkg.helpers", 5)]
