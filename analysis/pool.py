@@ -304,7 +304,7 @@ def expand_stars(aliases: dict[str, str], known: Iterable[str], submodules: Iter
                 bound.update((name, f"{base}.{name}") for name in members.get(base, ()) if name not in own[module])
             for name, target in sorted(bound.items()):
                 key = f"{module}.{name}"
-                if target != key and aliases.get(key) != target:
+                if target != key and aliases.get(key) != target and not _leads_to(aliases, target, key):
                     aliases[key] = target
                     added.add(key)
                     members.setdefault(module, set()).add(name)
@@ -312,6 +312,20 @@ def expand_stars(aliases: dict[str, str], known: Iterable[str], submodules: Iter
         if not changed:
             break
     return frozenset(added)
+
+
+def _leads_to(aliases: Mapping[str, str], start: str, key: str) -> bool:
+    """Whether the aliases from ``start`` reach ``key`` (two modules that
+    star-import each other: the name stays what the other import gave it)."""
+    current = start
+    for _ in range(ALIAS_STEPS):
+        if current == key:
+            return True
+        following = aliases.get(current)
+        if following is None:
+            return False
+        current = following
+    return current == key
 
 
 def module_aliases(module: str, imports: Iterable[Any], values: dict[str, str] | None = None

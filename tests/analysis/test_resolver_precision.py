@@ -299,3 +299,19 @@ def test_a_class_body_name_bound_earlier_in_the_body_is_the_class_s_own() -> Non
     analysis = analyse_module(source.encode(), "m.py", "m")
     refs = {(u.line, u.target) for u in analysis.uses if u.source == "m.Holder"}
     assert refs == {(15, "m.Holder.A"), (18, "m.Holder.C")}
+
+
+def test_modules_that_star_import_each_other_make_no_cycle_of_names(tmp_path: Path) -> None:
+    # a.py: ``from .c import *`` then ``from .b import *``; b.py: ``from .a import *``: x is c's
+    # everywhere (an expansion that let the later import win made a.x -> b.x -> a.x, a name of nothing)
+    write_files(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/a.py": "from .c import *\nfrom .b import *\n",
+        "pkg/b.py": "from .a import *\n\n\ndef g():\n    x()\n",
+        "pkg/c.py": "def x():\n    pass\n",
+        "pkg/user.py": "from pkg.a import x\n\n\ndef u():\n    x()\n",
+    })
+    ws = Workspace(tmp_path)
+    index = WorkspaceIndex(ws, ws.python_files())
+    calls = {(a.module, u.target) for a in index.modules for u in a.uses if u.kind == CALLS}
+    assert calls == {("pkg.b", "pkg.c.x"), ("pkg.user", "pkg.c.x")}
