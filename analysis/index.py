@@ -11,7 +11,7 @@ from operator import attrgetter
 
 from analysis.filecache import Record, RecordStore, default_store
 from analysis.model import UNRESOLVED, Definition, ModuleAnalysis, Use
-from analysis.pool import Job, Tables, default_jobs, follow_aliases, solve
+from analysis.pool import STAR, Job, Tables, default_jobs, expand_stars, follow_aliases, solve
 from analysis.resolver import ClassInfo, collector_paused
 from analysis.sources import ModuleFile, Workspace, WorkspaceError, suggest
 
@@ -99,12 +99,17 @@ class WorkspaceIndex:
         #: "pkg.Session" -> "pkg.sessions.Session": the names modules import, as others may use them;
         #: and the dotted paths of modules in namespace folders ("nsroot.inner.leaf" -> "leaf")
         self.aliases: dict[str, str] = tables.aliases
+        names = {d.qualname for a in results for d in a.definitions}
+        if tables.starred or any(STAR in k for k in tables.aliases):
+            # ``from B import *``: B's functions and variables too, now that every definition is known
+            self.aliases = {k: v for k, v in tables.aliases.items() if k not in tables.starred}
+            submodules = {a.module for a in results}
+            expand_stars(self.aliases, [*(names - submodules), *tables.classes, *tables.values], submodules)
         self.classes: dict[str, ClassInfo] = tables.classes
         self.values: dict[str, str] = tables.values
         #: variables that name a class (``builtin_str = str``, resolver._class_aliases): uses name the class
         self.class_aliases: set[str] = {q[:-1] for q in self.values if q.endswith("=")}
         self._canonicals: dict[str, str] = {}
-        names = {d.qualname for a in results for d in a.definitions}
         self._module_names = {a.module for a in results}
         final: dict[str, str] = {}  # _canonical's answers, now that aliases are all known
         # Renamed through re-exports, each module is a function of its analysis, the names
@@ -150,6 +155,11 @@ class WorkspaceIndex:
         (``urllib.parse.urlparse``)."""
         renamed: dict[str, str] = {}
         for target in set(map(_TARGET, a.uses)):  # each target once (the same one is used again and again)
+            if target[:1] == UNRESOLVED and target[1:].isidentifier():
+                starred = self._star_bound(a.module, target[1:])
+                if starred is not None:
+                    renamed[target] = starred
+                continue
             canonical = final.get(target)
             if canonical is None:  # decided once per target (the standard library has 40 uses per target)
                 # a name the package's __init__ rebinds (``from .foo import foo``) is what it rebinds
@@ -165,6 +175,14 @@ class WorkspaceIndex:
             return a
         uses = tuple(_with_target(u, renamed[u.target]) if u.target in renamed else u for u in a.uses)
         return replace(a, uses=uses)
+
+    def _star_bound(self, module: str, name: str) -> str | None:
+        """What a name no statement of ``module`` binds is, when one of its
+        ``from B import *`` binds it (pool.expand_stars): B's definition."""
+        key = f"{module}.{name}"
+        if key not in self.aliases or self.aliases.get(f"{module}{STAR}0") is None:
+            return None
+        return self._canonical(key)
 
     def find(self, qualname: str) -> Located:
         """The definition ``qualname`` names, or reaches the way an import table

@@ -28,7 +28,7 @@ from analysis import index as _index
 from analysis.filecache import RecordStore, default_store
 from analysis.model import Import
 from analysis.outline import OutlineRecord, facts_ok, outline_version
-from analysis.pool import OUTLINE, Job, Tables, _Local, _Pool, follow_aliases, module_aliases
+from analysis.pool import OUTLINE, STAR, Job, Tables, _Local, _Pool, follow_aliases, module_aliases
 from analysis.resolver import ClassInfo, collector_paused
 from analysis.sources import Workspace
 
@@ -134,11 +134,14 @@ class WorkspaceOutline:
         return known
 
     def _canonical(self, target: str) -> str:
-        variables = self.variables
+        variables, aliases = self.variables, self.aliases
 
         def check(head: str) -> None:
             if head in variables:
                 raise Unsure(head)
+            module = head.rpartition(".")[0]
+            if head not in aliases and f"{module}{STAR}0" in aliases:
+                raise Unsure(head)  # what ``from B import *`` binds: the full index knows B's names
 
         return follow_aliases(target, self.aliases, check=check)
 

@@ -110,7 +110,8 @@ class Tables:
     """The classes, value types and import aliases every file told, merged in
     file order; the answers every question gets in one round."""
 
-    def __init__(self, told: Iterable[Told | None], aliases: dict[str, str]) -> None:
+    def __init__(self, told: Iterable[Told | None], aliases: dict[str, str],
+                 modules: frozenset[str] = frozenset()) -> None:
         self.classes: dict[str, ClassInfo] = {}
         self.values: dict[str, str] = {}
         self.aliases = dict(aliases)
@@ -121,6 +122,8 @@ class Tables:
                                 for q, i in t.classes.items())
             self.values.update(t.values)
             self.aliases.update(t.aliases)
+        #: the names ``from B import *`` binds (``m.N`` -> ``B.N``) that the tables know of
+        self.starred = expand_stars(self.aliases, [*self.classes, *self.values], modules)
         self._canonicals: dict[str, str] = {}
         #: answer()'s answers, by kind (CLASS, VALUE) and question: the tables never change once
         #: made, and the files of a round ask the same questions (checking every file's
@@ -251,6 +254,80 @@ def follow_aliases(target: str, aliases: Mapping[str, str], stop: Container[str]
     return current
 
 
+#: Where a star import's mark (module_aliases) puts its number: ``m.*0``.
+STAR = ".*"
+
+
+def expand_stars(aliases: dict[str, str], known: Iterable[str], submodules: Iterable[str] = ()) -> frozenset[str]:
+    """Add to ``aliases`` what each ``from B import *`` of a module ``m``
+    (its marks, module_aliases) binds: ``m.N`` -> ``B.N`` for each public name
+    ``N`` that B defines (``known``: qualified names defined), imports or
+    binds by a star import of its own, unless ``m`` binds ``N`` itself (a
+    definition, an import, a submodule); of two star imports with the name,
+    the later. A module of the workspace (``submodules``) B imports is left
+    out: a module's ``__all__``, which a star import follows, is not known
+    here, and the siblings a module imports are seldom in it (asyncio's
+    modules import each other). The keys added."""
+    marks: dict[str, list[tuple[int, str]]] = {}
+    for key, base in aliases.items():
+        at = key.rfind(STAR)
+        if at > 0 and key[at + len(STAR):].isdigit():
+            marks.setdefault(key[:at], []).append((int(key[at + len(STAR):]), base))
+    if not marks:
+        return frozenset()
+    members: dict[str, set[str]] = {}
+    for q in known:
+        cut = min((i for i in (q.find("("), q.find("["), q.find("=")) if i > 0), default=len(q))
+        head, _, name = q[:cut].rpartition(".")
+        if head and name and not name.startswith("_"):
+            members.setdefault(head, set()).add(name)
+    submodules = frozenset(submodules)
+    own = {m: set(members.get(m, ())) for m in marks}
+    for q in submodules:
+        head, _, name = q.rpartition(".")
+        if head in own:
+            own[head].add(name)
+    for q, target in aliases.items():
+        if STAR in q:
+            continue
+        head, _, name = q.rpartition(".")
+        if head in own:
+            own[head].add(name)
+        if head and not name.startswith("_") and target not in submodules:
+            members.setdefault(head, set()).add(name)  # what B imports by name (not a module of the workspace)
+    added: set[str] = set()
+    for _ in range(ALIAS_STEPS):  # a module star-imported may star-import another
+        changed = False
+        for module in sorted(marks):
+            bound: dict[str, str] = {}
+            for _k, base in sorted(marks[module]):  # the later import binds the name last
+                bound.update((name, f"{base}.{name}") for name in members.get(base, ()) if name not in own[module])
+            for name, target in sorted(bound.items()):
+                key = f"{module}.{name}"
+                if target != key and aliases.get(key) != target and not _leads_to(aliases, target, key):
+                    aliases[key] = target
+                    added.add(key)
+                    members.setdefault(module, set()).add(name)
+                    changed = True
+        if not changed:
+            break
+    return frozenset(added)
+
+
+def _leads_to(aliases: Mapping[str, str], start: str, key: str) -> bool:
+    """Whether the aliases from ``start`` reach ``key`` (two modules that
+    star-import each other: the name stays what the other import gave it)."""
+    current = start
+    for _ in range(ALIAS_STEPS):
+        if current == key:
+            return True
+        following = aliases.get(current)
+        if following is None:
+            return False
+        current = following
+    return current == key
+
+
 def module_aliases(module: str, imports: Iterable[Any], values: dict[str, str] | None = None
                    ) -> list[tuple[str, str]]:
     """The names a module's own imports give it, as other modules may use
@@ -259,6 +336,10 @@ def module_aliases(module: str, imports: Iterable[Any], values: dict[str, str] |
     in the value types it tells, resolver._class_aliases)."""
     out = [(f"{module}.{i.local}", i.target) for i in imports
            if i.scope == module and i.local != "*" and i.target != f"{module}.{i.local}"]
+    # ``from B import *``: a mark (``m.*0`` -> ``B``, numbered in source order) that
+    # expand_stars turns into the names B has once every file has told its own
+    stars = [i.target for i in imports if i.scope == module and i.local == "*"]
+    out += [(f"{module}{STAR}{k}", base) for k, base in enumerate(stars)]
     if values:
         out += [(q[:-1], cls) for q, cls in values.items() if q.endswith("=")]
     return out
@@ -784,7 +865,8 @@ def solve(jobs: list[Job], records: list[Record | None], aliases: dict[str, str]
         return _Local(jobs)
 
     try:
-        tables = Tables(told, aliases)
+        modules = frozenset(j.module for j in jobs)
+        tables = Tables(told, aliases, modules)
         rounds = 0
         while True:
             if need:
@@ -796,7 +878,7 @@ def solve(jobs: list[Job], records: list[Record | None], aliases: dict[str, str]
                     from_record[n] = False
                     outcome.parses += t.parsed
                 rounds += 1
-                fresh = Tables(told, aliases)
+                fresh = Tables(told, aliases, modules)
                 fresh.carry(tables)
                 tables = fresh
             if rounds >= MAX_ROUNDS:

@@ -1036,6 +1036,10 @@ class _Analyser:
         for scope, body in self.scopes:
             node = scope.node
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                wrapper = self._decorating_class(node, scope) if node.decorator_list else None
+                if wrapper is not None:  # ``@curry def add``: the name is a curry, its call curry's
+                    self.attribute_types[scope.qualname] = wrapper
+                    continue
                 cls = None
                 if node.returns is not None:
                     cls = self._class_of_annotation(node.returns, scope.parent)
@@ -1104,6 +1108,20 @@ class _Analyser:
                             self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}", cls)
                         for facet, told in self._annotation_facets(stmt.annotation, scope):
                             self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}{facet}", told)
+
+    def _decorating_class(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope) -> str | None:
+        """The workspace class a function (not a method) is decorated with, as
+        its one decorator written bare (``@curry``): ``add = curry(add)``
+        makes the name an instance of it, unless the class makes its own
+        instances (a ``__new__`` of the workspace)."""
+        if scope.cls or len(node.decorator_list) != 1 or scope.parent is None \
+                or not isinstance(node.decorator_list[0], (ast.Name, ast.Attribute)):
+            return None
+        cls = self._resolve_expr(node.decorator_list[0], scope.parent)
+        if cls is None or cls.startswith((UNRESOLVED, "builtins.")) or self._class_info(cls) is None:
+            return None
+        maker = self._member_owner(cls, "__new__")
+        return cls if maker is None or maker.startswith("builtins.") else None
 
     def _is_enum(self, cls: str) -> bool:
         """Whether ``cls`` derives from the standard library's ``Enum`` (its members are its instances)."""
@@ -1208,6 +1226,11 @@ class _Analyser:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _VALUE_GETTERS \
                 and (value := self._mapped_type(node.func.value, scope)) is not None:
             return value  # m.get(k) of m: dict[str, V]
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _ITEM_GETTERS \
+                and len(node.args) <= 1 and not node.keywords:
+            item = self._popped(node.func.value, scope)
+            if item is not None:
+                return item  # xs.pop() of xs: list[X], q.popleft() of q = deque(xs)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Subscript) \
                 and isinstance(node.func.value, (ast.Name, ast.Attribute)):
             # ``Ruler[T]()``: a generic class parametrized, then called, makes an instance of it
@@ -1360,6 +1383,18 @@ class _Analyser:
             found = self._enum_class(node, scope)  # for c in Color: its members
         return found
 
+    def _popped(self, node: ast.expr, scope: _Scope) -> str | None:
+        """The class of what ``node.pop()`` (``.popleft()``) gives when ``node``
+        is a list, deque or set of known items: one of them. Not a mapping's
+        (its ``pop`` gives a value), nor a class's own ``pop``."""
+        holder = self._value_type(node, scope)
+        if holder is not None and holder not in _POPPED_FROM:
+            return None
+        if self._mapped_type(node, scope) is not None or isinstance(node, (ast.Name, ast.Attribute)) \
+                and self._mapped_key(node, scope) is not None:
+            return None
+        return self._item_type(node, scope)
+
     def _item_type(self, node: ast.expr, scope: _Scope) -> str | None:
         """The class of the items of a value annotated ``list[X]`` and the like,
         or of a literal list, tuple or set whose items are all of one class."""
@@ -1378,9 +1413,11 @@ class _Analyser:
             return self._item_type(node.value, scope)
         if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):  # [make(e) for e in es]
             return self._value_type(node.elt, self._comprehension_scope(node, scope))
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1 \
-                and not node.keywords and not isinstance(node.args[0], ast.Starred) \
-                and self._resolve_name(node.func.id, scope) in _SAME_ITEMS:
+        if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords \
+                and not isinstance(node.args[0], ast.Starred) \
+                and (self._resolve_name(node.func.id, scope) if isinstance(node.func, ast.Name) else
+                     self._resolve_expr(node.func, scope) if isinstance(node.func, ast.Attribute) else None) \
+                in _SAME_ITEMS:
             return self._item_type(node.args[0], scope)  # reversed(xs), sorted(xs), list(xs): the items of xs
         if isinstance(node, (ast.Attribute, ast.Call)):
             func = node.func if isinstance(node, ast.Call) else node
@@ -2405,7 +2442,32 @@ class _Analyser:
                 if part is not None:
                     self._visit_expr(part, scope, scope.qualname)
             return True
+        if scope.kind == "class" and isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Name):
+            outer = self._outer_value(stmt, stmt.value.id, scope)
+            if outer is not None:  # ``RemoteError = RemoteError``: the value is the enclosing scope's
+                for target in stmt.targets:
+                    self._visit_expr(target, scope, scope.qualname)
+                self._visit_expr(stmt.value, outer, scope.qualname)
+                return True
         return False
+
+    def _outer_value(self, stmt: ast.Assign, name: str, scope: _Scope) -> _Scope | None:
+        """The scope ``name`` is read from in ``name = name`` in a class body
+        that binds it no earlier: the class's own is bound by this very
+        statement, so Python reads the enclosing function's or the module's
+        (class scopes do not nest); None for any other statement."""
+        if not any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
+            return None
+        body = scope.node.body if isinstance(scope.node, ast.ClassDef) else []
+        if stmt not in body:
+            return None
+        earlier = body[:body.index(stmt)]
+        if name in _bound_in(earlier) or any(name in _other_bindings(e) for e in earlier):
+            return None
+        outer = scope.parent
+        while outer is not None and outer.kind == "class":
+            outer = outer.parent
+        return outer
 
     def _visit_annotation(self, expr: ast.expr, scope: _Scope, source: str) -> None:
         """Annotations may be strings ("Ledger", "list[Posting]"): read them as
@@ -2764,7 +2826,19 @@ class _Analyser:
             return None
         if name in BUILTINS:
             return f"builtins.{name}"
+        if self.star_import:
+            return self._star_bound(name) or UNRESOLVED + name
         return UNRESOLVED + name
+
+    def _star_bound(self, name: str) -> str | None:
+        """``m.name`` when no statement binds ``name`` but one of the module's
+        ``from B import *`` binds it to a class (the tables know it through
+        the import, pool.expand_stars); the index names B's functions and
+        variables so bound too (WorkspaceIndex._star_bound)."""
+        qualname = f"{self.module}.{name}"
+        if self.external_classes is not None and self.external_classes(qualname) is not None:
+            return qualname
+        return None
 
     # --- unused imports ----------------------------------------------------------------
 
@@ -2859,7 +2933,11 @@ _UNIONS = frozenset({"typing.Union", "typing_extensions.Union", "typing.Optional
 #: Functions whose result is their first argument read as an annotation.
 _CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
 #: Built-ins whose result holds the items of their one argument.
-_SAME_ITEMS = frozenset(f"builtins.{f}" for f in ("reversed", "sorted", "list", "tuple", "set", "frozenset", "iter"))
+_SAME_ITEMS = frozenset(f"builtins.{f}" for f in ("reversed", "sorted", "list", "tuple", "set", "frozenset", "iter")) \
+    | {"collections.deque"}
+#: Methods of a list, deque or set that give one of its items, and those classes.
+_ITEM_GETTERS = frozenset({"pop", "popleft"})
+_POPPED_FROM = frozenset({"builtins.list", "builtins.set", "collections.deque"})
 #: Functions whose result is of their one argument's class (typeshed: ``(x: _T) -> _T``).
 _COPIES = frozenset({"copy.copy", "copy.deepcopy"})
 

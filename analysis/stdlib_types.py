@@ -101,6 +101,20 @@ RESULTS: dict[str, str] = {
     **{f"pathlib.{c}.{a}": "pathlib.Path" for c in ("Path", "PurePath") for a in ("parent",)},
     **{f"pathlib.{c}.{a}": _STR for c in ("Path", "PurePath") for a in ("name", "stem", "suffix")},
     "pathlib.Path.read_text()": _STR, "pathlib.Path.read_bytes()": _BYTES, "pathlib.PurePath.as_posix()": _STR,
+    # recall round 7 (docs/performance.md): what structlog, toolz and marshmallow call on
+    **{f"asyncio.{f}()": "asyncio.AbstractEventLoop" for f in ("get_running_loop", "get_event_loop",
+                                                               "new_event_loop")},
+    "contextvars.copy_context()": "contextvars.Context", "contextvars.ContextVar.name": _STR,
+    "inspect.Signature.parameters": "types.MappingProxyType", "inspect.Parameter.name": _STR,
+    "sys._getframe()": "types.FrameType", "inspect.currentframe()": "types.FrameType",
+    "types.FrameType.f_back": "types.FrameType", "types.FrameType.f_globals": "builtins.dict",
+    "types.FrameType.f_locals": "builtins.dict", "types.FrameType.f_code": "types.CodeType",
+    "traceback.FrameSummary.name": _STR, "traceback.FrameSummary.filename": _STR,
+    **{f"logging.LogRecord.{a}": _STR for a in ("name", "levelname", "pathname", "filename", "module", "funcName")},
+    **{f"datetime.datetime.{f}()": "datetime.datetime" for f in (
+        "strptime", "fromtimestamp", "utcfromtimestamp", "fromisoformat", "combine", "astimezone", "replace")},
+    **{f"datetime.date.{f}()": "datetime.date" for f in ("fromtimestamp", "fromisoformat", "fromordinal")},
+    "datetime.datetime.date()": "datetime.date", "datetime.datetime.time()": "datetime.time",
 }
 
 

@@ -1270,3 +1270,131 @@ def round6(tmp_path_factory: pytest.TempPathFactory) -> WorkspaceIndex:
 def test_round6_rules(round6: WorkspaceIndex, member: str, lines: set[int]) -> None:
     used = {line for module, line in _lines(round6, f"pkg.model.{member}") if module == "pkg.user"}
     assert used == lines
+
+
+# Round 7: rules found on a tune half widened with toolz, pyparsing and others (docs/performance.md,
+# "Recall round 7").
+def test_a_star_import_binds_the_public_names_of_the_module_it_reads(tmp_path: Path) -> None:
+    # ``from .core import *`` in pkg/__init__.py and in pkg/helpers.py: a name used there, ``pkg.name``
+    # and ``from pkg import name`` elsewhere are core's definitions (toolz, pyparsing)
+    index = _index(tmp_path, {
+        "pkg/__init__.py": "from .core import *\nfrom .extra import *\n",
+        "pkg/core.py": (
+            "class Element:\n"
+            "    def parse(self) -> None:\n        pass\n\n\n"
+            "def one_of(s: str) -> Element:\n    return Element()\n\n\n"
+            "def _private() -> None:\n    pass\n"
+        ),
+        "pkg/extra.py": "def one_of(s: str) -> int:\n    return 1\n",  # a later star import binds it last
+        "pkg/helpers.py": (
+            "from .core import *\n\n\n"
+            "def make() -> None:\n"
+            "    e = Element()\n"                     # 5
+            "    e.parse()\n"                         # 6
+            "    one_of('a')\n"                       # 7
+            "    Element.parse(e)\n"                  # 8
+        ),
+        "pkg/user.py": (
+            "import pkg\n"
+            "from pkg import Element, one_of\n\n\n"  # 2
+            "def use() -> None:\n"
+            "    Element().parse()\n"                 # 6
+            "    pkg.Element().parse()\n"             # 7
+            "    one_of('b')\n"                       # 8
+        ),
+    })
+    def elsewhere(qualname: str) -> list[tuple[str, int]]:
+        return [(m, n) for m, n in _lines(index, qualname) if m in ("pkg.helpers", "pkg.user")]
+
+    assert elsewhere("pkg.core.Element") == [("pkg.helpers", 5), ("pkg.helpers", 8),
+                                             ("pkg.user", 2), ("pkg.user", 6), ("pkg.user", 7)]
+    assert elsewhere("pkg.core.Element.parse") == [("pkg.helpers", 6), ("pkg.helpers", 8),
+                                                   ("pkg.user", 6), ("pkg.user", 7)]
+    assert elsewhere("pkg.core.one_of") == [("pkg.helpers", 7)]
+    assert elsewhere("pkg.extra.one_of") == [("pkg.user", 2), ("pkg.user", 8)]
+
+
+def test_what_the_standard_library_returns_round7(tmp_path: Path) -> None:
+    # typeshed's classes of asyncio's loop getters, copy_context(), Signature.parameters, a frame's
+    # globals and datetime's constructors (structlog, toolz, marshmallow)
+    index = _index(tmp_path, {"pkg/std.py": (
+        "import asyncio, contextvars, inspect, sys\n"
+        "import datetime as dt\n\n\n"
+        "def run(fn):\n"
+        "    asyncio.get_running_loop().run_in_executor(None, fn)\n"       # 6
+        "    ctx = contextvars.copy_context()\n"
+        "    ctx.run(fn)\n"                                                # 8
+        "    inspect.signature(fn).parameters.values()\n"                  # 9
+        "    sys._getframe().f_globals.get('x')\n"                         # 10
+        "    dt.datetime.strptime('1', '%d').time()\n"                     # 11
+        "    dt.datetime.fromtimestamp(1).astimezone().replace(tzinfo=None)\n"  # 12
+    )})
+    calls = _calls_at(index, "pkg.std")
+    assert "asyncio.AbstractEventLoop.run_in_executor" in calls[6]
+    assert calls[8] == {"contextvars.Context.run"}
+    assert "types.MappingProxyType.values" in calls[9]
+    assert "builtins.dict.get" in calls[10]
+    assert "datetime.datetime.time" in calls[11]
+    assert {"datetime.datetime.astimezone", "datetime.datetime.replace"} <= calls[12]
+
+
+def test_a_function_decorated_with_a_class_is_an_instance_of_it(tmp_path: Path) -> None:
+    # ``@curry def add``: ``add = curry(add)``, so ``add.bind()`` is curry's bind, here, in a nested
+    # function and in an importer (toolz's tests)
+    index = _index(tmp_path, {
+        "pkg/fn.py": (
+            "class curry:\n"
+            "    def __init__(self, f):\n        self.f = f\n\n"
+            "    def bind(self, x):\n        return self\n\n\n"
+            "@curry\n"
+            "def add(x, y):\n    return x + y\n\n\n"
+            "def local():\n"
+            "    @curry\n"
+            "    def inner(x):\n        return x\n"
+            "    inner.bind(1)\n"                       # 18
+            "    add.bind(2)\n"                         # 19
+        ),
+        "pkg/user.py": "from pkg.fn import add\n\n\ndef go():\n    add.bind(3)\n",
+    })
+    assert _lines(index, "pkg.fn.curry.bind") == [("pkg.fn", 18), ("pkg.fn", 19), ("pkg.user", 5)]
+
+
+def test_pop_of_a_list_deque_or_set_gives_an_item(tmp_path: Path) -> None:
+    # ``xs.pop()``, ``xs.pop(0)``, ``q.popleft()`` of a list or deque of known items (pyparsing's
+    # ``to_visit = deque([self])``, then ``cur = to_visit.popleft()``; a parser's stack)
+    index = _index(tmp_path, {"pkg/stack.py": (
+        "import collections\n"
+        "from collections import deque\n\n\n"
+        "class Node:\n"
+        "    def visit(self) -> None:\n        pass\n\n\n"
+        "def walk(root: Node, nodes: list[Node]) -> None:\n"
+        "    todo = deque([root])\n"
+        "    cur = todo.popleft()\n"
+        "    cur.visit()\n"                                # 13
+        "    nodes.pop().visit()\n"                        # 14
+        "    nodes.pop(0).visit()\n"                       # 15
+        "    collections.deque(nodes).pop().visit()\n"     # 16
+        "    {root}.pop().visit()\n"                       # 17
+    )})
+    assert _lines(index, "pkg.stack.Node.visit") == [("pkg.stack", n) for n in (13, 14, 15, 16, 17)]
+
+
+def test_a_class_body_name_bound_to_itself_reads_the_enclosing_one(tmp_path: Path) -> None:
+    # ``RemoteError = RemoteError`` in a class body (execnet's Channel): the value is the module's class
+    index = _index(tmp_path, {"pkg/chan.py": (
+        "class RemoteError(Exception):\n    pass\n\n\n"
+        "class Channel:\n"
+        "    RemoteError = RemoteError\n"     # 6
+    )})
+    assert _lines(index, "pkg.chan.RemoteError") == [("pkg.chan", 6)]
+
+
+def test_a_star_import_binds_what_the_module_imports_by_name(tmp_path: Path) -> None:
+    # pyparsing's helpers.py uses ``replaced_by_pep8``, which core.py imports from util.py and helpers
+    # star-imports from core (no ``__all__``: a star import binds every public name, imported ones too)
+    index = _index(tmp_path, {
+        "pkg/util.py": "def replaced(name: str) -> str:\n    return name\n",
+        "pkg/core.py": "from .util import replaced\n",
+        "pkg/helpers.py": "from .core import *\n\n\ndef make() -> None:\n    replaced('a')\n",
+    })
+    assert _lines(index, "pkg.util.replaced") == [("pkg.core", 1), ("pkg.helpers", 5)]

@@ -213,3 +213,105 @@ ROUND6 = CLASSES + (
 ])
 def test_round6_rules_name_no_wrong_target(function: str, attr: str, expected: set[str]) -> None:
     assert _calls(ROUND6, function, attr) == expected
+
+
+def test_a_star_import_binds_neither_private_names_nor_names_the_module_binds_itself(tmp_path: Path) -> None:
+    # ``from .core import *`` binds core's public names, not ``_helper``; a name the module defines
+    # or imports itself (before or after the star import) stays its own; a built-in stays built-in
+    write_files(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/core.py": ("class Shape:\n    def run(self):\n        pass\n\n\n"
+                        "def _helper():\n    pass\n\n\ndef area():\n    pass\n\n\ndef len(x):\n    return 0\n"),
+        "pkg/other.py": "class Shape:\n    def run(self):\n        pass\n",
+        "pkg/user.py": ("from .core import *\nfrom .other import Shape\n\n\n"
+                        "def area():\n    pass\n\n\n"
+                        "def go():\n    Shape().run()\n    area()\n    _helper()\n    len([])\n"),
+        "pkg/client.py": "from pkg.user import area, Shape\n\n\ndef go():\n    area()\n    Shape().run()\n",
+    })
+    ws = Workspace(tmp_path)
+    index = WorkspaceIndex(ws, ws.python_files())
+    calls = {(a.module, u.target) for a in index.modules for u in a.uses
+             if u.kind == CALLS and a.module in ("pkg.user", "pkg.client")}
+    assert calls == {("pkg.user", "pkg.other.Shape"), ("pkg.user", "pkg.other.Shape.run"),
+                     ("pkg.user", "pkg.user.area"), ("pkg.user", "?_helper"), ("pkg.user", "builtins.len"),
+                     ("pkg.client", "pkg.user.area"), ("pkg.client", "pkg.other.Shape"),
+                     ("pkg.client", "pkg.other.Shape.run")}
+
+
+def test_a_date_is_not_taken_for_a_datetime() -> None:
+    # datetime.datetime.replace() makes a datetime; datetime.date.replace() a date: its members are not
+    # a datetime's (the table says what each class's constructor gives, not its base's)
+    source = "import datetime\n\n\ndef f():\n    datetime.date.today().replace(day=1).weekday()\n"
+    assert _calls(source, "f", "weekday") == {"?datetime.date.today().replace(day=1).weekday"}
+
+
+def test_only_a_bare_class_decorator_makes_a_function_an_instance() -> None:
+    # a function decorator, a class called with arguments and a class whose __new__ makes its
+    # instances leave the name a function (its attribute unknown); a class-decorated function's return
+    # annotation is not what calling the instance gives
+    source = (
+        "class Wrap:\n    def __init__(self, f=None):\n        self.f = f\n\n    def run(self):\n        pass\n\n\n"
+        "class Made:\n    def __new__(cls, f):\n        return f\n\n    def run(self):\n        pass\n\n\n"
+        "def deco(f):\n    return f\n\n\n"
+        "@deco\ndef a():\n    pass\n\n\n"
+        "@Wrap()\ndef b():\n    pass\n\n\n"
+        "@Made\ndef c():\n    pass\n\n\n"
+        "class Num:\n    def run(self):\n        pass\n\n\n"
+        "@Wrap\ndef d() -> Num:\n    return Num()\n\n\n"
+        "def use():\n    a.run()\n    b.run()\n    c.run()\n    d().run()\n    d.run()\n"
+    )
+    assert _calls(source, "use") == {"?a.run", "?b.run", "?c.run", "?d().run", "m.Wrap.run"}
+
+
+def test_a_star_import_does_not_rebind_a_submodule_to_what_the_module_imports(tmp_path: Path) -> None:
+    # ``from .core import *`` in pkg/__init__.py, core doing ``from . import util``: ``pkg.util`` stays the
+    # submodule (asyncio's modules each import their siblings; a careless expansion made a cycle of them)
+    write_files(tmp_path, {
+        "pkg/__init__.py": "from .core import *\n",
+        "pkg/core.py": "from . import util\n\n\nclass Core:\n    pass\n",
+        "pkg/util.py": "class Util:\n    def run(self):\n        pass\n",
+        "pkg/client.py": "import pkg.util\nfrom pkg import Core\n\n\ndef go():\n    pkg.util.Util().run()\n    Core()\n",
+    })
+    ws = Workspace(tmp_path)
+    index = WorkspaceIndex(ws, ws.python_files())
+    calls = {u.target for u in index.by_module["pkg.client"].uses if u.kind == CALLS}
+    assert calls == {"pkg.util.Util", "pkg.util.Util.run", "pkg.core.Core"}
+
+
+def test_pop_of_a_mapping_or_of_a_class_of_its_own_is_no_item() -> None:
+    # a dict's pop gives a value, not a key; a class's own pop gives what it returns, not what it iterates
+    source = CLASSES + (
+        "from typing import Any\n\n\n"
+        "class Stack:\n    def __iter__(self):\n        return iter([A()])\n\n"
+        "    def pop(self) -> C:\n        return C()\n\n\n"
+        "def popped(m: dict[A, Any], s: Stack, xs: list[A]):\n"
+        "    m.pop(A()).run()\n    s.pop().run()\n    xs.pop().run()\n"
+    )
+    assert _calls(source, "popped") == {"?m.pop(A()).run", "m.C.run", "m.A.run"}
+
+
+def test_a_class_body_name_bound_earlier_in_the_body_is_the_class_s_own() -> None:
+    # ``X = X`` reads the enclosing X only when the class body has not bound X before it
+    source = CLASSES + (
+        "class Holder:\n    def A(self):\n        pass\n\n    A = A\n\n    C = 1\n    C = C\n\n\n"
+        "def use():\n    Holder.A(None)\n"
+    )
+    analysis = analyse_module(source.encode(), "m.py", "m")
+    refs = {(u.line, u.target) for u in analysis.uses if u.source == "m.Holder"}
+    assert refs == {(15, "m.Holder.A"), (18, "m.Holder.C")}
+
+
+def test_modules_that_star_import_each_other_make_no_cycle_of_names(tmp_path: Path) -> None:
+    # a.py: ``from .c import *`` then ``from .b import *``; b.py: ``from .a import *``: x is c's
+    # everywhere (an expansion that let the later import win made a.x -> b.x -> a.x, a name of nothing)
+    write_files(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/a.py": "from .c import *\nfrom .b import *\n",
+        "pkg/b.py": "from .a import *\n\n\ndef g():\n    x()\n",
+        "pkg/c.py": "def x():\n    pass\n",
+        "pkg/user.py": "from pkg.a import x\n\n\ndef u():\n    x()\n",
+    })
+    ws = Workspace(tmp_path)
+    index = WorkspaceIndex(ws, ws.python_files())
+    calls = {(a.module, u.target) for a in index.modules for u in a.uses if u.kind == CALLS}
+    assert calls == {("pkg.b", "pkg.c.x"), ("pkg.user", "pkg.c.x")}
