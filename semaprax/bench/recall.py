@@ -235,8 +235,9 @@ def measure(package: str, references: int) -> dict[str, Any]:
                         claimed_right += 1
                     else:
                         wrong.append(f"{path}:{line} {text}: ours {ours}, jedi {theirs}")
-        ref_found = ref_total = 0
+        ref_found = ref_total = ref_ours = 0
         ref_misses: list[str] = []
+        ref_extra: list[str] = []
         symbols = sorted(q for q, loc in index.definitions.items()
                          if loc.definition.kind in ("function", "method", "class"))
         step = max(1, len(symbols) // max(references, 1))
@@ -265,13 +266,15 @@ def measure(package: str, references: int) -> dict[str, Any]:
             our_uses = {(a.path, u.line) for a, u in index.uses_of(qualname)}
             ref_total += len(jedi_uses)
             ref_found += len(jedi_uses & our_uses)
+            ref_ours += len(our_uses)
             ref_misses.extend(f"{qualname}: {p}:{n}" for p, n in sorted(jedi_uses - our_uses))
+            ref_extra.extend(f"{qualname}: {p}:{n}" for p, n in sorted(our_uses - jedi_uses))
         return {"package": package, "files": len(files), "sites": sites_total, "knowable": knowable,
                 **{f"{p}_knowable": k for p, (k, _) in places.items()},
                 **{f"{p}_agree": n for p, (_, n) in places.items()},
                 "agree": agree, "claimed": claimed, "claimed_right": claimed_right,
-                "ref_total": ref_total, "ref_found": ref_found, "seconds": ours_seconds,
-                "misses": misses, "wrong": wrong, "ref_misses": ref_misses}
+                "ref_total": ref_total, "ref_found": ref_found, "ref_ours": ref_ours, "seconds": ours_seconds,
+                "misses": misses, "wrong": wrong, "ref_misses": ref_misses, "ref_extra": ref_extra}
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -288,9 +291,10 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit("jedi is not installed: pip install -e '.[dev]'") from None
     print(f"jedi {jedi.__version__}, Python {sys.version.split()[0]}\n")
     print("| package | files | call sites | knowable | recall | in package | builtins | external | "
-          "our targets checked | precision | references (jedi) | references recall |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    keys = ("sites", "knowable", "agree", "claimed", "claimed_right", "ref_total", "ref_found",
+          "our targets checked | precision | references (jedi) | references recall | references (ours) | "
+          "of ours, jedi's |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    keys = ("sites", "knowable", "agree", "claimed", "claimed_right", "ref_total", "ref_found", "ref_ours",
             *(f"{p}_{k}" for p in _PLACES for k in ("knowable", "agree")))
     totals = dict.fromkeys(keys, 0)
     details = []
@@ -318,6 +322,8 @@ def main(argv: list[str] | None = None) -> int:
             print("\n".join(r["wrong"][: args.show]))
             print(f"{r['package']}: references jedi lists and we do not")
             print("\n".join(r["ref_misses"][: args.show]))
+            print(f"{r['package']}: references we list and jedi does not")
+            print("\n".join(r["ref_extra"][: args.show]))
     return 0
 
 
@@ -328,7 +334,7 @@ def _row(name: str, files: str, r: dict[str, Any]) -> str:
     by_place = " | ".join(f"{_pct(r[f'{p}_agree'], r[f'{p}_knowable'])} of {r[f'{p}_knowable']:,}" for p in _PLACES)
     return (f"| {name} | {files} | {r['sites']:,} | {r['knowable']:,} | {_pct(r['agree'], r['knowable'])} | "
             f"{by_place} | {r['claimed']:,} | {_pct(r['claimed_right'], r['claimed'])} | {r['ref_total']:,} | "
-            f"{_pct(r['ref_found'], r['ref_total'])} |")
+            f"{_pct(r['ref_found'], r['ref_total'])} | {r['ref_ours']:,} | {_pct(r['ref_found'], r['ref_ours'])} |")
 
 
 def _pct(part: int, whole: int) -> str:
