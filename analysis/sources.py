@@ -5,6 +5,7 @@ covers exactly those files (docs/profiles.md)."""
 from __future__ import annotations
 
 import difflib
+import errno
 import functools
 import hashlib
 import io
@@ -107,6 +108,13 @@ def spelled(name: str) -> str:
         return os.fsencode(name).decode("utf-8", "backslashreplace")
     except UnicodeEncodeError:
         return name.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _cannot_read(what: str, exc: OSError) -> str:
+    """Why the listing left out a file or folder it cannot read, as
+    ``Workspace.skipped`` says it (``the file cannot be read: permission denied``)."""
+    reason = os.strerror(exc.errno) if exc.errno is not None else "it cannot be read"
+    return f"the {what} cannot be read: {reason[:1].lower()}{reason[1:]}"
 
 
 def unnameable(root: str, what: str = "root") -> str | None:
@@ -299,8 +307,9 @@ class Workspace:
         #: Why files were left out of the listing (a dangling symlink, one that
         #: leaves the workspace), one sentence each, in path order.
         self.notes: list[str] = []
-        #: Files and folders left out because a view cannot name them: (their
-        #: name as ``spelled`` spells it, why), in path order.
+        #: Files and folders left out because a view cannot name them (a name
+        #: that is not UTF-8) or cannot read them (permissions): (their name as
+        #: ``spelled`` spells it, why), in path order.
         self.skipped: list[tuple[str, str]] = []
 
     # --- paths --------------------------------------------------------------------
@@ -358,7 +367,12 @@ class Workspace:
         if self._listing is None:
             found = []
             notes = []
-            for dirpath, dirnames, filenames in os.walk(self.folder):  # symlinked folders are not entered
+            def unlisted(exc: OSError) -> None:  # a folder os.walk cannot list: left out, and said so
+                if exc.filename is not None:
+                    rel = Path(os.fsdecode(exc.filename)).relative_to(self.folder).as_posix()
+                    self.skipped.append((spelled(rel), _cannot_read("folder", exc)))
+
+            for dirpath, dirnames, filenames in os.walk(self.folder, onerror=unlisted):  # symlinks not entered
                 rel_dir = Path(dirpath).relative_to(self.folder).as_posix()
                 kept = []
                 for d in dirnames:
@@ -386,6 +400,9 @@ class Workspace:
                         if not self.inside(rel):
                             notes.append(f"skipped {rel}: a symlink that leaves the workspace")
                             continue
+                    if not os.access(full, os.R_OK):  # one unreadable file does not take the others' views down
+                        self.skipped.append((rel, _cannot_read("file", PermissionError(errno.EACCES, ""))))
+                        continue
                     found.append(rel)
             self._listing = sorted(found, key=lambda p: p.encode("utf-8"))
             self.skipped.sort(key=lambda s: s[0].encode("utf-8"))
@@ -615,7 +632,14 @@ class Workspace:
         return self.read(stub) if rel.endswith(".py") and self._is_file(stub) else None
 
     def _is_file(self, rel: str) -> bool:
+        """Whether ``rel`` is a file of the workspace a view can read (one that
+        cannot be read is left out as the listing leaves it out)."""
         found = self._files.get(rel)
         if found is None:
-            found = self._files[rel] = (self.folder / rel).is_file() and self.inside(rel)
+            path = self.folder / rel
+            try:
+                found = path.is_file() and self.inside(rel) and os.access(path, os.R_OK)
+            except OSError:  # a folder on its way that cannot be searched
+                found = False
+            self._files[rel] = found
         return found
