@@ -352,6 +352,11 @@ class Workspace:
                 raise WorkspaceError(f"{rel!r} is a symlink that leaves the workspace; it is not read")
             try:
                 self.read_files[rel] = (self.folder / rel).read_bytes()
+            except FileNotFoundError:
+                if self._listing is not None and rel in self._listing:  # removed between listing and reading
+                    raise WorkspaceError(f"cannot read {rel!r}: it was removed after the workspace was listed; "
+                                         f"make the view again") from None
+                raise WorkspaceError(f"cannot read {rel!r}: no such file") from None
             except OSError as exc:
                 raise WorkspaceError(f"cannot read {rel!r}: {exc.strerror or exc}") from None
         return self.read_files[rel]

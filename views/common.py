@@ -86,7 +86,8 @@ def manifest_root(ws: Workspace, root: str) -> Project:
             candidate = f"{rel}/{name}" if rel else name
             if ws.exists(candidate):
                 return load_project(ws, candidate)
-        raise WorkspaceError(f"no semaprax.toml or pyproject.toml in {root!r}")
+        raise WorkspaceError(f"no semaprax.toml or pyproject.toml in {root!r}; a semaprax.toml holding the line "
+                             f"[project] makes the folder a project whose sources are its .py files")
     return load_project(ws, rel)
 
 
