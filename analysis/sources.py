@@ -292,7 +292,8 @@ class Workspace:
         self.folder = Path(folder)
         self.index_cache = index_cache
         if not self.folder.is_dir():
-            raise WorkspaceError(f"workspace {str(folder)!r} is not a folder")
+            what = "is not a folder" if self.folder.exists() else "does not exist"
+            raise WorkspaceError(f"workspace {str(folder)!r} {what}")
         self.read_files: dict[str, bytes] = {}
         self._listing: list[str] | None = None
         self._files: dict[str, bool] = {}
@@ -382,6 +383,10 @@ class Workspace:
                 kept = []
                 for d in dirnames:
                     if d in SKIP_DIRS or d.startswith(".") or os.path.isfile(os.path.join(dirpath, d, "pyvenv.cfg")):
+                        continue
+                    if os.path.islink(os.path.join(dirpath, d)) and is_utf8(d):  # said, not silently missing
+                        notes.append(f"skipped {d if rel_dir == '.' else f'{rel_dir}/{d}'}: a symlink to a "
+                                     f"folder (not followed)")
                         continue
                     if not is_utf8(d):
                         rel = d if rel_dir == "." else f"{rel_dir}/{d}"

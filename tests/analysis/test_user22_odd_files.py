@@ -96,3 +96,28 @@ def test_an_unreadable_file_or_folder_is_skipped_and_the_other_files_views_are_u
     assert expected.pop("diagnostics pyproject.toml")["files"] == {}
     assert got == expected
     assert "pkg/user.py" in got["references pkg.ok.a"]["files"]
+
+
+def test_a_symlinked_folder_is_said_to_be_skipped_and_a_looping_root_is_named_a_loop(tmp_path):
+    from analysis.sources import WorkspaceError
+
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real" / "m.py").write_text("X = 1\n")
+    (tmp_path / "linked").symlink_to(tmp_path / "real")
+    (tmp_path / "loop1.py").symlink_to("loop2.py")
+    (tmp_path / "loop2.py").symlink_to("loop1.py")
+    ws = Workspace(tmp_path)
+    assert ws.python_files() == ["real/m.py"]
+    assert "skipped linked: a symlink to a folder (not followed)" in ws.notes
+    try:
+        PRODUCERS["graph"](ws, "loop1.py")
+    except WorkspaceError as exc:
+        assert str(exc).startswith("root 'loop1.py' is a symlink to nothing (a loop, or a target that is gone)")
+    else:
+        raise AssertionError("a looping root gave a view")
+    try:
+        Workspace(tmp_path / "nonesuch")
+    except WorkspaceError as exc:
+        assert str(exc).endswith("nonesuch' does not exist")
+    else:
+        raise AssertionError("a missing workspace was taken")

@@ -28,3 +28,19 @@ def test_serve_asks_for_no_document_text_since_views_read_the_saved_files(projec
         assert '"b()"' in view["wire"] and '"a()"' not in view["wire"]
     finally:
         assert lsp.close() == 0
+
+
+def test_find_roots_counts_one_line_and_one_file_in_the_singular(project):
+    from serverkit import McpSession
+
+    (project / "p" / "one.py").write_text("def one(): return 1\n")
+    (project / "q").mkdir()
+    (project / "q" / "__init__.py").write_text("X = 1\n")
+    mcp = McpSession("--workspace", str(project))
+    try:
+        text = mcp.call("find_roots", {"profile": "task-context", "query": "one"}).content[0].text
+        assert "p.one.one\tsymbol, 1 line" in text.split("\n")
+        folders = mcp.call("find_roots", {"profile": "symbols", "query": "q"}).content[0].text.split("\n")
+        assert "q\tfolder, 6 bytes, 1 file" in folders and "q/__init__.py\tfile, 6 bytes" in folders
+    finally:
+        mcp.close()
