@@ -42,3 +42,16 @@ def test_a_file_removed_after_the_listing_is_named_and_the_view_is_asked_again(t
                                "make the view again")
     _, again = PRODUCERS[profile](Workspace(tmp_path), root)  # asked again, it is made without the file
     assert "pkg/b.py" not in str(again)
+
+
+@pytest.mark.parametrize("profile", ["references", "task-context"])
+def test_a_symbol_spelled_as_its_source_spells_it_is_found_as_python_reads_it(tmp_path, monkeypatch, profile):
+    # Python reads identifiers in NFKC: ``def ﬁnd`` defines ``find``, and ``ﬁnd`` copied from the source names it
+    monkeypatch.setattr(filecache, "use_disk", False)
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "a.py").write_text("def \ufb01nd():\n    return 1\n")
+    (tmp_path / "pkg" / "b.py").write_text("from pkg.a import \ufb01nd\n\n\ndef g():\n    return find()\n")
+    root, view = PRODUCERS[profile](Workspace(tmp_path), "pkg.a.\ufb01nd")
+    assert root == "pkg.a.find" and view["symbol"] == "pkg.a.find"
+    assert "pkg/b.py" in str(view)
