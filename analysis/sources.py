@@ -503,9 +503,13 @@ class Workspace:
 
     def _natural(self, folders: list[str], read: bool) -> str:
         """The folder Python puts on ``sys.path`` for a file in ``folders``: the
-        one above its outermost package (``__init__.py``), else its own."""
+        one above its outermost package (``__init__.py``), else its own. A
+        folder whose name is no identifier (``weird.py/``, ``my-data/``) is no
+        package, whatever it holds: no import can spell it, so the packages
+        counted are those below it."""
         outermost = None
-        for depth in range(len(folders), 0, -1):
+        floor = max((i + 1 for i, f in enumerate(folders) if not f.isidentifier()), default=0)
+        for depth in range(len(folders), floor, -1):
             init = "/".join(folders[:depth]) + "/__init__.py"
             if self._is_file(init):
                 # The module's name depends on this file: it is read, so the
