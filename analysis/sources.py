@@ -110,10 +110,11 @@ def spelled(name: str) -> str:
         return name.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-def _cannot_read(what: str, exc: OSError) -> str:
-    """Why the listing left out a file or folder it cannot read, as
-    ``Workspace.skipped`` says it (``the file cannot be read: permission denied``)."""
-    reason = os.strerror(exc.errno) if exc.errno is not None else "it cannot be read"
+def _cannot_read(what: str, code: int | None) -> str:
+    """Why the listing left out a file or folder it cannot read (``code``: the
+    errno), as ``Workspace.skipped`` says it (``the file cannot be read:
+    permission denied``)."""
+    reason = os.strerror(code) if code else "unknown error"
     return f"the {what} cannot be read: {reason[:1].lower()}{reason[1:]}"
 
 
@@ -376,7 +377,7 @@ class Workspace:
             def unlisted(exc: OSError) -> None:  # a folder os.walk cannot list: left out, and said so
                 if exc.filename is not None:
                     rel = Path(os.fsdecode(exc.filename)).relative_to(self.folder).as_posix()
-                    self.skipped.append((spelled(rel), _cannot_read("folder", exc)))
+                    self.skipped.append((spelled(rel), _cannot_read("folder", exc.errno)))
 
             for dirpath, dirnames, filenames in os.walk(self.folder, onerror=unlisted):  # symlinks not entered
                 rel_dir = Path(dirpath).relative_to(self.folder).as_posix()
@@ -411,7 +412,7 @@ class Workspace:
                             notes.append(f"skipped {rel}: a symlink that leaves the workspace")
                             continue
                     if not os.access(full, os.R_OK):  # one unreadable file does not take the others' views down
-                        self.skipped.append((rel, _cannot_read("file", PermissionError(errno.EACCES, ""))))
+                        self.skipped.append((rel, _cannot_read("file", errno.EACCES)))
                         continue
                     found.append(rel)
             self._listing = sorted(found, key=lambda p: p.encode("utf-8"))
