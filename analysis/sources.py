@@ -293,8 +293,7 @@ class Workspace:
         self.folder = Path(folder)
         self.index_cache = index_cache
         if not self.folder.is_dir():
-            what = "is not a folder" if self.folder.exists() else "does not exist"
-            raise WorkspaceError(f"workspace {str(folder)!r} {what}")
+            raise WorkspaceError(f"workspace {str(folder)!r} is not a folder")
         self.read_files: dict[str, bytes] = {}
         self._listing: list[str] | None = None
         self._files: dict[str, bool] = {}
