@@ -449,7 +449,8 @@ def build_parser() -> argparse.ArgumentParser:
         "initialize, method workspace/compact-projection takes profile, root, either encoding (with "
         "optional format_version) or accept offers, and optionally max_tokens. The workspace is "
         "--workspace, else the client's rootUri or first workspaceFolders entry. Requests run on a "
-        "thread pool and can be cancelled with $/cancelRequest while queued.",
+        "thread pool and can be cancelled with $/cancelRequest while queued. Views read the files as "
+        "saved on disk, never an editor's unsaved buffer.",
     )
     sv.add_argument("--workspace", metavar="DIR", help=server_workspace)
     sv.add_argument("--jobs", type=_positive, default=4, metavar="N",

@@ -27,3 +27,9 @@ def test_a_folder_without_a_manifest_is_told_how_to_make_it_a_project(tmp_path, 
     (tmp_path / "semaprax.toml").write_text("[project]\n")  # and the advice holds
     assert main(["project", ".", "--profile", "project-graph", "--workspace", str(tmp_path), "--no-cache"]) == 0
     assert '["a.py",2]' in capsys.readouterr().out
+
+
+def test_serve_help_says_views_read_the_saved_files(capsys):
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    assert "never an editor's unsaved buffer" in " ".join(capsys.readouterr().out.split())
