@@ -5,6 +5,7 @@ import), and symbols can be looked up by qualified name."""
 from __future__ import annotations
 
 import gc
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from operator import attrgetter
@@ -192,6 +193,9 @@ class WorkspaceIndex:
         found = self.definitions.get(qualname)
         if found is None:
             found = self.definitions.get(self.canonical(qualname))
+        if found is None and (folded := unicodedata.normalize("NFKC", qualname)) != qualname:
+            # as the source spells it (``ﬁnd``): Python reads identifiers in NFKC (``find``)
+            found = self.definitions.get(folded) or self.definitions.get(self.canonical(folded))
         if found is None:
             candidates = sorted(self.definitions)
             hint = suggest(qualname, candidates, "symbol")

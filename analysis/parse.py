@@ -96,7 +96,22 @@ def parse(source: str | bytes, filename: str = "<unknown>", mode: Literal["exec"
         return tree, (table(tree) if table is not None else None)
 
     # (+1: ``parsed`` is a frame of its own)
-    return _within((PARSE_FRAMES if frames is None else frames) + 1, parsed)
+    try:
+        return _within((PARSE_FRAMES if frames is None else frames) + 1, parsed)
+    except SyntaxError as exc:
+        raise _placed(exc) from None
+
+
+def _placed(exc: SyntaxError) -> SyntaxError:
+    """``exc`` with a place a reader can use: Python says an unknown or
+    undecodable coding declaration is at line 0, column -1 (the tokenizer
+    reads the declaration before any line is numbered), and a view's rows
+    number lines and columns from 1: such a place is line 1, column 1."""
+    if exc.lineno is not None and exc.lineno < 1:
+        exc.lineno = 1
+    if exc.offset is not None and exc.offset < 1:
+        exc.offset = 1
+    return exc
 
 
 def staged(fn: Callable[[], T]) -> T:

@@ -5,6 +5,7 @@ covers exactly those files (docs/profiles.md)."""
 from __future__ import annotations
 
 import difflib
+import errno
 import functools
 import hashlib
 import io
@@ -107,6 +108,14 @@ def spelled(name: str) -> str:
         return os.fsencode(name).decode("utf-8", "backslashreplace")
     except UnicodeEncodeError:
         return name.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _cannot_read(what: str, code: int | None) -> str:
+    """Why the listing left out a file or folder it cannot read (``code``: the
+    errno), as ``Workspace.skipped`` says it (``the file cannot be read:
+    permission denied``)."""
+    reason = os.strerror(code) if code else "unknown error"
+    return f"the {what} cannot be read: {reason[:1].lower()}{reason[1:]}"
 
 
 def unnameable(root: str, what: str = "root") -> str | None:
@@ -299,8 +308,9 @@ class Workspace:
         #: Why files were left out of the listing (a dangling symlink, one that
         #: leaves the workspace), one sentence each, in path order.
         self.notes: list[str] = []
-        #: Files and folders left out because a view cannot name them: (their
-        #: name as ``spelled`` spells it, why), in path order.
+        #: Files and folders left out because a view cannot name them (a name
+        #: that is not UTF-8) or cannot read them (permissions): (their name as
+        #: ``spelled`` spells it, why), in path order.
         self.skipped: list[tuple[str, str]] = []
 
     # --- paths --------------------------------------------------------------------
@@ -343,6 +353,11 @@ class Workspace:
                 raise WorkspaceError(f"{rel!r} is a symlink that leaves the workspace; it is not read")
             try:
                 self.read_files[rel] = (self.folder / rel).read_bytes()
+            except FileNotFoundError:
+                if self._listing is not None and rel in self._listing:  # removed between listing and reading
+                    raise WorkspaceError(f"cannot read {rel!r}: it was removed after the workspace was listed; "
+                                         f"make the view again") from None
+                raise WorkspaceError(f"cannot read {rel!r}: no such file") from None
             except OSError as exc:
                 raise WorkspaceError(f"cannot read {rel!r}: {exc.strerror or exc}") from None
         return self.read_files[rel]
@@ -358,11 +373,20 @@ class Workspace:
         if self._listing is None:
             found = []
             notes = []
-            for dirpath, dirnames, filenames in os.walk(self.folder):  # symlinked folders are not entered
+            def unlisted(exc: OSError) -> None:  # a folder os.walk cannot list: left out, and said so
+                if exc.filename is not None:
+                    rel = Path(os.fsdecode(exc.filename)).relative_to(self.folder).as_posix()
+                    self.skipped.append((spelled(rel), _cannot_read("folder", exc.errno)))
+
+            for dirpath, dirnames, filenames in os.walk(self.folder, onerror=unlisted):  # symlinks not entered
                 rel_dir = Path(dirpath).relative_to(self.folder).as_posix()
                 kept = []
                 for d in dirnames:
                     if d in SKIP_DIRS or d.startswith(".") or os.path.isfile(os.path.join(dirpath, d, "pyvenv.cfg")):
+                        continue
+                    if os.path.islink(os.path.join(dirpath, d)) and is_utf8(d):  # said, not silently missing
+                        notes.append(f"skipped {d if rel_dir == '.' else f'{rel_dir}/{d}'}: a symlink to a "
+                                     f"folder (not followed)")
                         continue
                     if not is_utf8(d):
                         rel = d if rel_dir == "." else f"{rel_dir}/{d}"
@@ -386,6 +410,9 @@ class Workspace:
                         if not self.inside(rel):
                             notes.append(f"skipped {rel}: a symlink that leaves the workspace")
                             continue
+                    if not os.access(full, os.R_OK):  # one unreadable file does not take the others' views down
+                        self.skipped.append((rel, _cannot_read("file", errno.EACCES)))
+                        continue
                     found.append(rel)
             self._listing = sorted(found, key=lambda p: p.encode("utf-8"))
             self.skipped.sort(key=lambda s: s[0].encode("utf-8"))
@@ -476,9 +503,13 @@ class Workspace:
 
     def _natural(self, folders: list[str], read: bool) -> str:
         """The folder Python puts on ``sys.path`` for a file in ``folders``: the
-        one above its outermost package (``__init__.py``), else its own."""
+        one above its outermost package (``__init__.py``), else its own. A
+        folder whose name is no identifier (``weird.py/``, ``my-data/``) is no
+        package, whatever it holds: no import can spell it, so the packages
+        counted are those below it."""
         outermost = None
-        for depth in range(len(folders), 0, -1):
+        floor = max((i + 1 for i, f in enumerate(folders) if not f.isidentifier()), default=0)
+        for depth in range(len(folders), floor, -1):
             init = "/".join(folders[:depth]) + "/__init__.py"
             if self._is_file(init):
                 # The module's name depends on this file: it is read, so the
@@ -615,7 +646,14 @@ class Workspace:
         return self.read(stub) if rel.endswith(".py") and self._is_file(stub) else None
 
     def _is_file(self, rel: str) -> bool:
+        """Whether ``rel`` is a file of the workspace a view can read (one that
+        cannot be read is left out as the listing leaves it out)."""
         found = self._files.get(rel)
         if found is None:
-            found = self._files[rel] = (self.folder / rel).is_file() and self.inside(rel)
+            path = self.folder / rel
+            try:
+                found = path.is_file() and self.inside(rel) and os.access(path, os.R_OK)
+            except OSError:  # a folder on its way that cannot be searched
+                found = False
+            self._files[rel] = found
         return found

@@ -329,6 +329,26 @@ def cmd_tap(args: argparse.Namespace) -> int:
     return run_tap(args.session, command)
 
 
+#: ``semaprax project --help``'s list of what each profile takes as ROOT, in the
+#: words of servers/roots.py's ROOT_KINDS (not imported: every command builds
+#: this parser; tests/semaprax/test_user22_cli.py keeps the two the same).
+PROJECT_EPILOG = """\
+ROOT by profile (docs/profiles.md):
+  graph          a workspace-relative .py file
+  symbols        a .py file or a package folder ('.' for the whole workspace)
+  project-graph  a manifest (semaprax.toml or pyproject.toml) or a folder holding one
+  diagnostics    a .py file, or a manifest or folder holding one
+  task-context   a qualified symbol (module.Class.method)
+  references     a qualified symbol (module.Class.method)
+A folder with no manifest becomes a project with a semaprax.toml holding [project].
+
+examples:
+  semaprax project src/pkg/core.py --profile graph --encoding model-text
+  semaprax project pyproject.toml --profile diagnostics --workspace ~/proj
+  semaprax project pkg.core.Engine.run --profile task-context --max-tokens 4000
+"""
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="semaprax",
@@ -368,8 +388,10 @@ def build_parser() -> argparse.ArgumentParser:
     pr = sub.add_parser(
         "project",
         help="make a view of Python code and write its wire",
-        description="Make the PROFILE view of ROOT (a .py file, package folder, manifest, or "
+        description="Make the PROFILE view of ROOT (a .py file, package folder, manifest, or\n"
         "qualified symbol, depending on the profile) in the workspace, and write its wire.",
+        epilog=PROJECT_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     pr.add_argument("root", metavar="ROOT", help="workspace-relative path or qualified symbol")
     pr.add_argument("--profile", required=True, choices=codec.PROFILES, help="which view to make")
@@ -427,7 +449,8 @@ def build_parser() -> argparse.ArgumentParser:
         "initialize, method workspace/compact-projection takes profile, root, either encoding (with "
         "optional format_version) or accept offers, and optionally max_tokens. The workspace is "
         "--workspace, else the client's rootUri or first workspaceFolders entry. Requests run on a "
-        "thread pool and can be cancelled with $/cancelRequest while queued.",
+        "thread pool and can be cancelled with $/cancelRequest while queued. Views read the files as "
+        "saved on disk, never an editor's unsaved buffer.",
     )
     sv.add_argument("--workspace", metavar="DIR", help=server_workspace)
     sv.add_argument("--jobs", type=_positive, default=4, metavar="N",

@@ -19,6 +19,8 @@ route (servers/route.py) does the request. What this module adds:
 * errors name paths relative to the workspace only;
 * a request with a ``workDoneToken`` gets ``$/progress`` begin/report/end, and
   ``$/cancelRequest`` stops a running request at its next stage;
+* no ``textDocumentSync``: a view reads the saved files, not an editor's buffers,
+  so the server asks for none;
 * ``capabilities.experimental.compactProjection`` lists the supported triples;
   ``serverInfo`` names semaprax and its version.
 """
@@ -106,6 +108,10 @@ class _Protocol(LanguageServerProtocol):
     @lsp_method(types.INITIALIZE)
     def lsp_initialize(self, params: types.InitializeParams):
         result = yield from super().lsp_initialize(params)
+        # A view reads the files on disk, never an editor's buffer: asking for the
+        # documents' text (pygls offers incremental sync by default) would have
+        # editors send every keystroke of an unsaved buffer that no view reads.
+        result.capabilities.text_document_sync = None
         result.capabilities.experimental = {
             "compactProjection": {"method": METHOD, "triples": supported_triples(),
                                   "encodings": list(codec.FORMS), "maxTokens": True},

@@ -168,13 +168,18 @@ def _error_result(exc: RouteError) -> CallToolResult:
                           _meta={ERROR_META_KEY: data})
 
 
+def _counted(n: int, noun: str) -> str:
+    """``1 line``, ``2 lines``, ``1,024 bytes``."""
+    return f"{n:,} {noun}" + ("" if n == 1 else "s")
+
+
 def _roots_text(found: dict[str, Any]) -> str:
     head = (f"{found['total']} {found['profile']} roots match {found['query']!r} "
             f"(it takes {found['takes']}); showing {len(found['roots'])}:")
     lines = [head]
     for r in found["roots"]:
-        size = (f"{r['lines']} lines" if "lines" in r else
-                f"{r['bytes']:,} bytes" + (f", {r['files']} files" if "files" in r else ""))
+        size = (_counted(r["lines"], "line") if "lines" in r else
+                _counted(r["bytes"], "byte") + (", " + _counted(r["files"], "file") if "files" in r else ""))
         lines.append(f"{r['root']}\t{r['kind']}, {size}")
     return "\n".join(lines)
 

@@ -4,6 +4,7 @@ can derive (a definition's parent is its qualified name minus the last part)."""
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
@@ -63,6 +64,8 @@ def python_file(ws: Workspace, root: str) -> str:
     if rel.endswith(".py") and ws.exists(rel) and not ws.is_dir(rel):
         return rel
     what = "is not a .py file" if ws.exists(rel) else "does not exist"
+    if what == "does not exist" and os.path.islink(ws.folder / rel):  # the listing's note says it too
+        what = "is a symlink to nothing (a loop, or a target that is gone)"
     raise WorkspaceError(f"root {root!r} {what} in the workspace{suggest(rel, ws.python_files(), 'file')}")
 
 
@@ -86,7 +89,8 @@ def manifest_root(ws: Workspace, root: str) -> Project:
             candidate = f"{rel}/{name}" if rel else name
             if ws.exists(candidate):
                 return load_project(ws, candidate)
-        raise WorkspaceError(f"no semaprax.toml or pyproject.toml in {root!r}")
+        raise WorkspaceError(f"no semaprax.toml or pyproject.toml in {root!r}; a semaprax.toml holding the line "
+                             f"[project] makes the folder a project whose sources are its .py files")
     return load_project(ws, rel)
 
 

@@ -140,6 +140,13 @@ def stdlib_names(requires_python: str | None, manifest: str = "") -> set[str]:
     return names
 
 
+#: Modules no distribution provides and no interpreter holds, which every type
+#: checker bundles with its standard library stubs (typeshed's ``_typeshed``):
+#: imported under ``if TYPE_CHECKING:`` (``from _typeshed import ReadableBuffer``),
+#: they resolve for the only reader that runs them.
+TYPE_CHECKERS_OWN = frozenset({"_typeshed"})
+
+
 def _unresolved_imports(index: WorkspaceIndex, dependencies: tuple[str, ...],
                         stdlib: set[str] | None = None) -> list[list[Any]]:
     """Imports that name neither a project module (nor a name in one), nor the
@@ -148,7 +155,7 @@ def _unresolved_imports(index: WorkspaceIndex, dependencies: tuple[str, ...],
     and each import looks up its own prefixes."""
     modules = {a.module for a in index.modules}
     internal_tops = {m.split(".")[0] for m in modules}
-    known_tops = (stdlib_names(None) if stdlib is None else stdlib) | import_names(dependencies)
+    known_tops = (stdlib_names(None) if stdlib is None else stdlib) | import_names(dependencies) | TYPE_CHECKERS_OWN
     # every proper prefix of a module name: ``from pkg import sub`` names package pkg
     prefixes = {m[:i] for m in modules for i, c in enumerate(m) if c == "."}
     rows = []

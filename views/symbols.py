@@ -15,7 +15,8 @@ def produce(ws: Workspace, root: str) -> tuple[str, Any]:
     if ws.is_dir(rel):
         files = ws.python_files(rel)
         if not files:
-            raise WorkspaceError(f"folder {root!r} holds no .py files")
+            why = dict(ws.skipped).get(rel)  # a folder the listing could not read says so
+            raise WorkspaceError(f"folder {root!r} {'holds no .py files' if why is None else why.replace('the folder ', '')}")
     else:
         rel = python_file(ws, root)
         files = [rel]
