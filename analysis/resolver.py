@@ -1075,6 +1075,9 @@ class _Analyser:
                         cls = scope.cls
                         if not isinstance(node, ast.AsyncFunctionDef):  # the receiver's class, when known
                             self.attribute_types[scope.qualname + "()self"] = cls
+                    elif returns and scope.cls and scope.self_name and _returns_receiver_class(node, returns, scope):
+                        # ``return cls(...)`` of a classmethod: an instance of the class it is called on
+                        self.attribute_types[scope.qualname + "()cls"] = scope.cls
                     elif returns and all(r.value is not None and not isinstance(r.value, ast.Name) for r in returns):
                         # every return makes a value of one class (``return Token(...)``, ``return ""``)
                         kinds = {self._value_type(r.value, scope) for r in returns if r.value is not None}
@@ -1130,6 +1133,15 @@ class _Analyser:
             return {self._value_type(r.value, scope) for r in returns if r.value is not None} != kinds
         finally:
             self.hidden_receiver = None
+
+    def _class_or_instance_class(self, node: ast.expr, scope: _Scope) -> str | None:
+        """The class ``node`` names (``D`` of ``D.create()``), else the class of
+        the instance it is (``d.create()``): what ``cls`` is in a classmethod."""
+        if isinstance(node, (ast.Name, ast.Attribute)):
+            named = self._resolve_expr(node, scope)
+            if named and not named.startswith(UNRESOLVED) and (cls := self._class_named(named)) is not None:
+                return cls
+        return self._value_type(node, scope)
 
     def _receiver_type(self, node: ast.expr, scope: _Scope) -> str | None:
         """The class of the instance a method is called on (``b`` of
@@ -1228,6 +1240,8 @@ class _Analyser:
                         and base.id == self.hidden_receiver.self_name:
                     return None  # ``return self.chain()``: of the class of a receiver hidden by _from_receiver
                 return receiver or self._value_of(target + "()")
+            if isinstance(node.func, ast.Attribute) and self._value_of(target + "()cls") is not None:
+                return self._class_or_instance_class(node.func.value, scope)  # C.create() of ``return cls()``
             if target in _CASTS and node.args:  # typing.cast(T, x) is a T
                 return self._class_of_annotation(node.args[0], scope)
             if target in _COPIES and len(node.args) == 1 and not isinstance(node.args[0], ast.Starred):
@@ -2399,6 +2413,9 @@ class _Analyser:
             return True  # the body is visited as its own scope
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
             return True  # their uses were recorded when they were declared
+        if isinstance(stmt, ast.Global):
+            self._visit_global(stmt, scope)
+            return True
         if isinstance(stmt, ast.AnnAssign):
             self._visit_annotation(stmt.annotation, scope, scope.qualname)
             for part in (stmt.target, stmt.value):
@@ -2406,6 +2423,22 @@ class _Analyser:
                     self._visit_expr(part, scope, scope.qualname)
             return True
         return False
+
+    def _visit_global(self, stmt: ast.Global, scope: _Scope) -> None:
+        """``global helper`` names the module's ``helper``: a reference to the
+        function, class or import it is bound to there (as jedi lists it)."""
+        module = scope
+        while module.parent is not None:
+            module = module.parent
+        line = self.text_lines[stmt.lineno - 1].encode() if stmt.lineno <= len(self.text_lines) else b""
+        for name in stmt.names:
+            target = module.bindings.get(name)
+            if target is None or target not in self.defined_here and not any(
+                    i.local == name and i.scope == module.qualname for i in self.imports):
+                continue  # a variable of the module: not an edge
+            at = re.search(rb"\b%s\b" % re.escape(name.encode()), line[stmt.col_offset:])
+            column = stmt.col_offset + (at.start() if at else 0)
+            self.uses.append(Use(scope.qualname, target, REFERENCES, stmt.lineno, column))
 
     def _visit_annotation(self, expr: ast.expr, scope: _Scope, source: str) -> None:
         """Annotations may be strings ("Ledger", "list[Posting]"): read them as
@@ -2586,7 +2619,7 @@ class _Analyser:
             prefixes.append(node)
             node = node.value
         links = len(prefixes)
-        if scope is None or scope is _QUALIFIED or _is_bare_super(node):
+        if scope is None or scope is _QUALIFIED or _is_bare_super(node) or _is_two_argument_super(node):
             # no walk: nothing resolves (no scope), an alias's annotation is spelled as written
             # (and short), ``super().x`` resolves as one link only
             asked = prefixes[::-1] if scope is _QUALIFIED else prefixes[-1:]
@@ -2627,6 +2660,8 @@ class _Analyser:
             if owner is not None and len(chain) == 1:
                 return f"{owner}.{chain[0]}"
             return self._unresolved(expr)
+        if _is_two_argument_super(node):
+            return self._explicit_super(node, chain, expr, scope)
         if isinstance(node, ast.Call) and self._is_type_of(node, scope) and not chain[0].startswith("__") \
                 and (of := self._value_type(node.args[0], scope)) is not None and self._class_info(of) is not None \
                 and not (member := self._walk_members(of, chain, expr, False)).startswith(UNRESOLVED):
@@ -2663,6 +2698,19 @@ class _Analyser:
         if base is None or base.startswith(UNRESOLVED):  # (None: not after the elif above)
             return self._unresolved(expr)
         return base, chain, is_instance
+
+    def _explicit_super(self, node: ast.Call, chain: list[str], expr: ast.expr, scope: _Scope) -> str:
+        """``super(C, self).m`` (and ``super(C, cls).m``): the ``m`` that
+        follows C in C's method order, as ``super().m`` is in a method of C;
+        the first link only, as for ``super().m``."""
+        first = node.args[0]
+        named = self._resolve_expr(first, scope) if isinstance(first, (ast.Name, ast.Attribute)) else None
+        cls = self._class_named(named) if named and not named.startswith(UNRESOLVED) else None
+        if cls is None or self._class_info(cls) is None or len(chain) != 1 \
+                or self._resolve_name("super", scope) != "builtins.super":
+            return self._unresolved(expr)
+        owner = self._member_owner(cls, chain[0], after=cls)
+        return f"{owner}.{chain[0]}" if owner is not None else self._unresolved(expr)
 
     def _unresolved(self, expr: ast.expr) -> str:
         """UNRESOLVED + the expression as written; only UNRESOLVED while typing
@@ -3023,6 +3071,22 @@ def _is_bare_super(node: ast.expr) -> bool:
     return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
             and not node.args and not node.keywords)
 
+
+
+def _returns_receiver_class(node: ast.FunctionDef | ast.AsyncFunctionDef, returns: list[ast.Return],
+                            scope: _Scope) -> bool:
+    """A ``@classmethod`` whose every return is ``cls(...)``."""
+    return not isinstance(node, ast.AsyncFunctionDef) \
+        and any(isinstance(d, ast.Name) and d.id == "classmethod" for d in node.decorator_list) \
+        and all(isinstance(r.value, ast.Call) and isinstance(r.value.func, ast.Name)
+                and r.value.func.id == scope.self_name for r in returns)
+
+
+def _is_two_argument_super(node: ast.expr) -> bool:
+    """``super(C, self)``: the class and the instance (or class) written out."""
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
+            and len(node.args) == 2 and not node.keywords
+            and not any(isinstance(a, ast.Starred) for a in node.args))
 
 
 def _is_main_guard(test: ast.expr) -> bool:
