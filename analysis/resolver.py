@@ -1084,6 +1084,15 @@ class _Analyser:
                         if len(kinds) == 1 and None not in kinds and not self._yields(node) \
                                 and not self._from_receiver(returns, scope, kinds):
                             cls = kinds.pop()
+                        if not isinstance(node, ast.AsyncFunctionDef):  # return C(), n: each place's class
+                            for k, part in enumerate(self._returned_places(node, returns, scope)):
+                                if part:
+                                    self.attribute_types.setdefault(f"{scope.qualname}()({k})", part)
+                if node.returns is None and (yielded := self._yielded_class(node, scope)) is not None:
+                    self.attribute_types[scope.qualname + "()[]"] = yielded  # for v in gen(): what it yields
+                    if any(self._resolve_expr(d, scope.parent) in _CONTEXT_MANAGERS
+                           for d in node.decorator_list if isinstance(d, (ast.Name, ast.Attribute))):
+                        self.attribute_types[scope.qualname + "()with"] = yielded  # with cm() as v
                 if cls and not isinstance(node, ast.AsyncFunctionDef):
                     self.attribute_types[scope.qualname + "()"] = cls
                     if scope.cls and any(_is_property(d) for d in node.decorator_list):
@@ -1107,6 +1116,52 @@ class _Analyser:
                             self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}", cls)
                         for facet, told in self._annotation_facets(stmt.annotation, scope):
                             self.attribute_types.setdefault(f"{scope.qualname}.{stmt.target.id}{facet}", told)
+
+    def _returned_places(self, node: ast.FunctionDef, returns: list[ast.Return], scope: _Scope) -> list[str | None]:
+        """The class of each place of the tuple every ``return`` of an
+        unannotated function makes (``return Conn(), 0``), where every return
+        has it of one class; a receiver's own name is not asked (``return
+        self, n`` called on a subclass is of the subclass)."""
+        tuples = [r.value for r in returns if isinstance(r.value, ast.Tuple)]
+        if len(tuples) != len(returns) or len({len(t.elts) for t in tuples}) != 1 or self._yields(node) \
+                or any(isinstance(e, ast.Starred) for t in tuples for e in t.elts):
+            return []
+        places: list[str | None] = []
+        for k in range(len(tuples[0].elts)):
+            kinds = {None if isinstance(e, ast.Name) and e.id == scope.self_name else self._value_type(e, scope)
+                     for e in (t.elts[k] for t in tuples)}
+            places.append(kinds.pop() if len(kinds) == 1 else None)
+        return places
+
+    def _yielded_class(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope) -> str | None:
+        """The class of what every ``yield`` of an unannotated generator gives
+        (``yield Conn()``, or ``yield conn`` of a local assigned once, from
+        such a value); None for ``yield from``, a bare ``yield``, several classes."""
+        if isinstance(node, ast.AsyncFunctionDef) or not self._yields(node):
+            return None
+        values: list[ast.expr] = []
+        stack: list[ast.AST] = list(node.body)
+        while stack:  # the function's own yields, not a nested function's or lambda's
+            n = stack.pop()
+            if isinstance(n, ast.YieldFrom) or isinstance(n, ast.Yield) and n.value is None:
+                return None
+            if isinstance(n, ast.Yield) and n.value is not None:
+                values.append(n.value)
+            if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                stack.extend(ast.iter_child_nodes(n))
+        if not values:
+            return None
+        kinds = set()
+        for value in values:
+            if isinstance(value, ast.Name):
+                assigned = _assigned_once(value.id, node)
+                if assigned is None:
+                    return None
+                value = assigned
+            kinds.add(self._value_type(value, scope))
+            if None in kinds or len(kinds) > 1:
+                return None
+        return kinds.pop() if kinds else None
 
     def _is_enum(self, cls: str) -> bool:
         """Whether ``cls`` derives from the standard library's ``Enum`` (its members are its instances)."""
@@ -1133,6 +1188,11 @@ class _Analyser:
             return {self._value_type(r.value, scope) for r in returns if r.value is not None} != kinds
         finally:
             self.hidden_receiver = None
+
+    def _called_instance(self, func: ast.expr, scope: _Scope) -> str | None:
+        """``make()`` of ``make = Factory()``: what its class's ``__call__`` returns
+        (a name only: an attribute's call is a method's, asked of its class)."""
+        return self._dunder_result(func, "__call__()", scope) if isinstance(func, ast.Name) else None
 
     def _class_or_instance_class(self, node: ast.expr, scope: _Scope) -> str | None:
         """The class ``node`` names (``D`` of ``D.create()``), else the class of
@@ -1228,7 +1288,7 @@ class _Analyser:
         if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
             target = self._resolve_expr(node.func, scope)
             if not target or target.startswith(UNRESOLVED):
-                return None
+                return self._called_instance(node.func, scope) if not target else None
             cls = self._class_named(target)
             if cls is not None:
                 return cls
@@ -1248,7 +1308,7 @@ class _Analyser:
                 return self._value_type(node.args[0], scope)  # copy.copy(x) is of x's class
             if target == "builtins.next" and node.args and not isinstance(node.args[0], ast.Starred):
                 return self._next_type(node.args[0], scope)
-            return self._value_of(target + "()")
+            return self._value_of(target + "()") or self._called_instance(node.func, scope)
         if isinstance(node, ast.Name):
             owner = _binding_scope(scope, node.id)
             if owner is not None and owner.self_name == node.id and owner.cls:  # self
@@ -1369,10 +1429,20 @@ class _Analyser:
             if cls is not None and not cls.startswith("builtins.") and self._class_info(cls) is not None:
                 owner = self._member_owner(cls, "__iter__")
                 if owner is not None and not owner.startswith("builtins."):
-                    found = self._value_of(f"{owner}.__iter__()[]")
+                    found = self._value_of(f"{owner}.__iter__()[]") or self._next_of_iterator(owner, cls)
         if found is None and isinstance(node, (ast.Name, ast.Attribute)):
             found = self._enum_class(node, scope)  # for c in Color: its members
         return found
+
+    def _next_of_iterator(self, owner: str, cls: str) -> str | None:
+        """What a loop over an instance of ``cls`` binds when its ``__iter__``
+        (of ``owner``) returns an iterator of a workspace class (``return self``,
+        ``-> LineIter``): what that class's ``__next__`` returns."""
+        iterator = self._value_of(f"{owner}.__iter__()self") and cls or self._value_of(f"{owner}.__iter__()")
+        if iterator is None or iterator.startswith("builtins.") or self._class_info(iterator) is None:
+            return None
+        step = self._member_owner(iterator, "__next__")
+        return self._value_of(f"{step}.__next__()") if step is not None and not step.startswith("builtins.") else None
 
     def _item_type(self, node: ast.expr, scope: _Scope) -> str | None:
         """The class of the items of a value annotated ``list[X]`` and the like,
@@ -2426,16 +2496,15 @@ class _Analyser:
 
     def _visit_global(self, stmt: ast.Global, scope: _Scope) -> None:
         """``global helper`` names the module's ``helper``: a reference to the
-        function, class or import it is bound to there (as jedi lists it)."""
+        function, class, import or variable it is bound to there (as jedi lists it)."""
         module = scope
         while module.parent is not None:
             module = module.parent
         line = self.text_lines[stmt.lineno - 1].encode() if stmt.lineno <= len(self.text_lines) else b""
         for name in stmt.names:
             target = module.bindings.get(name)
-            if target is None or target not in self.defined_here and not any(
-                    i.local == name and i.scope == module.qualname for i in self.imports):
-                continue  # a variable of the module: not an edge
+            if target is None:
+                continue  # bound by the function only
             at = re.search(rb"\b%s\b" % re.escape(name.encode()), line[stmt.col_offset:])
             column = stmt.col_offset + (at.start() if at else 0)
             self.uses.append(Use(scope.qualname, target, REFERENCES, stmt.lineno, column))
@@ -2660,7 +2729,7 @@ class _Analyser:
             if owner is not None and len(chain) == 1:
                 return f"{owner}.{chain[0]}"
             return self._unresolved(expr)
-        if _is_two_argument_super(node):
+        if isinstance(node, ast.Call) and _is_two_argument_super(node):
             return self._explicit_super(node, chain, expr, scope)
         if isinstance(node, ast.Call) and self._is_type_of(node, scope) and not chain[0].startswith("__") \
                 and (of := self._value_type(node.args[0], scope)) is not None and self._class_info(of) is not None \
@@ -3071,6 +3140,26 @@ def _is_bare_super(node: ast.expr) -> bool:
     return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
             and not node.args and not node.keywords)
 
+
+
+def _assigned_once(name: str, fn: ast.FunctionDef) -> ast.expr | None:
+    """The value of ``name = value``, when that is the only binding of ``name``
+    anywhere in ``fn`` (nested scopes counted too: more bindings, never fewer)."""
+    value: ast.expr | None = None
+    stores = 0
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load):
+            stores += 1
+        elif isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
+                and n.targets[0].id == name:
+            value = n.value
+        elif isinstance(n, ast.arg) and n.arg == name or isinstance(n, (ast.Global, ast.Nonlocal)) and name in n.names \
+                or isinstance(n, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and n.name == name \
+                or isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n is not fn and n.name == name \
+                or isinstance(n, (ast.Import, ast.ImportFrom)) \
+                and any((a.asname or a.name.partition(".")[0]) == name for a in n.names):
+            return None
+    return value if stores == 1 else None
 
 
 def _returns_receiver_class(node: ast.FunctionDef | ast.AsyncFunctionDef, returns: list[ast.Return],

@@ -278,7 +278,7 @@ class Xcls:
 ## a
 from pkg.m import Xcls
 v: Xcls
-w: "Xcls | None" = None
+w: "Xcls | None" = None  # under
 def f():
     loc: Xcls = Xcls()
     return loc
@@ -293,7 +293,7 @@ from pkg.m import Xcls
 class K:
     a: Xcls
     b: ClassVar[Xcls]
-    c: "list[Xcls]"
+    c: "list[Xcls]"  # under
 """),
     Case("annotation_string", "m.Xcls", """
 ## m
@@ -301,7 +301,7 @@ class Xcls:
     pass
 ## a
 from pkg.m import Xcls
-def f(x: "Xcls") -> "Xcls":
+def f(x: "Xcls") -> "Xcls":  # under
     return x
 """),
     Case("annotation_string_dotted", "m.Xcls", """
@@ -310,7 +310,7 @@ class Xcls:
     pass
 ## a
 from pkg import m
-def f(x: "m.Xcls") -> None:
+def f(x: "m.Xcls") -> None:  # under
     pass
 """),
     Case("annotation_string_dotted_package", "m.Xcls", """
@@ -319,7 +319,7 @@ class Xcls:
     pass
 ## a
 import pkg.m
-def f(x: "pkg.m.Xcls") -> None:
+def f(x: "pkg.m.Xcls") -> None:  # under
     pass
 """),
     Case("annotation_string_generic", "m.Xcls", """
@@ -328,7 +328,7 @@ class Xcls:
     pass
 ## a
 from pkg.m import Xcls
-def f(x: "list[Xcls]", y: "dict[str, Xcls]") -> None:
+def f(x: "list[Xcls]", y: "dict[str, Xcls]") -> None:  # under
     pass
 """),
     Case("annotation_optional_string", "m.Xcls", """
@@ -866,7 +866,7 @@ fun()
 ## sub/deep/y
 from ...m import fun as g
 from ... import m
-g()
+g()  # under
 m.fun()
 """),
     Case("import_inside_function", "m.fun", """
@@ -942,7 +942,7 @@ class Xcls:
 ## a
 from pkg.m import Xcls
 Alias = Xcls
-y = Alias()
+y = Alias()  # under
 """),
     Case("async_for_with", "m.helper", """
 ## m
@@ -1474,7 +1474,7 @@ class Ccls:
 from pkg.m import Ccls
 def f(x):
     if isinstance(x, Ccls):
-        x.meth()
+        x.meth()  # under
 """),
     Case("value_attribute_chain", "m.Ccls.meth", """
 ## m
@@ -1593,7 +1593,7 @@ cs = [Ccls()]
 for i, c in enumerate(cs):
     c.meth()
 for a, b in zip(cs, cs):
-    a.meth()
+    a.meth()  # under
 """),
     Case("value_dict_items", "m.Ccls.meth", """
 ## m
@@ -2027,7 +2027,7 @@ from pkg.m import Ccls
 first, *rest = [Ccls(), Ccls()]
 first.meth()
 for r in rest:
-    r.meth()
+    r.meth()  # under
 """),
     Case("value_dict_comprehension", "m.Ccls.meth", """
 ## m

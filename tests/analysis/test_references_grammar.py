@@ -1,0 +1,196 @@
+"""References the resolver lists for the grammar places and value kinds the
+synthetic oracle (``semaprax bench oracle``, docs/performance.md "References
+by a synthetic oracle") found missing against jedi: one case per rule, each
+failing on the ``main`` it was written against, and the wrong targets a careless
+version of each rule would name."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from analysis.index import WorkspaceIndex
+from analysis.model import CALLS
+from analysis.sources import Workspace
+from tests.workspacekit import write_files
+
+BASE = '''\
+import contextlib
+
+
+class Conn:
+    def send(self):
+        return 1
+
+
+class Base:
+    def send(self):
+        return 2
+
+
+class Child(Base):
+    def send(self):
+        return super(Child, self).send()
+
+
+class Grand(Child):
+    def send(self):
+        return super(Child, self).send()
+
+
+class Maker:
+    @classmethod
+    def create(cls):
+        return cls()
+
+    def send(self):
+        return 3
+
+
+class SubMaker(Maker):
+    def send(self):
+        return 4
+
+
+class Factory:
+    def __call__(self) -> Conn:
+        return Conn()
+
+
+def gen():
+    yield Conn()
+
+
+@contextlib.contextmanager
+def opened():
+    conn = Conn()
+    try:
+        yield conn
+    finally:
+        pass
+
+
+def pair():
+    return Conn(), 1
+
+
+class Lines:
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> Conn:
+        return Conn()
+
+
+helper = None
+
+
+def reset():
+    global helper, gen
+    helper = 1
+'''
+
+USER = '''\
+from pkg.m import Factory, Lines, Maker, SubMaker, gen, opened, pair
+
+
+def use():
+    Maker.create().send()
+    SubMaker.create().send()
+    Maker().create().send()
+    make = Factory()
+    make().send()
+    for c in gen():
+        c.send()
+    with opened() as conn:
+        conn.send()
+    first, n = pair()
+    first.send()
+    for line in Lines():
+        line.send()
+'''
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> WorkspaceIndex:
+    root: Path = tmp_path_factory.mktemp("grammar")
+    write_files(root, {"pkg/__init__.py": "", "pkg/m.py": BASE, "pkg/a.py": USER})
+    ws = Workspace(root)
+    return WorkspaceIndex(ws, ws.python_files())
+
+
+def _lines(index: WorkspaceIndex, qualname: str) -> set[tuple[str, int]]:
+    return {(a.module, u.line) for a, u in index.uses_of(qualname)}
+
+
+def _line(source: str, text: str) -> int:
+    return next(n for n, line in enumerate(source.split("\n"), 1) if line.strip() == text)
+
+
+@pytest.mark.parametrize(("rule", "qualname", "module", "text"), [
+    # super(C, self).m is the m after C in C's method order, as super().m is in C
+    ("two-argument super", "pkg.m.Base.send", "pkg.m", "return super(Child, self).send()"),
+    # a classmethod whose every return is cls(...) makes the class it is called on
+    ("classmethod factory on the class", "pkg.m.Maker.send", "pkg.a", "Maker.create().send()"),
+    ("classmethod factory on a subclass", "pkg.m.SubMaker.send", "pkg.a", "SubMaker.create().send()"),
+    ("classmethod factory on an instance", "pkg.m.Maker.send", "pkg.a", "Maker().create().send()"),
+    # calling an instance gives what its class's __call__ returns
+    ("__call__ of an instance", "pkg.m.Conn.send", "pkg.a", "make().send()"),
+    # an unannotated generator yields the one class its yields make
+    ("unannotated generator", "pkg.m.Conn.send", "pkg.a", "c.send()"),
+    ("unannotated contextmanager yielding a local", "pkg.m.Conn.send", "pkg.a", "conn.send()"),
+    # an unannotated function returning a tuple gives each place's class
+    ("unannotated tuple return", "pkg.m.Conn.send", "pkg.a", "first.send()"),
+    # __iter__ returning self: the loop binds what __next__ returns
+    ("__iter__ returning an iterator", "pkg.m.Conn.send", "pkg.a", "line.send()"),
+    # ``global gen`` names the module's function gen
+    ("global statement", "pkg.m.gen", "pkg.m", "global helper, gen"),
+])
+def test_the_oracle_rules(index: WorkspaceIndex, rule: str, qualname: str, module: str, text: str) -> None:
+    source = BASE if module == "pkg.m" else USER
+    assert (module, _line(source, text)) in _lines(index, qualname), rule
+
+
+def _call_targets(index: WorkspaceIndex, module: str, line: int) -> set[str]:
+    a = index.by_module[module]
+    return {u.target for u in a.uses if u.kind == CALLS and u.line == line}
+
+
+def test_the_rules_name_no_wrong_target(index: WorkspaceIndex) -> None:
+    # super(Child, self) in Grand skips Child's own send: Base's, not Child's (nor Grand's)
+    grand = _line(BASE, "return super(Child, self).send()")
+    grand = next(n for n, line in enumerate(BASE.split("\n"), 1)
+                 if line.strip() == "return super(Child, self).send()" and n > grand)
+    assert _call_targets(index, "pkg.m", grand) >= {"pkg.m.Base.send"}
+    assert "pkg.m.Child.send" not in _call_targets(index, "pkg.m", grand)
+    # a subclass's create() is the subclass: its override, not the declaring class's send
+    sub = _line(USER, "SubMaker.create().send()")
+    assert "pkg.m.Maker.send" not in _call_targets(index, "pkg.a", sub)
+    # ``global helper, gen`` names the module's two names, nothing else
+    reset = _line(BASE, "global helper, gen")
+    assert {u.target for u in index.by_module["pkg.m"].uses if u.line == reset} == {"pkg.m.gen", "pkg.m.helper"}
+
+
+def test_a_generator_or_tuple_of_mixed_or_rebound_values_gives_no_class(tmp_path: Path) -> None:
+    write_files(tmp_path, {"pkg/__init__.py": "", "pkg/m.py": (
+        "class A:\n    def run(self):\n        return 1\n\n\n"
+        "class B:\n    def run(self):\n        return 2\n\n\n"
+        "def mixed():\n    yield A()\n    yield B()\n\n\n"
+        "def rebound():\n    x = A()\n    x = B()\n    yield x\n\n\n"
+        "def nested():\n    def inner():\n        yield A()\n    return inner\n\n\n"
+        "def pairs(flag):\n    if flag:\n        return A(), 1\n    return B(), 2\n\n\n"
+        "class Maker:\n    @classmethod\n    def create(cls):\n        return cls()\n\n    def run(self):\n"
+        "        return 3\n\n\n"
+        "def use(unknown):\n"
+        "    for a in mixed():\n        a.run()\n"
+        "    for b in rebound():\n        b.run()\n"
+        "    for c in nested():\n        c.run()\n"
+        "    d, n = pairs(1)\n    d.run()\n"
+        "    unknown.create().run()\n"
+    )})
+    ws = Workspace(tmp_path)
+    index = WorkspaceIndex(ws, ws.python_files())
+    calls = {u.target for u in index.by_module["pkg.m"].uses
+             if u.kind == CALLS and u.source == "pkg.m.use" and u.target.endswith(".run")}
+    assert calls == {"?a.run", "?b.run", "?c.run", "?d.run", "?unknown.create().run"}
