@@ -1084,6 +1084,10 @@ class _Analyser:
                         if len(kinds) == 1 and None not in kinds and not self._yields(node) \
                                 and not self._from_receiver(returns, scope, kinds):
                             cls = kinds.pop()
+                        elif len(kinds) > 1 and None not in kinds and not isinstance(node, ast.AsyncFunctionDef) \
+                                and not self._yields(node) and not self._from_receiver(returns, scope, kinds):
+                            # ``return A()`` here, ``return B()`` there: either, as ``-> A | B`` says
+                            self.attribute_types[scope.qualname + "()|"] = " ".join(sorted(k for k in kinds if k))
                         if not isinstance(node, ast.AsyncFunctionDef):  # return C(), n: each place's class
                             for k, part in enumerate(self._returned_places(node, returns, scope)):
                                 if part:
@@ -1541,6 +1545,7 @@ class _Analyser:
         if bound is not None and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
                 and any(":=" in line for line in self.text_lines[node.lineno - 1:node.end_lineno or node.lineno]):
             walrus = []
+        two_classes: set[str] = set()  # a module's or class's variable assigned values of two classes
         for stmt in self._statements(body):
             if bound is not None and isinstance(stmt, _BINDING_STATEMENTS):
                 _count_bindings(stmt, bound, scope.rebound)
@@ -1565,6 +1570,8 @@ class _Analyser:
                     for t in stmt.targets:
                         if isinstance(t, ast.Name):
                             scope.types.setdefault(t.id, cls)
+                            if bound is None and scope.types[t.id] != cls:
+                                two_classes.add(t.id)
                 value_node = stmt.value
                 names = [t.id for t in stmt.targets if isinstance(t, ast.Name)]
                 if isinstance(value_node, ast.Call) and isinstance(value_node.func, (ast.Name, ast.Attribute)):
@@ -1627,6 +1634,8 @@ class _Analyser:
                         if cls:
                             scope.types.setdefault(item_node.optional_vars.id, cls)
 
+        for name in two_classes:  # ``x = A()``, later ``x = B()``: of no one class (the visit is not in order)
+            del scope.types[name]
         if bound is not None:  # ``r = A() if c else B()``, bound once: of the union (``"|" + r``)
             for stmt in self._statements(body):
                 if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \

@@ -2188,7 +2188,122 @@ while node is not None:
 """),
 ]
 
-CASES: list[Case] = [*_A, *_B]
+# Where a name is bound to several classes: what Python reaches, and where jedi lists more
+_C = [
+    Case("several_module_rebound_in_sequence", "m.Acls.meth", """
+## m
+class Acls:
+    def meth(self):
+        return 1
+class Bcls:
+    def meth(self):
+        return 2
+## a
+from pkg.m import Acls, Bcls
+x = Acls()
+x.meth()
+x = Bcls()
+x.meth()
+"""),
+    Case("several_platform_branch", "m.Win.meth", """
+## m
+import sys
+class Win:
+    def meth(self):
+        return 1
+class Posix:
+    def meth(self):
+        return 2
+if sys.platform == "win32":
+    Impl = Win
+else:
+    Impl = Posix
+## a
+from pkg.m import Impl
+Impl().meth()
+"""),
+    Case("several_plugins_summed", "m.Acls.ratio", """
+## m
+class Acls:
+    def ratio(self):
+        return 1
+class Bcls:
+    def ratio(self):
+        return 2
+PLUGINS = [Acls, Bcls]
+## a
+from pkg.m import PLUGINS, Bcls
+ps = [p() for p in PLUGINS]
+total = sum(p.ratio() for p in ps)
+b = Bcls()
+b.ratio()  # over
+"""),
+    Case("several_parameter_from_call_sites", "m.Acls.meth", """
+## m
+class Acls:
+    def meth(self):
+        return 1
+class Bcls:
+    def meth(self):
+        return 2
+## a
+from pkg.m import Acls, Bcls
+def run(p):
+    return p.meth()
+run(Acls())
+run(Bcls())
+def only_b(q):
+    return q.meth()  # over
+only_b(Bcls())
+"""),
+    Case("several_unannotated_returns", "m.Acls.meth", """
+## m
+class Acls:
+    def meth(self):
+        return 1
+class Bcls:
+    def meth(self):
+        return 2
+def pick(flag):
+    if flag:
+        return Acls()
+    return Bcls()
+## a
+from pkg.m import pick, Bcls
+pick(1).meth()
+y = Bcls()
+y.meth()
+"""),
+    Case("several_list_of_instances", "m.Acls.meth", """
+## m
+class Acls:
+    def meth(self):
+        return 1
+class Bcls:
+    def meth(self):
+        return 2
+## a
+from pkg.m import Acls, Bcls
+for obj in [Acls(), Bcls()]:
+    obj.meth()
+Bcls().meth()  # over
+"""),
+    Case("several_override_called_on_base_annotation", "m.Bcls.meth", """
+## m
+class Acls:
+    def meth(self):
+        return 1
+class Bcls(Acls):
+    def meth(self):
+        return 2
+## a
+from pkg.m import Acls
+def run(a: Acls):
+    a.meth()
+"""),
+]
+
+CASES: list[Case] = [*_A, *_B, *_C]
 
 
 if __name__ == "__main__":

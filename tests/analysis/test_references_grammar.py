@@ -12,6 +12,7 @@ import pytest
 
 from analysis.index import WorkspaceIndex
 from analysis.model import CALLS
+from analysis.resolver import analyse_module
 from analysis.sources import Workspace
 from tests.workspacekit import write_files
 
@@ -194,3 +195,33 @@ def test_a_generator_or_tuple_of_mixed_or_rebound_values_gives_no_class(tmp_path
     calls = {u.target for u in index.by_module["pkg.m"].uses
              if u.kind == CALLS and u.source == "pkg.m.use" and u.target.endswith(".run")}
     assert calls == {"?a.run", "?b.run", "?c.run", "?d.run", "?unknown.create().run"}
+
+
+def test_a_module_variable_assigned_two_classes_has_neither() -> None:
+    # ``x = A()``, then ``x = B()`` at the module's top level: x.run() after the
+    # second is B's, which the first class named before (a wrong target)
+    source = (
+        "class A:\n    def run(self):\n        return 1\n\n\n"
+        "class B:\n    def run(self):\n        return 2\n\n\n"
+        "x = A()\nx = B()\nx.run()\n"                              # 13
+        "y = A()\ny.run()\n"                                       # 15: bound once, an A
+    )
+    analysis = analyse_module(source.encode(), "m.py", "m")
+    calls = {(u.line, u.target) for u in analysis.uses if u.kind == CALLS}
+    assert (13, "m.A.run") not in calls
+    assert (15, "m.A.run") in calls
+
+
+def test_an_unannotated_function_returning_two_classes_gives_either(tmp_path: Path) -> None:
+    write_files(tmp_path, {"pkg/__init__.py": "", "pkg/m.py": (
+        "class A:\n    def run(self):\n        return 1\n\n\n"
+        "class B:\n    def run(self):\n        return 2\n\n\n"
+        "def pick(flag):\n    if flag:\n        return A()\n    return B()\n\n\n"
+        "def maybe(flag):\n    if flag:\n        return A()\n    return None\n\n\n"
+        "pick(1).run()\n"                                          # 21
+        "maybe(1).run()\n"                                         # 22: an A or None, not a union of classes
+    )})
+    ws = Workspace(tmp_path)
+    index = WorkspaceIndex(ws, ws.python_files())
+    assert _lines(index, "pkg.m.A.run") == {("pkg.m", 21)}
+    assert _lines(index, "pkg.m.B.run") == {("pkg.m", 21)}
