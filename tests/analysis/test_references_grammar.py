@@ -218,10 +218,10 @@ def test_an_unannotated_function_returning_two_classes_gives_either(tmp_path: Pa
         "class B:\n    def run(self):\n        return 2\n\n\n"
         "def pick(flag):\n    if flag:\n        return A()\n    return B()\n\n\n"
         "def maybe(flag):\n    if flag:\n        return A()\n    return None\n\n\n"
-        "pick(1).run()\n"                                          # 21
-        "maybe(1).run()\n"                                         # 22: an A or None, not a union of classes
+        "pick(1).run()\n"                                          # 23
+        "maybe(1).run()\n"                                         # 24: an A or None, not a union of classes
     )})
     ws = Workspace(tmp_path)
     index = WorkspaceIndex(ws, ws.python_files())
-    assert _lines(index, "pkg.m.A.run") == {("pkg.m", 21)}
-    assert _lines(index, "pkg.m.B.run") == {("pkg.m", 21)}
+    assert _lines(index, "pkg.m.A.run") == {("pkg.m", 23)}
+    assert _lines(index, "pkg.m.B.run") == {("pkg.m", 23)}
