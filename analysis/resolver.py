@@ -550,6 +550,7 @@ class _Analyser:
                         self.attribute_types.setdefault(f"{cls}.{attr}{facet}", typed)
                         if facet == "^":  # ``self.kind = k`` of ``k: type[X]``: calling it makes an X
                             self.attribute_types.setdefault(f"{cls}.{attr}()", typed)
+                self._attribute_names(f"{cls}.{attr}", node.value, scope)
             elif isinstance(node, ast.Assign):  # self.x = env.make(): what typed locals give, now they are typed
                 if f"{cls}.{attr}" not in self.attribute_types and f"{cls}.{attr}|" not in self.attribute_types:
                     union = self._union_value(node.value, scope)  # self.x = logger or DummyLogger()
@@ -1166,6 +1167,26 @@ class _Analyser:
             if None in kinds or len(kinds) > 1:
                 return None
         return kinds.pop() if kinds else None
+
+    def _attribute_names(self, attribute: str, value: ast.Name, scope: _Scope) -> None:
+        """``self.helpers = helpers`` of an imported module or function, or
+        ``self.kind = Conn`` of a class: the attribute is another name of it
+        (``self.helpers.parse()`` is ``helpers.parse``, ``self.kind()`` makes a
+        Conn). Not of a local, nor of a variable (whose class, if known, is the
+        attribute's already)."""
+        if _binding_scope(scope, value.id) is not None or attribute in self.attribute_types \
+                or f"{attribute}^" in self.attribute_types:
+            return
+        target = self._resolve_name(value.id, scope)
+        if not target or target.startswith((UNRESOLVED, "builtins.")):
+            return
+        cls = self._class_named(target)
+        if cls is not None:
+            self.attribute_types[f"{attribute}^"] = cls
+            self.attribute_types.setdefault(f"{attribute}()", cls)
+        elif target not in self.defined_here and self._value_of(target) is None and any(
+                i.local == value.id and i.scope == self.module for i in self.imports):
+            self.attribute_types[f"{attribute}^"] = target  # a module or function of another module
 
     def _is_enum(self, cls: str) -> bool:
         """Whether ``cls`` derives from the standard library's ``Enum`` (its members are its instances)."""

@@ -2303,6 +2303,46 @@ def run(a: Acls):
 """),
 ]
 
+_B += [
+    Case("value_attribute_holding_module", "helpers.parse", """
+## helpers
+def parse():
+    return 1
+## a
+from pkg import helpers
+class Md:
+    def __init__(self):
+        self.helpers = helpers
+    def go(self):
+        return self.helpers.parse()
+Md().helpers.parse()
+"""),
+    Case("value_attribute_holding_class", "m.Ccls.meth", """
+## m
+class Ccls:
+    def meth(self):
+        return 1
+## a
+from pkg.m import Ccls
+class H:
+    def __init__(self):
+        self.kind = Ccls
+    def go(self):
+        return self.kind().meth()
+"""),
+    Case("value_attribute_holding_module_import", "helpers.parse", """
+## helpers
+def parse():
+    return 1
+## a
+import pkg.helpers
+class Md:
+    helpers = pkg.helpers
+    def go(self):
+        return self.helpers.parse()
+"""),
+]
+
 CASES: list[Case] = [*_A, *_B, *_C]
 
 

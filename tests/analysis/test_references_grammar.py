@@ -225,3 +225,30 @@ def test_an_unannotated_function_returning_two_classes_gives_either(tmp_path: Pa
     index = WorkspaceIndex(ws, ws.python_files())
     assert _lines(index, "pkg.m.A.run") == {("pkg.m", 23)}
     assert _lines(index, "pkg.m.B.run") == {("pkg.m", 23)}
+
+
+def test_an_attribute_set_to_an_imported_module_or_a_class_is_another_name_of_it(tmp_path: Path) -> None:
+    write_files(tmp_path, {"pkg/__init__.py": "", "pkg/helpers.py": "def parse():\n    return 1\n",
+                           "pkg/m.py": "class Conn:\n    def send(self):\n        return 1\n", "pkg/a.py": (
+        "from pkg import helpers\n"
+        "from pkg.m import Conn\n"
+        "SETTINGS = {}\n"
+        "class Md:\n"
+        "    def __init__(self, local):\n"
+        "        self.helpers = helpers\n"
+        "        self.kind = Conn\n"
+        "        self.settings = SETTINGS\n"
+        "        self.local = local\n"
+        "    def go(self):\n"
+        "        self.helpers.parse()\n"                            # 11
+        "        self.kind().send()\n"                              # 12
+X
+        "        self.local.parse()\n"                              # 14: a parameter's: unknown
+    )})
+    ws = Workspace(tmp_path)
+    index = WorkspaceIndex(ws, ws.python_files())
+    assert ("pkg.a", 11) in _lines(index, "pkg.helpers.parse")
+    assert ("pkg.a", 12) in _lines(index, "pkg.m.Conn.send")
+    calls = {(u.line, u.target) for u in index.by_module["pkg.a"].uses if u.kind == CALLS}
+    assert (13, "?self.settings.get") in calls
+    assert (14, "?self.local.parse") in calls
