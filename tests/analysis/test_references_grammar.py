@@ -242,7 +242,7 @@ def test_an_attribute_set_to_an_imported_module_or_a_class_is_another_name_of_it
         "    def go(self):\n"
         "        self.helpers.parse()\n"                            # 11
         "        self.kind().send()\n"                              # 12
-X
+        "        self.settings.get(1)\n"                            # 13: a variable's: not SETTINGS.get
         "        self.local.parse()\n"                              # 14: a parameter's: unknown
     )})
     ws = Workspace(tmp_path)
