@@ -1657,6 +1657,9 @@ class _Analyser:
 
         for name in two_classes:  # ``x = A()``, later ``x = B()``: of no one class (the visit is not in order)
             del scope.types[name]
+        if bound is not None and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                and any(".append(" in line for line in self.text_lines[node.lineno - 1:node.end_lineno or node.lineno]):
+            self._appended_items(scope, body)
         if bound is not None:  # ``r = A() if c else B()``, bound once: of the union (``"|" + r``)
             for stmt in self._statements(body):
                 if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
@@ -1669,6 +1672,39 @@ class _Analyser:
                 scope.types.setdefault(name, cls)
             elif name in scope.rebound and scope.types.get(name) != cls:
                 scope.types.pop(name, None)  # bound by := and otherwise: of no one class before the visit
+
+    def _appended_items(self, scope: _Scope, body: list[ast.stmt]) -> None:
+        """``out = []`` (bound once), then ``out.append(Token(...))``: the items
+        of ``out`` are of the one class every append gives, when nothing else
+        adds to it in the function (``extend``, ``insert``, ``+=``, ``out[i] =``)."""
+        items: dict[str, set[str | None]] = {}
+        for stmt in self._statements(body):
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                    and isinstance(stmt.value, ast.List) and not stmt.value.elts \
+                    and stmt.targets[0].id not in scope.rebound and "[]" + stmt.targets[0].id not in scope.types:
+                items[stmt.targets[0].id] = set()
+        if not items:
+            return
+        for stmt in self._statements(body):
+            if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id in items:
+                items[stmt.target.id].add(None)
+            # the statement's own expressions (each statement it holds comes in its turn)
+            for n in (n for e in _child_nodes(stmt) if isinstance(e, ast.expr) for n in ast.walk(e)):
+                if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
+                        and isinstance(n.func.value, ast.Name) and n.func.value.id in items:
+                    name, method = n.func.value.id, n.func.attr
+                    if method == "append" and len(n.args) == 1 and not n.keywords \
+                            and not isinstance(n.args[0], ast.Starred):
+                        items[name].add(self._value_type(n.args[0], scope))
+                    elif method in ("extend", "insert", "__setitem__", "__iadd__"):
+                        items[name].add(None)
+                elif isinstance(n, ast.Subscript) and not isinstance(n.ctx, ast.Load) \
+                        and isinstance(n.value, ast.Name) and n.value.id in items:
+                    items[n.value.id].add(None)
+        for name, kinds in items.items():
+            cls = kinds.pop() if len(kinds) == 1 else None
+            if cls is not None:
+                scope.types["[]" + name] = cls
 
     def _unpack_types(self, target: ast.Tuple, value: ast.expr, scope: _Scope) -> None:
         """``a, b = x.strip(), y[1:]``: each name of the class of its place;

@@ -2304,6 +2304,20 @@ def run(a: Acls):
 ]
 
 _B += [
+    Case("value_list_append_in_function", "m.Ccls.meth", """
+## m
+class Ccls:
+    def meth(self):
+        return 1
+## a
+from pkg.m import Ccls
+def build(n):
+    items = []
+    for _ in range(n):
+        items.append(Ccls())
+    for i in items:
+        i.meth()
+"""),
     Case("value_attribute_holding_module", "helpers.parse", """
 ## helpers
 def parse():

@@ -252,3 +252,18 @@ def test_an_attribute_set_to_an_imported_module_or_a_class_is_another_name_of_it
     calls = {(u.line, u.target) for u in index.by_module["pkg.a"].uses if u.kind == CALLS}
     assert (13, "?self.settings.get") in calls
     assert (14, "?self.local.parse") in calls
+
+
+def test_a_list_built_by_appends_of_one_class_has_items_of_it() -> None:
+    source = (
+        "class A:\n    def run(self):\n        return 1\n\n\n"
+        "def built(n):\n    out = []\n    for i in range(n):\n        out.append(A())\n"
+        "    for o in out:\n        o.run()\n\n\n"                   # 11
+        "def extended(xs):\n    out = []\n    out.append(A())\n    out.extend(xs)\n"
+        "    for o in out:\n        o.run()\n\n\n"                   # 19: extended by unknown items
+        "def stored(x):\n    out = []\n    out.append(A())\n    out[0] = x\n"
+        "    for o in out:\n        o.run()\n"                       # 27
+    )
+    analysis = analyse_module(source.encode(), "m.py", "m")
+    calls = {(u.line, u.target) for u in analysis.uses if u.kind == CALLS and u.target.endswith("run")}
+    assert calls == {(11, "m.A.run"), (19, "?o.run"), (27, "?o.run")}
