@@ -430,6 +430,8 @@ class _Analyser:
         self.stub_parse: tuple[ast.Module, ScopeFacts | symtable.SymbolTable] | None = None
         #: top-level name -> the module a bare import of it reaches (sources.ModuleFile.renamed)
         self.renamed: dict[str, str] = {}
+        #: id of a call ``getattr(x, "name")`` -> the attribute ``x.name`` it is read as (_value_type_of)
+        self.getattr_nodes: dict[int, ast.Attribute] = {}
 
     # --- driver ----------------------------------------------------------------
 
@@ -1333,6 +1335,15 @@ class _Analyser:
                 return self._value_type(node.args[0], scope)  # copy.copy(x) is of x's class
             if target == "builtins.next" and node.args and not isinstance(node.args[0], ast.Starred):
                 return self._next_type(node.args[0], scope)
+            if target == "builtins.getattr" and len(node.args) == 2 and not node.keywords \
+                    and not isinstance(node.args[0], ast.Starred) and isinstance(node.args[1], ast.Constant) \
+                    and isinstance(node.args[1].value, str) and node.args[1].value.isidentifier():
+                # getattr(h, "conn") is h.conn (the attribute made once per call and kept: its id is a memo key)
+                spelled = self.getattr_nodes.get(id(node))
+                if spelled is None:
+                    spelled = self.getattr_nodes[id(node)] = ast.copy_location(
+                        ast.Attribute(node.args[0], node.args[1].value, ast.Load()), node)
+                return self._value_type(spelled, scope)
             return self._value_of(target + "()") or self._called_instance(node.func, scope)
         if isinstance(node, ast.Name):
             owner = _binding_scope(scope, node.id)
@@ -1614,6 +1625,10 @@ class _Analyser:
                                 for prefix, found in (("^", made), ("[]", item), ("{}", mapped)):
                                     if found:
                                         scope.types.setdefault(prefix + name, found)
+                if names and isinstance(value_node, (ast.Lambda, ast.Call)) \
+                        and (result := self._callable_result(value_node, scope)) is not None:
+                    for name in names:  # make = lambda: Conn(), make = partial(Conn, 1): make() is a Conn
+                        scope.types.setdefault("()" + name, result)
                 if len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Tuple):
                     self._unpack_types(stmt.targets[0], value_node, scope)
                 if names and isinstance(value_node, (ast.List, ast.Tuple, ast.Set, ast.ListComp, ast.SetComp,
@@ -1672,6 +1687,21 @@ class _Analyser:
                 scope.types.setdefault(name, cls)
             elif name in scope.rebound and scope.types.get(name) != cls:
                 scope.types.pop(name, None)  # bound by := and otherwise: of no one class before the visit
+
+    def _callable_result(self, value: ast.Lambda | ast.Call, scope: _Scope) -> str | None:
+        """The class of what calling ``value`` gives: a lambda's body's, or,
+        of ``functools.partial(f, ...)``, what calling ``f`` gives (a class: an
+        instance of it)."""
+        if isinstance(value, ast.Lambda):
+            return self._value_type(value.body, self._comprehension_scope(value, scope))
+        if not (value.args and isinstance(value.func, (ast.Name, ast.Attribute))
+                and isinstance(value.args[0], (ast.Name, ast.Attribute))
+                and self._resolve_expr(value.func, scope) == "functools.partial"):
+            return None
+        target = self._resolve_expr(value.args[0], scope)
+        if not target or target.startswith(UNRESOLVED):
+            return None
+        return self._class_named(target) or self._value_of(target + "()")
 
     def _appended_items(self, scope: _Scope, body: list[ast.stmt]) -> None:
         """``out = []`` (bound once), then ``out.append(Token(...))``: the items
@@ -2282,7 +2312,8 @@ class _Analyser:
                 self._visit_expr(node, scope, scope.qualname)
             elif isinstance(node, ast.stmt) and self._visit_stmt(node, scope):
                 continue
-            elif typed and isinstance(node, ast.ExceptHandler) and (caught := self._caught(node, scope)):
+            elif (typed or scope.kind == "module") and isinstance(node, ast.ExceptHandler) \
+                    and (caught := self._caught(node, scope)):  # (a module's handler too: its name is bound there)
                 assert node.name is not None and node.type is not None  # (_caught is empty otherwise)
                 restore = [_Narrow(scope.types, n, scope.types.get(n)) for n in (node.name, "|" + node.name)]
                 stack.extend(reversed([node.type, *caught, *node.body, *restore]))

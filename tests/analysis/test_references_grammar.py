@@ -267,3 +267,24 @@ def test_a_list_built_by_appends_of_one_class_has_items_of_it() -> None:
     analysis = analyse_module(source.encode(), "m.py", "m")
     calls = {(u.line, u.target) for u in analysis.uses if u.kind == CALLS and u.target.endswith("run")}
     assert calls == {(11, "m.A.run"), (19, "?o.run"), (27, "?o.run")}
+
+
+def test_module_level_handlers_factories_and_getattr() -> None:
+    source = (
+        "import functools\n\n\n"
+        "class A(Exception):\n    def run(self):\n        return 1\n\n\n"       # 4-6
+        "class H:\n    conn = A()\n\n\n"                                        # 9-10
+        "try:\n    pass\nexcept A as e:\n    e.run()\n"                        # 16: e is an A
+        "make = lambda: A()\n"
+        "make().run()\n"                                                       # 18
+        "part = functools.partial(A, 1)\n"
+        "part().run()\n"                                                       # 20
+        "getattr(H(), \"conn\").run()\n"                                       # 21
+        "getattr(H(), \"conn\", None).run()\n"                                 # 22: or the default
+        "other = lambda x: x\n"
+        "other(1).run()\n"                                                     # 24: no class
+    )
+    analysis = analyse_module(source.encode(), "m.py", "m")
+    calls = {(u.line, u.target) for u in analysis.uses if u.kind == CALLS and u.target.endswith("run")}
+    assert {line for line, target in calls if target == "m.A.run"} == {16, 18, 20, 21}
+    assert {line for line, target in calls if target != "m.A.run"} == {22, 24}
