@@ -767,6 +767,9 @@ class _Analyser:
             names = caught.elts if isinstance(caught, ast.Tuple) else [caught] if caught is not None else []
             if any(_last_name(n) in ("ImportError", "ModuleNotFoundError") for n in names):
                 self.fallback_imports.update(id(s) for s in handler.body if isinstance(s, (ast.Import, ast.ImportFrom)))
+                # ``except ImportError: X = None``: X is still the try's import where it is used
+                self.fallback_imports.update(id(s) for s in handler.body if isinstance(s, ast.Assign)
+                                             and isinstance(s.value, ast.Constant) and s.value.value is None)
 
     def _declare_import(self, node: ast.Import | ast.ImportFrom, scope: _Scope) -> None:
         self.import_ends[node.lineno] = max(node.end_lineno or node.lineno, self.import_ends.get(node.lineno, 0))
@@ -843,7 +846,8 @@ class _Analyser:
                 signature = f": {spell(node.annotation)}" if isinstance(node, ast.AnnAssign) else ""
                 self.definitions.append(Definition(qual, kind, node.lineno, node.end_lineno or node.lineno,
                                                    signature))
-                scope.bindings[name_node.id] = qual
+                if not (id(node) in self.fallback_imports and name_node.id in scope.bindings):
+                    scope.bindings[name_node.id] = qual  # (``except ImportError: X = None`` keeps the import)
 
     def _check_redefinition(self, node: ast.stmt, scope: _Scope, seen: dict[str, int],
                             decorators: tuple[str, ...]) -> None:
@@ -1097,7 +1101,9 @@ class _Analyser:
                                     self.attribute_types.setdefault(f"{scope.qualname}()({k})", part)
                 if node.returns is None and (yielded := self._yielded_class(node, scope)) is not None:
                     self.attribute_types[scope.qualname + "()[]"] = yielded  # for v in gen(): what it yields
-                    if any(self._resolve_expr(d, scope.parent) in _CONTEXT_MANAGERS
+                    managers = _CONTEXT_MANAGERS if isinstance(node, ast.FunctionDef) \
+                        else frozenset({"contextlib.asynccontextmanager"})
+                    if any(self._resolve_expr(d, scope.parent) in managers
                            for d in node.decorator_list if isinstance(d, (ast.Name, ast.Attribute))):
                         self.attribute_types[scope.qualname + "()with"] = yielded  # with cm() as v
                 if cls and not isinstance(node, ast.AsyncFunctionDef):
@@ -1141,10 +1147,11 @@ class _Analyser:
         return places
 
     def _yielded_class(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope) -> str | None:
-        """The class of what every ``yield`` of an unannotated generator gives
-        (``yield Conn()``, or ``yield conn`` of a local assigned once, from
-        such a value); None for ``yield from``, a bare ``yield``, several classes."""
-        if isinstance(node, ast.AsyncFunctionDef) or not self._yields(node):
+        """The class of what every ``yield`` of an unannotated generator (or
+        async generator) gives (``yield Conn()``, or ``yield conn`` of a local
+        assigned once, from such a value); None for ``yield from``, a bare
+        ``yield``, several classes."""
+        if not self._yields(node):
             return None
         values: list[ast.expr] = []
         stack: list[ast.AST] = list(node.body)
@@ -1333,6 +1340,11 @@ class _Analyser:
                 return self._class_of_annotation(node.args[0], scope)
             if target in _COPIES and len(node.args) == 1 and not isinstance(node.args[0], ast.Starred):
                 return self._value_type(node.args[0], scope)  # copy.copy(x) is of x's class
+            if target == "dataclasses.replace" and len(node.args) == 1 and not isinstance(node.args[0], ast.Starred):
+                return self._value_type(node.args[0], scope)  # replace(x, n=2) is another of x's class
+            if target in ("builtins.max", "builtins.min") and len(node.args) == 1 \
+                    and not isinstance(node.args[0], ast.Starred) and all(k.arg == "key" for k in node.keywords):
+                return self._iterated_type(node.args[0], scope)  # max(xs), min(xs, key=f): an item of xs
             if target == "builtins.next" and node.args and not isinstance(node.args[0], ast.Starred):
                 return self._next_type(node.args[0], scope)
             if target == "builtins.getattr" and len(node.args) == 2 and not node.keywords \
@@ -3239,7 +3251,7 @@ def _is_bare_super(node: ast.expr) -> bool:
 
 
 
-def _assigned_once(name: str, fn: ast.FunctionDef) -> ast.expr | None:
+def _assigned_once(name: str, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.expr | None:
     """The value of ``name = value``, when that is the only binding of ``name``
     anywhere in ``fn`` (nested scopes counted too: more bindings, never fewer)."""
     value: ast.expr | None = None

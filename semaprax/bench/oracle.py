@@ -2357,6 +2357,283 @@ class Md:
 """),
 ]
 
+# More of the idioms libraries write (the second pass)
+_B += [
+    Case("idiom_property_returns_attribute", "m.Ccls.meth", """
+## m
+class Ccls:
+    def meth(self):
+        return 1
+class H:
+    def __init__(self):
+        self._c = Ccls()
+    @property
+    def c(self):
+        return self._c
+## a
+from pkg.m import H
+H().c.meth()
+"""),
+    Case("idiom_enter_returns_self_subclass", "m.Sub.meth", """
+## m
+class Base:
+    def __enter__(self):
+        return self
+    def __exit__(self, *a):
+        pass
+class Sub(Base):
+    def meth(self):
+        return 1
+## a
+from pkg.m import Sub
+with Sub() as s:
+    s.meth()
+"""),
+    Case("idiom_fluent_chain", "m.Ccls.meth", """
+## m
+class Ccls:
+    @classmethod
+    def create(cls):
+        return cls()
+    def with_x(self):
+        return self
+    def meth(self):
+        return 1
+## a
+from pkg.m import Ccls
+Ccls.create().with_x().meth()
+"""),
+    Case("idiom_annotated_empty_list_attribute", "m.Node.meth", """
+## m
+class Node:
+    def __init__(self):
+        self.children: list[Node] = []
+    def meth(self):
+        return 1
+    def walk(self):
+        for c in self.children:
+            c.meth()
+"""),
+    Case("idiom_setdefault", "m.Ccls.meth", """
+## m
+class Ccls:
+    def meth(self):
+        return 1
+## a
+from pkg.m import Ccls
+def f(d: dict[str, Ccls]):
+    d.setdefault("k", Ccls()).meth()
+"""),
+    Case("idiom_max_min_next_iter", "m.Ccls.meth", """
+## m
+class Ccls:
+    def meth(self):
+        return 1
+## a
+from pkg.m import Ccls
+def f(cs: list[Ccls]):
+    max(cs, key=id).meth()
+    min(cs).meth()
+    next(iter(cs)).meth()
+    list(cs)[0].meth()
+"""),
+    Case("idiom_chained_assignment", "m.Ccls.meth", """
+## m
+class Ccls:
+    def meth(self):
+        return 1
+## a
+from pkg.m import Ccls
+def f():
+    x = y = Ccls()
+    x.meth()
+    y.meth()
+"""),
+    Case("idiom_self_attr_from_method_call", "m.Ccls.meth", """
+## m
+class Ccls:
+    def meth(self):
+        return 1
+class H:
+    def __init__(self):
+        self.c = self.make()
+    def make(self) -> Ccls:
+        return Ccls()
+    def go(self):
+        self.c.meth()
+"""),
+    Case("idiom_dataclasses_replace", "m.Ccls.meth", """
+## m
+import dataclasses
+@dataclasses.dataclass
+class Ccls:
+    n: int = 0
+    def meth(self):
+        return 1
+## a
+import dataclasses
+from pkg.m import Ccls
+dataclasses.replace(Ccls(), n=2).meth()
+"""),
+    Case("idiom_class_decorator_instance", "m.Deco.meth", """
+## m
+class Deco:
+    def __init__(self, f):
+        self.f = f
+    def meth(self):
+        return 1
+## a
+from pkg.m import Deco
+@Deco
+def g():
+    pass
+g.meth()
+"""),
+    Case("idiom_try_import_fallback", "m.Ccls", """
+## m
+class Ccls:
+    pass
+## a
+try:
+    from pkg.m import Ccls
+except ImportError:
+    Ccls = None
+x = Ccls()
+"""),
+    Case("idiom_class_list_attribute", "m.Ccls.meth", """
+## m
+class Ccls:
+    def meth(self):
+        return 1
+## a
+from pkg.m import Ccls
+class H:
+    items: list[Ccls] = []
+    def go(self):
+        for i, it in enumerate(self.items):
+            it.meth()
+"""),
+    Case("idiom_lambda_key_param", "m.Ccls.meth", """
+## m
+class Ccls:
+    def meth(self):
+        return 1
+## a
+from pkg.m import Ccls
+def f(cs: list[Ccls]):
+    return sorted(cs, key=lambda c: c.meth())
+"""),
+    Case("idiom_map_lambda", "m.Ccls.meth", """
+## m
+class Ccls:
+    def meth(self):
+        return 1
+## a
+from pkg.m import Ccls
+def f(cs: list[Ccls]):
+    return list(map(lambda c: c.meth(), cs))
+"""),
+    Case("idiom_async_generator", "m.Ccls.meth", """
+## m
+class Ccls:
+    def meth(self):
+        return 1
+async def agen():
+    yield Ccls()
+## a
+from pkg.m import agen
+async def f():
+    async for c in agen():
+        c.meth()
+"""),
+    Case("idiom_self_class_create", "m.Ccls.create", """
+## m
+class Ccls:
+    @classmethod
+    def create(cls):
+        return cls()
+    def again(self):
+        return self.__class__.create()  # under
+"""),
+    Case("idiom_instance_attribute_set_outside", "m.Dcls.meth", """
+## m
+class Ccls:
+    pass
+class Dcls:
+    def meth(self):
+        return 1
+## a
+from pkg.m import Ccls, Dcls
+x = Ccls()
+x.attr = Dcls()
+x.attr.meth()
+"""),
+    Case("idiom_typed_dict_of_lists", "m.Ccls.meth", """
+## m
+class Ccls:
+    def meth(self):
+        return 1
+## a
+from pkg.m import Ccls
+def f(d: dict[str, list[Ccls]]):
+    for c in d["k"]:
+        c.meth()
+    for k, cs in d.items():
+        cs[0].meth()
+"""),
+    Case("idiom_optional_attribute_narrowed", "m.Ccls.meth", """
+## m
+from typing import Optional
+class Ccls:
+    def meth(self):
+        return 1
+class H:
+    c: Optional[Ccls] = None
+    def go(self):
+        if self.c:
+            self.c.meth()
+        c = self.c
+        assert c is not None
+        c.meth()
+"""),
+    Case("idiom_return_self_attribute_unannotated", "m.Ccls.meth", """
+## m
+class Ccls:
+    def meth(self):
+        return 1
+class H:
+    def __init__(self):
+        self.c = Ccls()
+    def get(self):
+        return self.c
+## a
+from pkg.m import H
+H().get().meth()
+"""),
+    Case("idiom_module_function_returns_module_global", "m.Ccls.meth", """
+## m
+class Ccls:
+    def meth(self):
+        return 1
+_default = Ccls()
+def get_default():
+    return _default
+## a
+from pkg.m import get_default
+get_default().meth()
+"""),
+    Case("idiom_generic_protocol_param", "m.Ccls.meth", """
+## m
+from typing import Iterable
+class Ccls:
+    def meth(self):
+        return 1
+def each(cs: Iterable[Ccls]):
+    for c in cs:
+        c.meth()
+"""),
+]
+
 CASES: list[Case] = [*_A, *_B, *_C]
 
 

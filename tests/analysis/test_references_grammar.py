@@ -288,3 +288,34 @@ def test_module_level_handlers_factories_and_getattr() -> None:
     calls = {(u.line, u.target) for u in analysis.uses if u.kind == CALLS and u.target.endswith("run")}
     assert {line for line, target in calls if target == "m.A.run"} == {16, 18, 20, 21}
     assert {line for line, target in calls if target != "m.A.run"} == {22, 24}
+
+
+def test_an_optional_import_set_to_none_on_failure_is_still_the_import(tmp_path: Path) -> None:
+    write_files(tmp_path, {"pkg/__init__.py": "", "pkg/m.py": "class Conn:\n    pass\n", "pkg/a.py": (
+        "try:\n    from pkg.m import Conn\nexcept ImportError:\n    Conn = None\n"
+        "x = Conn()\n"                                              # 5
+        "try:\n    pass\nexcept ImportError:\n    Other = None\n"  # no import in the try: a plain variable
+        "def f():\n    return Other\n"
+    )})
+    ws = Workspace(tmp_path)
+    index = WorkspaceIndex(ws, ws.python_files())
+    assert ("pkg.a", 5) in _lines(index, "pkg.m.Conn")
+    assert any(u.target == "pkg.a.Other" for u in index.by_module["pkg.a"].uses)
+
+
+def test_max_min_replace_and_async_generators() -> None:
+    source = (
+        "import dataclasses\n\n\n"
+        "@dataclasses.dataclass\nclass A:\n    n: int = 0\n\n    def run(self):\n        return 1\n\n\n"  # 4-9
+        "async def agen():\n    yield A()\n\n\n"                   # 12-13
+        "async def use(xs: list[A]):\n"                             # 16
+        "    max(xs).run()\n"                                       # 17
+        "    min(xs, key=id).run()\n"                               # 18
+        "    max(xs, default=None).run()\n"                         # 19: or the default
+        "    dataclasses.replace(xs[0], n=1).run()\n"               # 20
+        "    async for a in agen():\n        a.run()\n"             # 22
+    )
+    analysis = analyse_module(source.encode(), "m.py", "m")
+    calls = {(u.line, u.target) for u in analysis.uses if u.kind == CALLS and u.target.endswith("run")}
+    assert {line for line, target in calls if target == "m.A.run"} == {17, 18, 20, 22}
+    assert (19, "m.A.run") not in calls
