@@ -1314,6 +1314,9 @@ class _Analyser:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _VALUE_GETTERS \
                 and (value := self._mapped_type(node.func.value, scope)) is not None:
             return value  # m.get(k) of m: dict[str, V]
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _ITEM_GETTERS \
+                and (item := self._container_items(node.func, scope)) is not None:
+            return item  # xs.pop() of xs: list[X], q.popleft() of a deque
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Subscript) \
                 and isinstance(node.func.value, (ast.Name, ast.Attribute)):
             # ``Ruler[T]()``: a generic class parametrized, then called, makes an instance of it
@@ -1482,6 +1485,15 @@ class _Analyser:
             found = self._enum_class(node, scope)  # for c in Color: its members
         return found
 
+    def _container_items(self, method: ast.Attribute, scope: _Scope) -> str | None:
+        """The items of the container ``method`` is called on, when it is a
+        built-in one (``list``, ``set``, ``collections.deque``: its ``pop``,
+        ``popleft`` and ``copy`` are the list's, not a workspace class's)."""
+        target = self._resolve_expr(method, scope)
+        if not target or not target.startswith(_CONTAINER_METHODS):
+            return None
+        return self._item_type(method.value, scope)
+
     def _next_of_iterator(self, owner: str, cls: str) -> str | None:
         """What a loop over an instance of ``cls`` binds when its ``__iter__``
         (of ``owner``) returns an iterator of a workspace class (``return self``,
@@ -1508,6 +1520,18 @@ class _Analyser:
             return self._item_type(first, scope)
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):  # xs[1:]
             return self._item_type(node.value, scope)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "copy" \
+                and not node.args and not node.keywords:
+            return self._container_items(node.func, scope)  # xs.copy(): the items of xs
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "filter" \
+                and len(node.args) == 2 and not node.keywords and not any(isinstance(a, ast.Starred) for a in node.args) \
+                and self._resolve_name(node.func.id, scope) == "builtins.filter":
+            return self._item_type(node.args[1], scope)  # filter(f, xs): some items of xs
+        if isinstance(node, ast.Call) and _last_name(node.func) == "chain" and node.args \
+                and not node.keywords and not any(isinstance(a, ast.Starred) for a in node.args) \
+                and self._resolve_expr(node.func, scope) == "itertools.chain":
+            kinds = {self._item_type(a, scope) for a in node.args}  # chain(xs, ys): the items of each
+            return kinds.pop() if len(kinds) == 1 else None
         if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):  # [make(e) for e in es]
             return self._value_type(node.elt, self._comprehension_scope(node, scope))
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 1 \
@@ -3100,6 +3124,9 @@ _MAPPINGS = frozenset({"dict", "Dict", "Mapping", "MutableMapping", "defaultdict
                        "ChainMap"})
 #: Methods of a mapping that give one of its values.
 _VALUE_GETTERS = frozenset({"get", "pop", "setdefault", "__getitem__"})
+#: Methods of a built-in sequence or set that give one of its items, and the classes they are read on.
+_ITEM_GETTERS = frozenset({"pop", "popleft"})
+_CONTAINER_METHODS = ("builtins.list.", "builtins.set.", "builtins.frozenset.", "collections.deque.")
 #: Generic containers whose one type argument is the type of their items.
 _ITERABLES = frozenset({"list", "List", "set", "Set", "frozenset", "FrozenSet", "Sequence", "MutableSequence",
                         "Iterable", "Iterator", "Collection", "AbstractSet", "MutableSet", "Generator",

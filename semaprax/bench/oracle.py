@@ -2634,6 +2634,99 @@ def each(cs: Iterable[Ccls]):
 """),
 ]
 
+# Iteration and container idioms
+_B += [
+    Case("iter_enumerate_items", "m.Ccls.meth", """
+## m
+class Ccls:
+    def meth(self):
+        return 1
+## a
+from pkg.m import Ccls
+def f(d: dict[str, Ccls]):
+    for i, (k, v) in enumerate(d.items()):
+        v.meth()
+    for k, v in sorted(d.items()):
+        v.meth()
+"""),
+    Case("iter_filter_chain_set", "m.Ccls.meth", """
+## m
+class Ccls:
+    def meth(self):
+        return 1
+## a
+import itertools
+from pkg.m import Ccls
+def f(xs: list[Ccls], ys: list[Ccls]):
+    for a in filter(None, xs):
+        a.meth()  # under
+    for b in itertools.chain(xs, ys):
+        b.meth()
+    for c in set(xs):
+        c.meth()
+    for d in tuple(xs):
+        d.meth()
+    for e in xs.copy():
+        e.meth()
+"""),
+    Case("container_pop_and_negative_index", "m.Ccls.meth", """
+## m
+class Ccls:
+    def meth(self):
+        return 1
+## a
+from pkg.m import Ccls
+def f(xs: list[Ccls], d: dict[str, Ccls]):
+    xs[-1].meth()
+    xs.pop().meth()
+    d.pop("k").meth()
+    list(d.values())[0].meth()
+"""),
+    Case("container_set_and_frozenset_param", "m.Ccls.meth", """
+## m
+class Ccls:
+    def meth(self):
+        return 1
+## a
+from typing import AbstractSet, Iterator
+from pkg.m import Ccls
+def f(s: set[Ccls], fs: frozenset[Ccls], it: Iterator[Ccls], ab: AbstractSet[Ccls]):
+    for a in s:
+        a.meth()
+    for b in fs:
+        b.meth()
+    next(it).meth()
+    for c in ab:
+        c.meth()
+"""),
+    Case("container_deque_defaultdict", "m.Ccls.meth", """
+## m
+class Ccls:
+    def meth(self):
+        return 1
+## a
+import collections
+from pkg.m import Ccls
+def f(q: "collections.deque[Ccls]", dd: "collections.defaultdict[str, Ccls]"):
+    q.popleft().meth()
+    q[0].meth()
+    dd["k"].meth()
+"""),
+    Case("comprehension_over_method_result", "m.Ccls.meth", """
+## m
+class Ccls:
+    def meth(self):
+        return 1
+class Coll:
+    def items(self) -> list[Ccls]:
+        return []
+## a
+from pkg.m import Coll
+xs = [c.meth() for c in Coll().items()]
+ys = {c: c.meth() for c in Coll().items()}
+"""),
+]
+
 CASES: list[Case] = [*_A, *_B, *_C]
 
 

@@ -319,3 +319,22 @@ def test_max_min_replace_and_async_generators() -> None:
     calls = {(u.line, u.target) for u in analysis.uses if u.kind == CALLS and u.target.endswith("run")}
     assert {line for line, target in calls if target == "m.A.run"} == {17, 18, 20, 22}
     assert (19, "m.A.run") not in calls
+
+
+def test_built_in_containers_pop_copy_filter_and_chain() -> None:
+    source = (
+        "import collections\nimport itertools\n\n\n"
+        "class A:\n    def run(self):\n        return 1\n\n\n"                # 5-7
+        "class Stack:\n    def pop(self) -> int:\n        return 1\n\n\n"     # 10-12: a pop of its own
+        "def use(xs: list[A], q: 'collections.deque[A]', s: Stack, other: list[int]):\n"   # 15
+        "    xs.pop().run()\n"                                          # 16
+        "    q.popleft().run()\n"                                       # 17
+        "    for a in xs.copy():\n        a.run()\n"                     # 19
+        "    for b in filter(None, xs):\n        b.run()\n"              # 21
+        "    for c in itertools.chain(xs, xs):\n        c.run()\n"       # 23
+        "    for d in itertools.chain(xs, other):\n        d.run()\n"    # 25: two item classes
+        "    s.pop().run()\n"                                           # 26: Stack.pop gives an int
+    )
+    analysis = analyse_module(source.encode(), "m.py", "m")
+    calls = {(u.line, u.target) for u in analysis.uses if u.kind == CALLS and u.target.endswith("run")}
+    assert {line for line, target in calls if target == "m.A.run"} == {16, 17, 19, 21, 23}
