@@ -1045,6 +1045,8 @@ class _Analyser:
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 cls = None
                 if node.returns is not None:
+                    if scope.cls and (param := self._class_parameter(node.returns, scope.cls)) is not None:
+                        self.attribute_types[scope.qualname + "()<>"] = param  # -> T of ``class Box(Generic[T])``
                     cls = self._class_of_annotation(node.returns, scope.parent)
                     if cls is None and scope.cls and isinstance(node.returns, (ast.Name, ast.Attribute)) and \
                             self._resolve_expr(node.returns, scope.parent) in ("typing.Self", "typing_extensions.Self"):
@@ -1223,6 +1225,57 @@ class _Analyser:
         finally:
             self.hidden_receiver = None
 
+    def _type_arguments_of_annotation(self, ann: ast.expr, scope: _Scope | None) -> str | None:
+        """``Box[C]`` (``Box[A, B]``, ``Optional[Box[C]]``) of a workspace class
+        Box: Box, then the classes of its type arguments, joined by a space
+        (``-`` for one of no known class); None for a built-in or typing container."""
+        unquoted, scope = self._unaliased(ann, scope)
+        if unquoted is None:
+            return None
+        ann = self._without_none(unquoted, scope)
+        if not isinstance(ann, ast.Subscript) or not isinstance(ann.value, (ast.Name, ast.Attribute)):
+            return None
+        origin = self._class_of_annotation(ann.value, scope)
+        if not self._workspace_class(origin) or origin in self.local_classes and not self._class_params(origin):
+            return None
+        args = ann.slice.elts if isinstance(ann.slice, ast.Tuple) else [ann.slice]
+        classes = [self._class_of_annotation(a, scope) for a in args]
+        return " ".join([origin, *(c or "-" for c in classes)]) if any(classes) else None  # type: ignore[list-item]
+
+    def _class_params(self, cls: str) -> list[str]:
+        """The names of the type parameters of a class of this module, as its
+        ``Generic[T, U]`` (or ``Protocol[T]``) base lists them."""
+        for base in self.class_bases.get(cls, ()):
+            if isinstance(base, ast.Subscript) and _last_name(base.value) in ("Generic", "Protocol"):
+                args = base.slice.elts if isinstance(base.slice, ast.Tuple) else [base.slice]
+                return [a.id if isinstance(a, ast.Name) else "" for a in args]
+        return []
+
+    def _class_parameter(self, returns: ast.expr, cls: str) -> str | None:
+        """Which type parameter of ``cls`` a method's return annotation is
+        (``-> T`` of ``class Box(Generic[T])``): its position, as text."""
+        ann = _unquoted(returns)
+        if not isinstance(ann, ast.Name):
+            return None
+        params = self._class_params(cls)
+        return str(params.index(ann.id)) if ann.id in params else None
+
+    def _type_argument(self, node: ast.expr, origin: str, k: int, scope: _Scope) -> str | None:
+        """The class of the ``k``-th type argument of the value ``node`` is
+        (``b`` of ``b: Box[C]``, an attribute so annotated), when it is
+        annotated with ``origin`` itself (a subclass may order its parameters otherwise)."""
+        if isinstance(node, ast.Name):
+            told = _local_type(scope, "<>" + node.id)
+        elif isinstance(node, ast.Attribute):
+            target = self._resolve_expr(node, scope)
+            told = self._value_of(target + "<>") if target and not target.startswith(UNRESOLVED) else None
+        else:
+            return None
+        parts = told.split() if told else []
+        if not parts or parts[0] != origin:
+            return None
+        return parts[k + 1] if k + 1 < len(parts) and parts[k + 1] != "-" else None
+
     def _called_instance(self, func: ast.expr, scope: _Scope) -> str | None:
         """``make()`` of ``make = Factory()``: what its class's ``__call__`` returns
         (a name only: an attribute's call is a method's, asked of its class)."""
@@ -1337,6 +1390,10 @@ class _Analyser:
                         and base.id == self.hidden_receiver.self_name:
                     return None  # ``return self.chain()``: of the class of a receiver hidden by _from_receiver
                 return receiver or self._value_of(target + "()")
+            if isinstance(node.func, ast.Attribute) and (param := self._value_of(target + "()<>")) is not None \
+                    and (argument := self._type_argument(node.func.value, target.rpartition(".")[0], int(param),
+                                                         scope)) is not None:
+                return argument  # b.get() of ``b: Box[C]``, ``get(self) -> T``: a C
             if isinstance(node.func, ast.Attribute) and self._value_of(target + "()cls") is not None:
                 return self._class_or_instance_class(node.func.value, scope)  # C.create() of ``return cls()``
             if target in _CASTS and node.args:  # typing.cast(T, x) is a T
@@ -2032,7 +2089,8 @@ class _Analyser:
                             ("[]()", self._element_parts(annotation, scope)),
                             ("{<}", self._mapped_key_of_annotation(annotation, scope)),
                             ("()", self._called_of_annotation(annotation, scope)),
-                            ("^", self._instance_of_type(annotation, scope))):
+                            ("^", self._instance_of_type(annotation, scope)),
+                            ("<>", self._type_arguments_of_annotation(annotation, scope))):
             if told:
                 facets.append((facet, told))
         places = self._tuple_parts(annotation, scope)

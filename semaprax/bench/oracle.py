@@ -2727,6 +2727,114 @@ ys = {c: c.meth() for c in Coll().items()}
 """),
 ]
 
+# Special methods: what Python calls them for
+_A += [
+    Case("dunder_init_by_constructor", "m.Ccls.__init__", """
+## m
+class Ccls:
+    def __init__(self, n):
+        self.n = n
+class Dcls(Ccls):
+    pass
+## a
+from pkg.m import Ccls, Dcls
+Ccls(1)
+Dcls(2)
+"""),
+    Case("dunder_call_getitem_len", "m.Ccls.__getitem__", """
+## m
+class Ccls:
+    def __getitem__(self, i):
+        return i
+    def __len__(self):
+        return 0
+## a
+from pkg.m import Ccls
+c = Ccls()
+c[0]
+len(c)
+c.__getitem__(1)
+"""),
+    Case("dunder_enter_exit", "m.Ccls.__enter__", """
+## m
+class Ccls:
+    def __enter__(self):
+        return self
+    def __exit__(self, *a):
+        pass
+## a
+from pkg.m import Ccls
+with Ccls() as c:
+    pass
+"""),
+    Case("dunder_operators", "m.Vec.__add__", """
+## m
+class Vec:
+    def __add__(self, other):
+        return self
+    def __eq__(self, other):
+        return True
+## a
+from pkg.m import Vec
+v = Vec() + Vec()
+v += Vec()
+"""),
+    Case("abstract_method_through_base", "m.Base.run", """
+## m
+import abc
+class Base(abc.ABC):
+    @abc.abstractmethod
+    def run(self):
+        ...
+class Impl(Base):
+    def run(self):
+        return 1
+## a
+from pkg.m import Base, Impl
+def go(b: Base):
+    b.run()
+Impl().run()  # over
+"""),
+    Case("protocol_method", "m.Runner.run", """
+## m
+from typing import Protocol
+class Runner(Protocol):
+    def run(self) -> int:
+        ...
+## a
+from pkg.m import Runner
+def go(r: Runner):
+    return r.run()
+"""),
+    Case("classmethod_via_subclass_cls", "m.Base.build", """
+## m
+class Base:
+    @classmethod
+    def build(cls):
+        return cls()
+class Sub(Base):
+    @classmethod
+    def make(cls):
+        return cls.build()
+## a
+from pkg.m import Sub
+Sub.build()
+"""),
+    Case("property_in_subclass", "m.Base.size", """
+## m
+class Base:
+    @property
+    def size(self):
+        return 1
+class Sub(Base):
+    def twice(self):
+        return self.size * 2
+## a
+from pkg.m import Sub
+Sub().size
+"""),
+]
+
 CASES: list[Case] = [*_A, *_B, *_C]
 
 

@@ -338,3 +338,32 @@ def test_built_in_containers_pop_copy_filter_and_chain() -> None:
     analysis = analyse_module(source.encode(), "m.py", "m")
     calls = {(u.line, u.target) for u in analysis.uses if u.kind == CALLS and u.target.endswith("run")}
     assert {line for line, target in calls if target == "m.A.run"} == {16, 17, 19, 21, 23}
+
+
+def test_a_generic_class_method_returning_its_parameter_gives_the_type_argument(tmp_path: Path) -> None:
+    write_files(tmp_path, {"pkg/__init__.py": "", "pkg/box.py": (
+        "from typing import Generic, Optional, TypeVar\n"
+        "T = TypeVar('T')\n"
+        "U = TypeVar('U')\n"
+        "class Box(Generic[T]):\n"
+        "    def get(self) -> T:\n        raise NotImplementedError\n"
+        "class Pair(Box[U], Generic[T, U]):\n"                    # Box's T is Pair's U: its own order
+        "    def first(self) -> T:\n        raise NotImplementedError\n"
+    ), "pkg/a.py": (
+        "from typing import Optional\n"
+        "from pkg.box import Box, Pair\n"
+        "class A:\n    def run(self):\n        return 1\n"
+        "class B:\n    def run(self):\n        return 2\n"
+        "class Holder:\n    inner: 'Box[A]'\n"
+        "def use(b: Box[A], o: Optional[Box[A]], p: Pair[A, B], h: Holder):\n"   # 11
+        "    b.get().run()\n"                                     # 12
+        "    if o is not None:\n        o.get().run()\n"          # 14
+        "    h.inner.get().run()\n"                               # 15
+        "    p.first().run()\n"                                   # 16: Pair's T: an A
+        "    p.get().run()\n"                                     # 17: Box's T is Pair's U (a B): not named
+    )})
+    ws = Workspace(tmp_path)
+    index = WorkspaceIndex(ws, ws.python_files())
+    calls = {(u.line, u.target) for u in index.by_module["pkg.a"].uses if u.kind == CALLS and u.target.endswith("run")}
+    assert {line for line, target in calls if target == "pkg.a.A.run"} == {12, 14, 15, 16}
+    assert (17, "pkg.a.A.run") not in calls
