@@ -1086,7 +1086,7 @@ class _Analyser:
                             self.attribute_types[scope.qualname + "()self"] = cls
                     elif returns and scope.cls and scope.self_name and _returns_receiver_class(node, returns, scope):
                         # ``return cls(...)`` of a classmethod: an instance of the class it is called on
-                        self.attribute_types[scope.qualname + "()cls"] = scope.cls
+                        self.attribute_types[scope.qualname + "()<>"] = "cls"
                     elif returns and all(r.value is not None and not isinstance(r.value, ast.Name) for r in returns):
                         # every return makes a value of one class (``return Token(...)``, ``return ""``)
                         kinds = {self._value_type(r.value, scope) for r in returns if r.value is not None}
@@ -1101,7 +1101,8 @@ class _Analyser:
                             for k, part in enumerate(self._returned_places(node, returns, scope)):
                                 if part:
                                     self.attribute_types.setdefault(f"{scope.qualname}()({k})", part)
-                if node.returns is None and (yielded := self._yielded_class(node, scope)) is not None:
+                if node.returns is None and not any(r.value is not None for r in returns) \
+                        and (yielded := self._yielded_class(node, scope)) is not None:
                     self.attribute_types[scope.qualname + "()[]"] = yielded  # for v in gen(): what it yields
                     managers = _CONTEXT_MANAGERS if isinstance(node, ast.FunctionDef) \
                         else frozenset({"contextlib.asynccontextmanager"})
@@ -1390,12 +1391,6 @@ class _Analyser:
                         and base.id == self.hidden_receiver.self_name:
                     return None  # ``return self.chain()``: of the class of a receiver hidden by _from_receiver
                 return receiver or self._value_of(target + "()")
-            if isinstance(node.func, ast.Attribute) and (param := self._value_of(target + "()<>")) is not None \
-                    and (argument := self._type_argument(node.func.value, target.rpartition(".")[0], int(param),
-                                                         scope)) is not None:
-                return argument  # b.get() of ``b: Box[C]``, ``get(self) -> T``: a C
-            if isinstance(node.func, ast.Attribute) and self._value_of(target + "()cls") is not None:
-                return self._class_or_instance_class(node.func.value, scope)  # C.create() of ``return cls()``
             if target in _CASTS and node.args:  # typing.cast(T, x) is a T
                 return self._class_of_annotation(node.args[0], scope)
             if target in _COPIES and len(node.args) == 1 and not isinstance(node.args[0], ast.Starred):
@@ -1416,7 +1411,14 @@ class _Analyser:
                     spelled = self.getattr_nodes[id(node)] = ast.copy_location(
                         ast.Attribute(node.args[0], node.args[1].value, ast.Load()), node)
                 return self._value_type(spelled, scope)
-            return self._value_of(target + "()") or self._called_instance(node.func, scope)
+            found = self._value_of(target + "()")
+            if found is None and isinstance(node.func, ast.Attribute) \
+                    and (receiver := self._value_of(target + "()<>")) is not None:
+                if receiver == "cls":  # C.create() of ``return cls()``: a C; D.create(): a D
+                    return self._class_or_instance_class(node.func.value, scope)
+                # b.get() of ``b: Box[C]``, ``get(self) -> T``: a C
+                return self._type_argument(node.func.value, target.rpartition(".")[0], int(receiver), scope)
+            return found or self._called_instance(node.func, scope)
         if isinstance(node, ast.Name):
             owner = _binding_scope(scope, node.id)
             if owner is not None and owner.self_name == node.id and owner.cls:  # self
@@ -1765,9 +1767,10 @@ class _Analyser:
 
         for name in two_classes:  # ``x = A()``, later ``x = B()``: of no one class (the visit is not in order)
             del scope.types[name]
-        if bound is not None and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
-                and any(".append(" in line for line in self.text_lines[node.lineno - 1:node.end_lineno or node.lineno]):
-            self._appended_items(scope, body)
+        if bound is not None and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            lines = self.text_lines[node.lineno - 1:node.end_lineno or node.lineno]
+            if any(".append(" in line for line in lines) and any("= []" in line for line in lines):
+                self._appended_items(scope, body, "\n".join(lines))
         if bound is not None:  # ``r = A() if c else B()``, bound once: of the union (``"|" + r``)
             for stmt in self._statements(body):
                 if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
@@ -1787,7 +1790,7 @@ class _Analyser:
         instance of it)."""
         if isinstance(value, ast.Lambda):
             return self._value_type(value.body, self._comprehension_scope(value, scope))
-        if not (value.args and isinstance(value.func, (ast.Name, ast.Attribute))
+        if not (value.args and _last_name(value.func) == "partial"
                 and isinstance(value.args[0], (ast.Name, ast.Attribute))
                 and self._resolve_expr(value.func, scope) == "functools.partial"):
             return None
@@ -1796,38 +1799,36 @@ class _Analyser:
             return None
         return self._class_named(target) or self._value_of(target + "()")
 
-    def _appended_items(self, scope: _Scope, body: list[ast.stmt]) -> None:
-        """``out = []`` (bound once), then ``out.append(Token(...))``: the items
-        of ``out`` are of the one class every append gives, when nothing else
-        adds to it in the function (``extend``, ``insert``, ``+=``, ``out[i] =``)."""
+    def _appended_items(self, scope: _Scope, body: list[ast.stmt], text: str) -> None:
+        """``out = []`` (bound once), then ``out.append(Token(...))`` statements:
+        the items of ``out`` are of the one class every append gives, when
+        nothing else adds to it in the function's text (``extend``, ``insert``,
+        ``+=``, ``out[i] =``, an append inside an expression)."""
         items: dict[str, set[str | None]] = {}
+        appends: dict[str, int] = {}
         for stmt in self._statements(body):
             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
                     and isinstance(stmt.value, ast.List) and not stmt.value.elts \
                     and stmt.targets[0].id not in scope.rebound and "[]" + stmt.targets[0].id not in scope.types:
                 items[stmt.targets[0].id] = set()
-        if not items:
-            return
-        for stmt in self._statements(body):
-            if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id in items:
-                items[stmt.target.id].add(None)
-            # the statement's own expressions (each statement it holds comes in its turn)
-            for n in (n for e in _child_nodes(stmt) if isinstance(e, ast.expr) for n in ast.walk(e)):
-                if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
-                        and isinstance(n.func.value, ast.Name) and n.func.value.id in items:
-                    name, method = n.func.value.id, n.func.attr
-                    if method == "append" and len(n.args) == 1 and not n.keywords \
-                            and not isinstance(n.args[0], ast.Starred):
-                        items[name].add(self._value_type(n.args[0], scope))
-                    elif method in ("extend", "insert", "__setitem__", "__iadd__"):
-                        items[name].add(None)
-                elif isinstance(n, ast.Subscript) and not isinstance(n.ctx, ast.Load) \
-                        and isinstance(n.value, ast.Name) and n.value.id in items:
-                    items[n.value.id].add(None)
+            elif isinstance(stmt, ast.Expr) and isinstance(call := stmt.value, ast.Call) \
+                    and isinstance(call.func, ast.Attribute) and call.func.attr == "append" \
+                    and isinstance(call.func.value, ast.Name) and len(call.args) == 1 and not call.keywords \
+                    and not isinstance(call.args[0], ast.Starred):
+                name = call.func.value.id
+                appends[name] = appends.get(name, 0) + 1
+                if name in items:
+                    items[name].add(self._value_type(call.args[0], scope))
         for name, kinds in items.items():
             cls = kinds.pop() if len(kinds) == 1 else None
-            if cls is not None:
-                scope.types["[]" + name] = cls
+            if cls is None:
+                continue
+            uses = re.findall(rf"\b{re.escape(name)}\b\s*(\.\s*\w+|\[|\+=|\*=)?", text)
+            if sum(1 for u in uses if u.replace(" ", "") == ".append") != appends[name] \
+                    or any(u.replace(" ", "") in (".extend", ".insert", "[", "+=", "*=", ".__setitem__", ".__iadd__")
+                           for u in uses):
+                continue  # added to otherwise, or read by position (a store through it is not told apart)
+            scope.types["[]" + name] = cls
 
     def _unpack_types(self, target: ast.Tuple, value: ast.expr, scope: _Scope) -> None:
         """``a, b = x.strip(), y[1:]``: each name of the class of its place;
