@@ -1154,19 +1154,16 @@ class _Analyser:
         async generator) gives (``yield Conn()``, or ``yield conn`` of a local
         assigned once, from such a value); None for ``yield from``, a bare
         ``yield``, several classes."""
-        if not self._yields(node):
+        lines = self.text_lines[node.lineno - 1:node.end_lineno or node.lineno]
+        written = sum(line.count("yield") for line in lines)
+        if not written:
             return None
-        values: list[ast.expr] = []
-        stack: list[ast.AST] = list(node.body)
-        while stack:  # the function's own yields, not a nested function's or lambda's
-            n = stack.pop()
-            if isinstance(n, ast.YieldFrom) or isinstance(n, ast.Yield) and n.value is None:
-                return None
-            if isinstance(n, ast.Yield) and n.value is not None:
-                values.append(n.value)
-            if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-                stack.extend(ast.iter_child_nodes(n))
-        if not values:
+        # the yields of its statements (``yield x``, ``v = yield x``): every ``yield`` its text has, else
+        # (one inside an expression, a nested function's, a ``yield from``, the word in a string) none
+        values = [stmt.value.value for stmt in self._statements(node.body)
+                  if isinstance(stmt, (ast.Expr, ast.Assign)) and isinstance(stmt.value, ast.Yield)
+                  and stmt.value.value is not None]
+        if len(values) != written:
             return None
         kinds = set()
         for value in values:
