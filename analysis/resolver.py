@@ -11,6 +11,7 @@ with the expression as written, never a guess.
 from __future__ import annotations
 
 import ast
+import bisect
 import builtins
 import functools
 import gc
@@ -432,6 +433,8 @@ class _Analyser:
         self.renamed: dict[str, str] = {}
         #: id of a call ``getattr(x, "name")`` -> the attribute ``x.name`` it is read as (_value_type_of)
         self.getattr_nodes: dict[int, ast.Attribute] = {}
+        #: a word -> the numbers of the lines that hold it, in order (_lines_with)
+        self.word_lines: dict[str, list[int]] = {}
 
     # --- driver ----------------------------------------------------------------
 
@@ -1154,10 +1157,9 @@ class _Analyser:
         async generator) gives (``yield Conn()``, or ``yield conn`` of a local
         assigned once, from such a value); None for ``yield from``, a bare
         ``yield``, several classes."""
-        lines = self.text_lines[node.lineno - 1:node.end_lineno or node.lineno]
-        written = sum(line.count("yield") for line in lines)
-        if not written:
+        if not self._lines_with("yield", node):
             return None
+        written = sum(line.count("yield") for line in self.text_lines[node.lineno - 1:node.end_lineno or node.lineno])
         # the yields of its statements (``yield x``, ``v = yield x``): every ``yield`` its text has, else
         # (one inside an expression, a nested function's, a ``yield from``, the word in a string) none
         values = [stmt.value.value for stmt in self._statements(node.body)
@@ -1277,7 +1279,9 @@ class _Analyser:
     def _called_instance(self, func: ast.expr, scope: _Scope) -> str | None:
         """``make()`` of ``make = Factory()``: what its class's ``__call__`` returns
         (a name only: an attribute's call is a method's, asked of its class)."""
-        return self._dunder_result(func, "__call__()", scope) if isinstance(func, ast.Name) else None
+        if not isinstance(func, ast.Name) or _local_type(scope, func.id) is None:
+            return None  # (a name of no known class: most calls are of functions)
+        return self._dunder_result(func, "__call__()", scope)
 
     def _class_or_instance_class(self, node: ast.expr, scope: _Scope) -> str | None:
         """The class ``node`` names (``D`` of ``D.create()``), else the class of
@@ -1541,6 +1545,16 @@ class _Analyser:
             found = self._enum_class(node, scope)  # for c in Color: its members
         return found
 
+    def _lines_with(self, word: str, node: ast.AST) -> int:
+        """How many lines of ``node``'s text hold ``word`` (the module's lines
+        holding it found once per word, then counted per node by bisection)."""
+        found = self.word_lines.get(word)
+        if found is None:
+            found = self.word_lines[word] = [n for n, line in enumerate(self.text_lines, 1) if word in line]
+        start = node.lineno  # type: ignore[attr-defined]
+        end = node.end_lineno or start  # type: ignore[attr-defined]
+        return bisect.bisect_right(found, end) - bisect.bisect_left(found, start)
+
     def _container_items(self, method: ast.Attribute, scope: _Scope) -> str | None:
         """The items of the container ``method`` is called on, when it is a
         built-in one (``list``, ``set``, ``collections.deque``: its ``pop``,
@@ -1764,10 +1778,9 @@ class _Analyser:
 
         for name in two_classes:  # ``x = A()``, later ``x = B()``: of no one class (the visit is not in order)
             del scope.types[name]
-        if bound is not None and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            lines = self.text_lines[node.lineno - 1:node.end_lineno or node.lineno]
-            if any(".append(" in line for line in lines) and any("= []" in line for line in lines):
-                self._appended_items(scope, body, "\n".join(lines))
+        if bound is not None and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                and self._lines_with(".append(", node) and self._lines_with("= []", node):
+            self._appended_items(scope, body, "\n".join(self.text_lines[node.lineno - 1:node.end_lineno or node.lineno]))
         if bound is not None:  # ``r = A() if c else B()``, bound once: of the union (``"|" + r``)
             for stmt in self._statements(body):
                 if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
