@@ -11,6 +11,7 @@ with the expression as written, never a guess.
 from __future__ import annotations
 
 import ast
+import bisect
 import builtins
 import functools
 import gc
@@ -430,6 +431,10 @@ class _Analyser:
         self.stub_parse: tuple[ast.Module, ScopeFacts | symtable.SymbolTable] | None = None
         #: top-level name -> the module a bare import of it reaches (sources.ModuleFile.renamed)
         self.renamed: dict[str, str] = {}
+        #: id of a call ``getattr(x, "name")`` -> the attribute ``x.name`` it is read as (_value_type_of)
+        self.getattr_nodes: dict[int, ast.Attribute] = {}
+        #: a word -> the numbers of the lines that hold it, in order (_lines_with)
+        self.word_lines: dict[str, list[int]] = {}
 
     # --- driver ----------------------------------------------------------------
 
@@ -550,6 +555,7 @@ class _Analyser:
                         self.attribute_types.setdefault(f"{cls}.{attr}{facet}", typed)
                         if facet == "^":  # ``self.kind = k`` of ``k: type[X]``: calling it makes an X
                             self.attribute_types.setdefault(f"{cls}.{attr}()", typed)
+                self._attribute_names(f"{cls}.{attr}", node.value, scope)
             elif isinstance(node, ast.Assign):  # self.x = env.make(): what typed locals give, now they are typed
                 if f"{cls}.{attr}" not in self.attribute_types and f"{cls}.{attr}|" not in self.attribute_types:
                     union = self._union_value(node.value, scope)  # self.x = logger or DummyLogger()
@@ -764,6 +770,9 @@ class _Analyser:
             names = caught.elts if isinstance(caught, ast.Tuple) else [caught] if caught is not None else []
             if any(_last_name(n) in ("ImportError", "ModuleNotFoundError") for n in names):
                 self.fallback_imports.update(id(s) for s in handler.body if isinstance(s, (ast.Import, ast.ImportFrom)))
+                # ``except ImportError: X = None``: X is still the try's import where it is used
+                self.fallback_imports.update(id(s) for s in handler.body if isinstance(s, ast.Assign)
+                                             and isinstance(s.value, ast.Constant) and s.value.value is None)
 
     def _declare_import(self, node: ast.Import | ast.ImportFrom, scope: _Scope) -> None:
         self.import_ends[node.lineno] = max(node.end_lineno or node.lineno, self.import_ends.get(node.lineno, 0))
@@ -840,7 +849,8 @@ class _Analyser:
                 signature = f": {spell(node.annotation)}" if isinstance(node, ast.AnnAssign) else ""
                 self.definitions.append(Definition(qual, kind, node.lineno, node.end_lineno or node.lineno,
                                                    signature))
-                scope.bindings[name_node.id] = qual
+                if not (id(node) in self.fallback_imports and name_node.id in scope.bindings):
+                    scope.bindings[name_node.id] = qual  # (``except ImportError: X = None`` keeps the import)
 
     def _check_redefinition(self, node: ast.stmt, scope: _Scope, seen: dict[str, int],
                             decorators: tuple[str, ...]) -> None:
@@ -1042,6 +1052,8 @@ class _Analyser:
                     continue
                 cls = None
                 if node.returns is not None:
+                    if scope.cls and (param := self._class_parameter(node.returns, scope.cls)) is not None:
+                        self.attribute_types[scope.qualname + "()<>"] = param  # -> T of ``class Box(Generic[T])``
                     cls = self._class_of_annotation(node.returns, scope.parent)
                     if cls is None and scope.cls and isinstance(node.returns, (ast.Name, ast.Attribute)) and \
                             self._resolve_expr(node.returns, scope.parent) in ("typing.Self", "typing_extensions.Self"):
@@ -1079,12 +1091,31 @@ class _Analyser:
                         cls = scope.cls
                         if not isinstance(node, ast.AsyncFunctionDef):  # the receiver's class, when known
                             self.attribute_types[scope.qualname + "()self"] = cls
+                    elif returns and scope.cls and scope.self_name and _returns_receiver_class(node, returns, scope):
+                        # ``return cls(...)`` of a classmethod: an instance of the class it is called on
+                        self.attribute_types[scope.qualname + "()<>"] = "cls"
                     elif returns and all(r.value is not None and not isinstance(r.value, ast.Name) for r in returns):
                         # every return makes a value of one class (``return Token(...)``, ``return ""``)
                         kinds = {self._value_type(r.value, scope) for r in returns if r.value is not None}
                         if len(kinds) == 1 and None not in kinds and not self._yields(node) \
                                 and not self._from_receiver(returns, scope, kinds):
                             cls = kinds.pop()
+                        elif len(kinds) > 1 and None not in kinds and not isinstance(node, ast.AsyncFunctionDef) \
+                                and not self._yields(node) and not self._from_receiver(returns, scope, kinds):
+                            # ``return A()`` here, ``return B()`` there: either, as ``-> A | B`` says
+                            self.attribute_types[scope.qualname + "()|"] = " ".join(sorted(k for k in kinds if k))
+                        if not isinstance(node, ast.AsyncFunctionDef):  # return C(), n: each place's class
+                            for k, part in enumerate(self._returned_places(node, returns, scope)):
+                                if part:
+                                    self.attribute_types.setdefault(f"{scope.qualname}()({k})", part)
+                if node.returns is None and not any(r.value is not None for r in returns) \
+                        and (yielded := self._yielded_class(node, scope)) is not None:
+                    self.attribute_types[scope.qualname + "()[]"] = yielded  # for v in gen(): what it yields
+                    managers = _CONTEXT_MANAGERS if isinstance(node, ast.FunctionDef) \
+                        else frozenset({"contextlib.asynccontextmanager"})
+                    if any(self._resolve_expr(d, scope.parent) in managers
+                           for d in node.decorator_list if isinstance(d, (ast.Name, ast.Attribute))):
+                        self.attribute_types[scope.qualname + "()with"] = yielded  # with cm() as v
                 if cls and not isinstance(node, ast.AsyncFunctionDef):
                     self.attribute_types[scope.qualname + "()"] = cls
                     if scope.cls and any(_is_property(d) for d in node.decorator_list):
@@ -1123,6 +1154,69 @@ class _Analyser:
         maker = self._member_owner(cls, "__new__")
         return cls if maker is None or maker.startswith("builtins.") else None
 
+    def _returned_places(self, node: ast.FunctionDef, returns: list[ast.Return], scope: _Scope) -> list[str | None]:
+        """The class of each place of the tuple every ``return`` of an
+        unannotated function makes (``return Conn(), 0``), where every return
+        has it of one class; a receiver's own name is not asked (``return
+        self, n`` called on a subclass is of the subclass)."""
+        tuples = [r.value for r in returns if isinstance(r.value, ast.Tuple)]
+        if len(tuples) != len(returns) or len({len(t.elts) for t in tuples}) != 1 or self._yields(node) \
+                or any(isinstance(e, ast.Starred) for t in tuples for e in t.elts):
+            return []
+        places: list[str | None] = []
+        for k in range(len(tuples[0].elts)):
+            kinds = {None if isinstance(e, ast.Name) and e.id == scope.self_name else self._value_type(e, scope)
+                     for e in (t.elts[k] for t in tuples)}
+            places.append(kinds.pop() if len(kinds) == 1 else None)
+        return places
+
+    def _yielded_class(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope) -> str | None:
+        """The class of what every ``yield`` of an unannotated generator (or
+        async generator) gives (``yield Conn()``, or ``yield conn`` of a local
+        assigned once, from such a value); None for ``yield from``, a bare
+        ``yield``, several classes."""
+        if not self._lines_with("yield", node):
+            return None
+        written = sum(line.count("yield") for line in self.text_lines[node.lineno - 1:node.end_lineno or node.lineno])
+        # the yields of its statements (``yield x``, ``v = yield x``): every ``yield`` its text has, else
+        # (one inside an expression, a nested function's, a ``yield from``, the word in a string) none
+        values = [stmt.value.value for stmt in self._statements(node.body)
+                  if isinstance(stmt, (ast.Expr, ast.Assign)) and isinstance(stmt.value, ast.Yield)
+                  and stmt.value.value is not None]
+        if len(values) != written:
+            return None
+        kinds = set()
+        for value in values:
+            if isinstance(value, ast.Name):
+                assigned = _assigned_once(value.id, node)
+                if assigned is None:
+                    return None
+                value = assigned
+            kinds.add(self._value_type(value, scope))
+            if None in kinds or len(kinds) > 1:
+                return None
+        return kinds.pop() if kinds else None
+
+    def _attribute_names(self, attribute: str, value: ast.Name, scope: _Scope) -> None:
+        """``self.helpers = helpers`` of an imported module or function, or
+        ``self.kind = Conn`` of a class: the attribute is another name of it
+        (``self.helpers.parse()`` is ``helpers.parse``, ``self.kind()`` makes a
+        Conn). Not of a local, nor of a variable (whose class, if known, is the
+        attribute's already)."""
+        if _binding_scope(scope, value.id) is not None or attribute in self.attribute_types \
+                or f"{attribute}^" in self.attribute_types:
+            return
+        target = self._resolve_name(value.id, scope)
+        if not target or target.startswith((UNRESOLVED, "builtins.")):
+            return
+        cls = self._class_named(target)
+        if cls is not None:
+            self.attribute_types[f"{attribute}^"] = cls
+            self.attribute_types.setdefault(f"{attribute}()", cls)
+        elif target not in self.defined_here and self._value_of(target) is None and any(
+                i.local == value.id and i.scope == self.module for i in self.imports):
+            self.attribute_types[f"{attribute}^"] = target  # a module or function of another module
+
     def _is_enum(self, cls: str) -> bool:
         """Whether ``cls`` derives from the standard library's ``Enum`` (its members are its instances)."""
         return cls not in _ENUMS and any(base in _ENUMS for base in self._mro(cls))
@@ -1148,6 +1242,73 @@ class _Analyser:
             return {self._value_type(r.value, scope) for r in returns if r.value is not None} != kinds
         finally:
             self.hidden_receiver = None
+
+    def _type_arguments_of_annotation(self, ann: ast.expr, scope: _Scope | None) -> str | None:
+        """``Box[C]`` (``Box[A, B]``, ``Optional[Box[C]]``) of a workspace class
+        Box: Box, then the classes of its type arguments, joined by a space
+        (``-`` for one of no known class); None for a built-in or typing container."""
+        unquoted, scope = self._unaliased(ann, scope)
+        if unquoted is None:
+            return None
+        ann = self._without_none(unquoted, scope)
+        if not isinstance(ann, ast.Subscript) or not isinstance(ann.value, (ast.Name, ast.Attribute)):
+            return None
+        origin = self._class_of_annotation(ann.value, scope)
+        if not self._workspace_class(origin) or origin in self.local_classes and not self._class_params(origin):
+            return None
+        args = ann.slice.elts if isinstance(ann.slice, ast.Tuple) else [ann.slice]
+        classes = [self._class_of_annotation(a, scope) for a in args]
+        return " ".join([origin, *(c or "-" for c in classes)]) if any(classes) else None  # type: ignore[list-item]
+
+    def _class_params(self, cls: str) -> list[str]:
+        """The names of the type parameters of a class of this module, as its
+        ``Generic[T, U]`` (or ``Protocol[T]``) base lists them."""
+        for base in self.class_bases.get(cls, ()):
+            if isinstance(base, ast.Subscript) and _last_name(base.value) in ("Generic", "Protocol"):
+                args = base.slice.elts if isinstance(base.slice, ast.Tuple) else [base.slice]
+                return [a.id if isinstance(a, ast.Name) else "" for a in args]
+        return []
+
+    def _class_parameter(self, returns: ast.expr, cls: str) -> str | None:
+        """Which type parameter of ``cls`` a method's return annotation is
+        (``-> T`` of ``class Box(Generic[T])``): its position, as text."""
+        ann = _unquoted(returns)
+        if not isinstance(ann, ast.Name):
+            return None
+        params = self._class_params(cls)
+        return str(params.index(ann.id)) if ann.id in params else None
+
+    def _type_argument(self, node: ast.expr, origin: str, k: int, scope: _Scope) -> str | None:
+        """The class of the ``k``-th type argument of the value ``node`` is
+        (``b`` of ``b: Box[C]``, an attribute so annotated), when it is
+        annotated with ``origin`` itself (a subclass may order its parameters otherwise)."""
+        if isinstance(node, ast.Name):
+            told = _local_type(scope, "<>" + node.id)
+        elif isinstance(node, ast.Attribute):
+            target = self._resolve_expr(node, scope)
+            told = self._value_of(target + "<>") if target and not target.startswith(UNRESOLVED) else None
+        else:
+            return None
+        parts = told.split() if told else []
+        if not parts or parts[0] != origin:
+            return None
+        return parts[k + 1] if k + 1 < len(parts) and parts[k + 1] != "-" else None
+
+    def _called_instance(self, func: ast.expr, scope: _Scope) -> str | None:
+        """``make()`` of ``make = Factory()``: what its class's ``__call__`` returns
+        (a name only: an attribute's call is a method's, asked of its class)."""
+        if not isinstance(func, ast.Name) or _local_type(scope, func.id) is None:
+            return None  # (a name of no known class: most calls are of functions)
+        return self._dunder_result(func, "__call__()", scope)
+
+    def _class_or_instance_class(self, node: ast.expr, scope: _Scope) -> str | None:
+        """The class ``node`` names (``D`` of ``D.create()``), else the class of
+        the instance it is (``d.create()``): what ``cls`` is in a classmethod."""
+        if isinstance(node, (ast.Name, ast.Attribute)):
+            named = self._resolve_expr(node, scope)
+            if named and not named.startswith(UNRESOLVED) and (cls := self._class_named(named)) is not None:
+                return cls
+        return self._value_type(node, scope)
 
     def _receiver_type(self, node: ast.expr, scope: _Scope) -> str | None:
         """The class of the instance a method is called on (``b`` of
@@ -1227,10 +1388,8 @@ class _Analyser:
                 and (value := self._mapped_type(node.func.value, scope)) is not None:
             return value  # m.get(k) of m: dict[str, V]
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _ITEM_GETTERS \
-                and len(node.args) <= 1 and not node.keywords:
-            item = self._popped(node.func.value, scope)
-            if item is not None:
-                return item  # xs.pop() of xs: list[X], q.popleft() of q = deque(xs)
+                and (item := self._container_items(node.func, scope)) is not None:
+            return item  # xs.pop() of xs: list[X], q.popleft() of a deque
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Subscript) \
                 and isinstance(node.func.value, (ast.Name, ast.Attribute)):
             # ``Ruler[T]()``: a generic class parametrized, then called, makes an instance of it
@@ -1239,7 +1398,7 @@ class _Analyser:
         if isinstance(node, ast.Call) and isinstance(node.func, (ast.Name, ast.Attribute)):
             target = self._resolve_expr(node.func, scope)
             if not target or target.startswith(UNRESOLVED):
-                return None
+                return self._called_instance(node.func, scope) if not target else None
             cls = self._class_named(target)
             if cls is not None:
                 return cls
@@ -1255,9 +1414,30 @@ class _Analyser:
                 return self._class_of_annotation(node.args[0], scope)
             if target in _COPIES and len(node.args) == 1 and not isinstance(node.args[0], ast.Starred):
                 return self._value_type(node.args[0], scope)  # copy.copy(x) is of x's class
+            if target == "dataclasses.replace" and len(node.args) == 1 and not isinstance(node.args[0], ast.Starred):
+                return self._value_type(node.args[0], scope)  # replace(x, n=2) is another of x's class
+            if target in ("builtins.max", "builtins.min") and len(node.args) == 1 \
+                    and not isinstance(node.args[0], ast.Starred) and all(k.arg == "key" for k in node.keywords):
+                return self._iterated_type(node.args[0], scope)  # max(xs), min(xs, key=f): an item of xs
             if target == "builtins.next" and node.args and not isinstance(node.args[0], ast.Starred):
                 return self._next_type(node.args[0], scope)
-            return self._value_of(target + "()")
+            if target == "builtins.getattr" and len(node.args) == 2 and not node.keywords \
+                    and not isinstance(node.args[0], ast.Starred) and isinstance(node.args[1], ast.Constant) \
+                    and isinstance(node.args[1].value, str) and node.args[1].value.isidentifier():
+                # getattr(h, "conn") is h.conn (the attribute made once per call and kept: its id is a memo key)
+                spelled = self.getattr_nodes.get(id(node))
+                if spelled is None:
+                    spelled = self.getattr_nodes[id(node)] = ast.copy_location(
+                        ast.Attribute(node.args[0], node.args[1].value, ast.Load()), node)
+                return self._value_type(spelled, scope)
+            found = self._value_of(target + "()")
+            if found is None and isinstance(node.func, ast.Attribute) \
+                    and (receiver := self._value_of(target + "()<>")) is not None:
+                if receiver == "cls":  # C.create() of ``return cls()``: a C; D.create(): a D
+                    return self._class_or_instance_class(node.func.value, scope)
+                # b.get() of ``b: Box[C]``, ``get(self) -> T``: a C
+                return self._type_argument(node.func.value, target.rpartition(".")[0], int(receiver), scope)
+            return found or self._called_instance(node.func, scope)
         if isinstance(node, ast.Name):
             owner = _binding_scope(scope, node.id)
             if owner is not None and owner.self_name == node.id and owner.cls:  # self
@@ -1378,22 +1558,39 @@ class _Analyser:
             if cls is not None and not cls.startswith("builtins.") and self._class_info(cls) is not None:
                 owner = self._member_owner(cls, "__iter__")
                 if owner is not None and not owner.startswith("builtins."):
-                    found = self._value_of(f"{owner}.__iter__()[]")
+                    found = self._value_of(f"{owner}.__iter__()[]") or self._next_of_iterator(owner, cls)
         if found is None and isinstance(node, (ast.Name, ast.Attribute)):
             found = self._enum_class(node, scope)  # for c in Color: its members
         return found
 
-    def _popped(self, node: ast.expr, scope: _Scope) -> str | None:
-        """The class of what ``node.pop()`` (``.popleft()``) gives when ``node``
-        is a list, deque or set of known items: one of them. Not a mapping's
-        (its ``pop`` gives a value), nor a class's own ``pop``."""
-        holder = self._value_type(node, scope)
-        if holder is not None and holder not in _POPPED_FROM:
+    def _lines_with(self, word: str, node: ast.AST) -> int:
+        """How many lines of ``node``'s text hold ``word`` (the module's lines
+        holding it found once per word, then counted per node by bisection)."""
+        found = self.word_lines.get(word)
+        if found is None:
+            found = self.word_lines[word] = [n for n, line in enumerate(self.text_lines, 1) if word in line]
+        start = node.lineno  # type: ignore[attr-defined]
+        end = node.end_lineno or start  # type: ignore[attr-defined]
+        return bisect.bisect_right(found, end) - bisect.bisect_left(found, start)
+
+    def _container_items(self, method: ast.Attribute, scope: _Scope) -> str | None:
+        """The items of the container ``method`` is called on, when it is a
+        built-in one (``list``, ``set``, ``collections.deque``: its ``pop``,
+        ``popleft`` and ``copy`` are the list's, not a workspace class's)."""
+        target = self._resolve_expr(method, scope)
+        if not target or not target.startswith(_CONTAINER_METHODS):
             return None
-        if self._mapped_type(node, scope) is not None or isinstance(node, (ast.Name, ast.Attribute)) \
-                and self._mapped_key(node, scope) is not None:
+        return self._item_type(method.value, scope)
+
+    def _next_of_iterator(self, owner: str, cls: str) -> str | None:
+        """What a loop over an instance of ``cls`` binds when its ``__iter__``
+        (of ``owner``) returns an iterator of a workspace class (``return self``,
+        ``-> LineIter``): what that class's ``__next__`` returns."""
+        iterator = self._value_of(f"{owner}.__iter__()self") and cls or self._value_of(f"{owner}.__iter__()")
+        if iterator is None or iterator.startswith("builtins.") or self._class_info(iterator) is None:
             return None
-        return self._item_type(node, scope)
+        step = self._member_owner(iterator, "__next__")
+        return self._value_of(f"{step}.__next__()") if step is not None and not step.startswith("builtins.") else None
 
     def _item_type(self, node: ast.expr, scope: _Scope) -> str | None:
         """The class of the items of a value annotated ``list[X]`` and the like,
@@ -1411,6 +1608,18 @@ class _Analyser:
             return self._item_type(first, scope)
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):  # xs[1:]
             return self._item_type(node.value, scope)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "copy" \
+                and not node.args and not node.keywords:
+            return self._container_items(node.func, scope)  # xs.copy(): the items of xs
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "filter" \
+                and len(node.args) == 2 and not node.keywords and not any(isinstance(a, ast.Starred) for a in node.args) \
+                and self._resolve_name(node.func.id, scope) == "builtins.filter":
+            return self._item_type(node.args[1], scope)  # filter(f, xs): some items of xs
+        if isinstance(node, ast.Call) and _last_name(node.func) == "chain" and node.args \
+                and not node.keywords and not any(isinstance(a, ast.Starred) for a in node.args) \
+                and self._resolve_expr(node.func, scope) == "itertools.chain":
+            kinds = {self._item_type(a, scope) for a in node.args}  # chain(xs, ys): the items of each
+            return kinds.pop() if len(kinds) == 1 else None
         if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):  # [make(e) for e in es]
             return self._value_type(node.elt, self._comprehension_scope(node, scope))
         if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords \
@@ -1494,6 +1703,7 @@ class _Analyser:
         if bound is not None and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
                 and any(":=" in line for line in self.text_lines[node.lineno - 1:node.end_lineno or node.lineno]):
             walrus = []
+        two_classes: set[str] = set()  # a module's or class's variable assigned values of two classes
         for stmt in self._statements(body):
             if bound is not None and isinstance(stmt, _BINDING_STATEMENTS):
                 _count_bindings(stmt, bound, scope.rebound)
@@ -1518,6 +1728,8 @@ class _Analyser:
                     for t in stmt.targets:
                         if isinstance(t, ast.Name):
                             scope.types.setdefault(t.id, cls)
+                            if bound is None and scope.types[t.id] != cls:
+                                two_classes.add(t.id)
                 value_node = stmt.value
                 names = [t.id for t in stmt.targets if isinstance(t, ast.Name)]
                 if isinstance(value_node, ast.Call) and isinstance(value_node.func, (ast.Name, ast.Attribute)):
@@ -1539,6 +1751,10 @@ class _Analyser:
                                 for prefix, found in (("^", made), ("[]", item), ("{}", mapped)):
                                     if found:
                                         scope.types.setdefault(prefix + name, found)
+                if names and isinstance(value_node, (ast.Lambda, ast.Call)) \
+                        and (result := self._callable_result(value_node, scope)) is not None:
+                    for name in names:  # make = lambda: Conn(), make = partial(Conn, 1): make() is a Conn
+                        scope.types.setdefault("()" + name, result)
                 if len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Tuple):
                     self._unpack_types(stmt.targets[0], value_node, scope)
                 if names and isinstance(value_node, (ast.List, ast.Tuple, ast.Set, ast.ListComp, ast.SetComp,
@@ -1580,6 +1796,11 @@ class _Analyser:
                         if cls:
                             scope.types.setdefault(item_node.optional_vars.id, cls)
 
+        for name in two_classes:  # ``x = A()``, later ``x = B()``: of no one class (the visit is not in order)
+            del scope.types[name]
+        if bound is not None and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                and self._lines_with(".append(", node) and self._lines_with("= []", node):
+            self._appended_items(scope, body, "\n".join(self.text_lines[node.lineno - 1:node.end_lineno or node.lineno]))
         if bound is not None:  # ``r = A() if c else B()``, bound once: of the union (``"|" + r``)
             for stmt in self._statements(body):
                 if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
@@ -1592,6 +1813,52 @@ class _Analyser:
                 scope.types.setdefault(name, cls)
             elif name in scope.rebound and scope.types.get(name) != cls:
                 scope.types.pop(name, None)  # bound by := and otherwise: of no one class before the visit
+
+    def _callable_result(self, value: ast.Lambda | ast.Call, scope: _Scope) -> str | None:
+        """The class of what calling ``value`` gives: a lambda's body's, or,
+        of ``functools.partial(f, ...)``, what calling ``f`` gives (a class: an
+        instance of it)."""
+        if isinstance(value, ast.Lambda):
+            return self._value_type(value.body, self._comprehension_scope(value, scope))
+        if not (value.args and _last_name(value.func) == "partial"
+                and isinstance(value.args[0], (ast.Name, ast.Attribute))
+                and self._resolve_expr(value.func, scope) == "functools.partial"):
+            return None
+        target = self._resolve_expr(value.args[0], scope)
+        if not target or target.startswith(UNRESOLVED):
+            return None
+        return self._class_named(target) or self._value_of(target + "()")
+
+    def _appended_items(self, scope: _Scope, body: list[ast.stmt], text: str) -> None:
+        """``out = []`` (bound once), then ``out.append(Token(...))`` statements:
+        the items of ``out`` are of the one class every append gives, when
+        nothing else adds to it in the function's text (``extend``, ``insert``,
+        ``+=``, ``out[i] =``, an append inside an expression)."""
+        items: dict[str, set[str | None]] = {}
+        appends: dict[str, int] = {}
+        for stmt in self._statements(body):
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                    and isinstance(stmt.value, ast.List) and not stmt.value.elts \
+                    and stmt.targets[0].id not in scope.rebound and "[]" + stmt.targets[0].id not in scope.types:
+                items[stmt.targets[0].id] = set()
+            elif isinstance(stmt, ast.Expr) and isinstance(call := stmt.value, ast.Call) \
+                    and isinstance(call.func, ast.Attribute) and call.func.attr == "append" \
+                    and isinstance(call.func.value, ast.Name) and len(call.args) == 1 and not call.keywords \
+                    and not isinstance(call.args[0], ast.Starred):
+                name = call.func.value.id
+                appends[name] = appends.get(name, 0) + 1
+                if name in items:
+                    items[name].add(self._value_type(call.args[0], scope))
+        for name, kinds in items.items():
+            cls = kinds.pop() if len(kinds) == 1 else None
+            if cls is None:
+                continue
+            uses = re.findall(rf"\b{re.escape(name)}\b\s*(\.\s*\w+|\[|\+=|\*=)?", text)
+            if sum(1 for u in uses if u.replace(" ", "") == ".append") != appends[name] \
+                    or any(u.replace(" ", "") in (".extend", ".insert", "[", "+=", "*=", ".__setitem__", ".__iadd__")
+                           for u in uses):
+                continue  # added to otherwise, or read by position (a store through it is not told apart)
+            scope.types["[]" + name] = cls
 
     def _unpack_types(self, target: ast.Tuple, value: ast.expr, scope: _Scope) -> None:
         """``a, b = x.strip(), y[1:]``: each name of the class of its place;
@@ -1853,7 +2120,8 @@ class _Analyser:
                             ("[]()", self._element_parts(annotation, scope)),
                             ("{<}", self._mapped_key_of_annotation(annotation, scope)),
                             ("()", self._called_of_annotation(annotation, scope)),
-                            ("^", self._instance_of_type(annotation, scope))):
+                            ("^", self._instance_of_type(annotation, scope)),
+                            ("<>", self._type_arguments_of_annotation(annotation, scope))):
             if told:
                 facets.append((facet, told))
         places = self._tuple_parts(annotation, scope)
@@ -2169,7 +2437,8 @@ class _Analyser:
                 self._visit_expr(node, scope, scope.qualname)
             elif isinstance(node, ast.stmt) and self._visit_stmt(node, scope):
                 continue
-            elif typed and isinstance(node, ast.ExceptHandler) and (caught := self._caught(node, scope)):
+            elif (typed or scope.kind == "module") and isinstance(node, ast.ExceptHandler) \
+                    and (caught := self._caught(node, scope)):  # (a module's handler too: its name is bound there)
                 assert node.name is not None and node.type is not None  # (_caught is empty otherwise)
                 restore = [_Narrow(scope.types, n, scope.types.get(n)) for n in (node.name, "|" + node.name)]
                 stack.extend(reversed([node.type, *caught, *node.body, *restore]))
@@ -2436,6 +2705,9 @@ class _Analyser:
             return True  # the body is visited as its own scope
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
             return True  # their uses were recorded when they were declared
+        if isinstance(stmt, ast.Global):
+            self._visit_global(stmt, scope)
+            return True
         if isinstance(stmt, ast.AnnAssign):
             self._visit_annotation(stmt.annotation, scope, scope.qualname)
             for part in (stmt.target, stmt.value):
@@ -2468,6 +2740,21 @@ class _Analyser:
         while outer is not None and outer.kind == "class":
             outer = outer.parent
         return outer
+
+    def _visit_global(self, stmt: ast.Global, scope: _Scope) -> None:
+        """``global helper`` names the module's ``helper``: a reference to the
+        function, class, import or variable it is bound to there (as jedi lists it)."""
+        module = scope
+        while module.parent is not None:
+            module = module.parent
+        line = self.text_lines[stmt.lineno - 1].encode() if stmt.lineno <= len(self.text_lines) else b""
+        for name in stmt.names:
+            target = module.bindings.get(name)
+            if target is None:
+                continue  # bound by the function only
+            at = re.search(rb"\b%s\b" % re.escape(name.encode()), line[stmt.col_offset:])
+            column = stmt.col_offset + (at.start() if at else 0)
+            self.uses.append(Use(scope.qualname, target, REFERENCES, stmt.lineno, column))
 
     def _visit_annotation(self, expr: ast.expr, scope: _Scope, source: str) -> None:
         """Annotations may be strings ("Ledger", "list[Posting]"): read them as
@@ -2648,7 +2935,7 @@ class _Analyser:
             prefixes.append(node)
             node = node.value
         links = len(prefixes)
-        if scope is None or scope is _QUALIFIED or _is_bare_super(node):
+        if scope is None or scope is _QUALIFIED or _is_bare_super(node) or _is_two_argument_super(node):
             # no walk: nothing resolves (no scope), an alias's annotation is spelled as written
             # (and short), ``super().x`` resolves as one link only
             asked = prefixes[::-1] if scope is _QUALIFIED else prefixes[-1:]
@@ -2689,6 +2976,8 @@ class _Analyser:
             if owner is not None and len(chain) == 1:
                 return f"{owner}.{chain[0]}"
             return self._unresolved(expr)
+        if isinstance(node, ast.Call) and _is_two_argument_super(node):
+            return self._explicit_super(node, chain, expr, scope)
         if isinstance(node, ast.Call) and self._is_type_of(node, scope) and not chain[0].startswith("__") \
                 and (of := self._value_type(node.args[0], scope)) is not None and self._class_info(of) is not None \
                 and not (member := self._walk_members(of, chain, expr, False)).startswith(UNRESOLVED):
@@ -2725,6 +3014,19 @@ class _Analyser:
         if base is None or base.startswith(UNRESOLVED):  # (None: not after the elif above)
             return self._unresolved(expr)
         return base, chain, is_instance
+
+    def _explicit_super(self, node: ast.Call, chain: list[str], expr: ast.expr, scope: _Scope) -> str:
+        """``super(C, self).m`` (and ``super(C, cls).m``): the ``m`` that
+        follows C in C's method order, as ``super().m`` is in a method of C;
+        the first link only, as for ``super().m``."""
+        first = node.args[0]
+        named = self._resolve_expr(first, scope) if isinstance(first, (ast.Name, ast.Attribute)) else None
+        cls = self._class_named(named) if named and not named.startswith(UNRESOLVED) else None
+        if cls is None or self._class_info(cls) is None or len(chain) != 1 \
+                or self._resolve_name("super", scope) != "builtins.super":
+            return self._unresolved(expr)
+        owner = self._member_owner(cls, chain[0], after=cls)
+        return f"{owner}.{chain[0]}" if owner is not None else self._unresolved(expr)
 
     def _unresolved(self, expr: ast.expr) -> str:
         """UNRESOLVED + the expression as written; only UNRESOLVED while typing
@@ -2937,7 +3239,6 @@ _SAME_ITEMS = frozenset(f"builtins.{f}" for f in ("reversed", "sorted", "list", 
     | {"collections.deque"}
 #: Methods of a list, deque or set that give one of its items, and those classes.
 _ITEM_GETTERS = frozenset({"pop", "popleft"})
-_POPPED_FROM = frozenset({"builtins.list", "builtins.set", "collections.deque"})
 #: Functions whose result is of their one argument's class (typeshed: ``(x: _T) -> _T``).
 _COPIES = frozenset({"copy.copy", "copy.deepcopy"})
 
@@ -2952,6 +3253,8 @@ _MAPPINGS = frozenset({"dict", "Dict", "Mapping", "MutableMapping", "defaultdict
                        "ChainMap"})
 #: Methods of a mapping that give one of its values.
 _VALUE_GETTERS = frozenset({"get", "pop", "setdefault", "__getitem__"})
+#: Methods of a built-in sequence or set that give one of its items, and the classes they are read on.
+_CONTAINER_METHODS = ("builtins.list.", "builtins.set.", "builtins.frozenset.", "collections.deque.")
 #: Generic containers whose one type argument is the type of their items.
 _ITERABLES = frozenset({"list", "List", "set", "Set", "frozenset", "FrozenSet", "Sequence", "MutableSequence",
                         "Iterable", "Iterator", "Collection", "AbstractSet", "MutableSet", "Generator",
@@ -3101,6 +3404,42 @@ def _is_bare_super(node: ast.expr) -> bool:
     return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
             and not node.args and not node.keywords)
 
+
+
+def _assigned_once(name: str, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.expr | None:
+    """The value of ``name = value``, when that is the only binding of ``name``
+    anywhere in ``fn`` (nested scopes counted too: more bindings, never fewer)."""
+    value: ast.expr | None = None
+    stores = 0
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load):
+            stores += 1
+        elif isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
+                and n.targets[0].id == name:
+            value = n.value
+        elif isinstance(n, ast.arg) and n.arg == name or isinstance(n, (ast.Global, ast.Nonlocal)) and name in n.names \
+                or isinstance(n, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and n.name == name \
+                or isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n is not fn and n.name == name \
+                or isinstance(n, (ast.Import, ast.ImportFrom)) \
+                and any((a.asname or a.name.partition(".")[0]) == name for a in n.names):
+            return None
+    return value if stores == 1 else None
+
+
+def _returns_receiver_class(node: ast.FunctionDef | ast.AsyncFunctionDef, returns: list[ast.Return],
+                            scope: _Scope) -> bool:
+    """A ``@classmethod`` whose every return is ``cls(...)``."""
+    return not isinstance(node, ast.AsyncFunctionDef) \
+        and any(isinstance(d, ast.Name) and d.id == "classmethod" for d in node.decorator_list) \
+        and all(isinstance(r.value, ast.Call) and isinstance(r.value.func, ast.Name)
+                and r.value.func.id == scope.self_name for r in returns)
+
+
+def _is_two_argument_super(node: ast.expr) -> bool:
+    """``super(C, self)``: the class and the instance (or class) written out."""
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
+            and len(node.args) == 2 and not node.keywords
+            and not any(isinstance(a, ast.Starred) for a in node.args))
 
 
 def _is_main_guard(test: ast.expr) -> bool:

@@ -67,6 +67,8 @@ BENCHES: dict[str, Bench] = {
     "startup": Bench("startup", "what each CLI command imports and its cost (python -X importtime), against "
                      "another checkout with --baseline DIR"),
     "recall": Bench("recall", "call targets and references against jedi (needs the dev extra)"),
+    "oracle": Bench("oracle", "references on tiny synthetic workspaces, one per grammar place and way a value gets "
+                    "its class, against jedi (needs the dev extra)", needs=("jedi", "pip install -e '.[dev]'")),
     "listing": Bench("listing", "print a view's minimal plain-text listing (the floor the shapes are measured "
                      "against)", tool=True),
     "long-view": Bench("long_view", "print a view in the long shape (before the compact shapes), or expand a wire",
