@@ -12,7 +12,7 @@ from operator import attrgetter
 
 from analysis.filecache import Record, RecordStore, default_store
 from analysis.model import UNRESOLVED, Definition, ModuleAnalysis, Use
-from analysis.pool import STAR, Job, Tables, default_jobs, expand_stars, follow_aliases, solve
+from analysis.pool import STAR, Job, Tables, default_jobs, expand_stars, follow_aliases, name_depth, solve
 from analysis.resolver import ClassInfo, collector_paused
 from analysis.sources import ModuleFile, Workspace, WorkspaceError, suggest
 
@@ -111,6 +111,7 @@ class WorkspaceIndex:
         #: variables that name a class (``builtin_str = str``, resolver._class_aliases): uses name the class
         self.class_aliases: set[str] = {q[:-1] for q in self.values if q.endswith("=")}
         self._canonicals: dict[str, str] = {}
+        self._alias_depth = name_depth(self.aliases)
         self._module_names = {a.module for a in results}
         final: dict[str, str] = {}  # _canonical's answers, now that aliases are all known
         # Renamed through re-exports, each module is a function of its analysis, the names
@@ -148,7 +149,7 @@ class WorkspaceIndex:
             if known is None:
                 known = self._canonicals[target] = self._canonical(target, set())
             return known
-        return follow_aliases(target, self.aliases, names)
+        return follow_aliases(target, self.aliases, names, depth=self._alias_depth)
 
     def _through_reexports(self, a: ModuleAnalysis, names: set[str], final: dict[str, str]) -> ModuleAnalysis:
         """Uses name what they reach: a name imported through another module

@@ -28,7 +28,17 @@ from analysis import index as _index
 from analysis.filecache import RecordStore, default_store
 from analysis.model import Import
 from analysis.outline import OutlineRecord, facts_ok, outline_version
-from analysis.pool import OUTLINE, STAR, Job, Tables, _Local, _Pool, follow_aliases, module_aliases
+from analysis.pool import (
+    OUTLINE,
+    STAR,
+    Job,
+    Tables,
+    _Local,
+    _Pool,
+    follow_aliases,
+    module_aliases,
+    name_depth,
+)
 from analysis.resolver import ClassInfo, collector_paused
 from analysis.sources import Workspace
 
@@ -124,6 +134,8 @@ class WorkspaceOutline:
                 self.variables.update(variables)
         self.aliases = aliases
         self._canonicals: dict[str, str] = {}
+        #: the heads ``_canonical``'s check looks for are aliases' keys or variables
+        self._depth = max(name_depth(aliases), name_depth(self.variables))
 
     def canonical(self, target: str) -> str:
         """``WorkspaceIndex.canonical(target)``, or ``Unsure`` when the way
@@ -143,7 +155,7 @@ class WorkspaceOutline:
             if head not in aliases and f"{module}{STAR}0" in aliases:
                 raise Unsure(head)  # what ``from B import *`` binds: the full index knows B's names
 
-        return follow_aliases(target, self.aliases, check=check)
+        return follow_aliases(target, self.aliases, check=check, depth=self._depth)
 
 
 def outline_of(ws: Workspace, files: list[str], store: RecordStore | None = None,

@@ -125,6 +125,7 @@ class Tables:
         #: the names ``from B import *`` binds (``m.N`` -> ``B.N``) that the tables know of
         self.starred = expand_stars(self.aliases, [*self.classes, *self.values], modules)
         self._canonicals: dict[str, str] = {}
+        self._depth = name_depth(self.aliases)
         #: answer()'s answers, by kind (CLASS, VALUE) and question: the tables never change once
         #: made, and the files of a round ask the same questions (checking every file's
         #: questions each round asks them all again)
@@ -159,7 +160,7 @@ class Tables:
         known = self._canonicals.get(target)
         if known is not None:
             return known
-        known = self._canonicals[target] = follow_aliases(target, self.aliases)
+        known = self._canonicals[target] = follow_aliases(target, self.aliases, depth=self._depth)
         return known
 
     def answer(self, kind: int, q: str) -> Any:
@@ -219,6 +220,7 @@ class Tables:
     def from_payload(cls, data: bytes) -> Tables:
         tables = cls((), {})
         tables.classes, tables.values, tables.aliases = pickle.loads(data)
+        tables._depth = name_depth(tables.aliases)
         return tables
 
 
@@ -230,17 +232,21 @@ ALIAS_STEPS = 8
 
 
 def follow_aliases(target: str, aliases: Mapping[str, str], stop: Container[str] = (),
-                   check: Callable[[str], object] | None = None) -> str:
+                   check: Callable[[str], object] | None = None, depth: int | None = None) -> str:
     """The name ``target`` reaches through ``aliases`` (``pkg.Session`` ->
     ``pkg.sessions.Session``): its longest dotted head that is an alias
     replaced, again, at most ``ALIAS_STEPS`` times; a name in ``stop`` ends
     the walk once reached; ``check`` sees each head before it is looked up
-    (and may raise). ``WorkspaceIndex.canonical``, ``Tables.canonical`` and
-    the outlines' (analysis/outlines.py) are this walk."""
+    (and may raise). ``depth`` (``name_depth`` of the keys, and of what
+    ``check`` looks for) bounds the heads tried: a head of more parts than
+    any key is none, and a name of 3,000 parts (``os.path.path...``, each of
+    whose prefixes is asked) would otherwise build every head of each, a
+    cube of its length. ``WorkspaceIndex.canonical``, ``Tables.canonical``
+    and the outlines' (analysis/outlines.py) are this walk."""
     current = target
     for _ in range(ALIAS_STEPS):
         parts = current.split(".")
-        for k in range(len(parts), 1, -1):
+        for k in range(len(parts) if depth is None else min(len(parts), depth), 1, -1):
             head = ".".join(parts[:k])
             if check is not None:
                 check(head)
@@ -252,6 +258,11 @@ def follow_aliases(target: str, aliases: Mapping[str, str], stop: Container[str]
         if current in stop:
             break
     return current
+
+
+def name_depth(names: Iterable[str]) -> int:
+    """The most dotted parts a name of ``names`` has (``follow_aliases``'s ``depth``)."""
+    return max((name.count(".") + 1 for name in names), default=0)
 
 
 #: Where a star import's mark (module_aliases) puts its number: ``m.*0``.
