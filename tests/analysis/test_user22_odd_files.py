@@ -12,6 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from analysis import filecache
 from analysis.sources import Workspace
 from views import PRODUCERS
@@ -109,6 +111,8 @@ def test_a_symlinked_folder_is_said_to_be_skipped_and_a_looping_root_is_named_a_
     ws = Workspace(tmp_path)
     assert ws.python_files() == ["real/m.py"]
     assert "skipped linked: a symlink to a folder (not followed)" in ws.notes
+    with pytest.raises(WorkspaceError, match=r"^folder 'linked' is a symlink to a folder \(not followed\)$"):
+        PRODUCERS["symbols"](ws, "linked")
     try:
         PRODUCERS["graph"](ws, "loop1.py")
     except WorkspaceError as exc:
