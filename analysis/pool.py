@@ -186,7 +186,7 @@ class Tables:
         if found is None:
             found = table.get(reads[1])
         if kind == VALUE:
-            cut = min((i for i in (q.find("("), q.find("["), q.find("=")) if i > 0), default=len(q))
+            cut = _name_end(q)
             name, suffix = q[:cut], q[cut:]
             canonical = self.canonical(name)
             if canonical != name and suffix != "=":
@@ -291,11 +291,15 @@ def expand_stars(aliases: dict[str, str], known: Iterable[str], submodules: Iter
             marks.setdefault(key[:at], []).append((int(key[at + len(STAR):]), base))
     if not marks:
         return frozenset()
+    # the names of a module are read only for a module with marks or star-imported by one: of the
+    # standard library's 130,000 known names and 13,000 aliases, the others are passed over
+    wanted = set(marks).union(*([base for _k, base in found] for found in marks.values()))
     members: dict[str, set[str]] = {}
     for q in known:
-        cut = min((i for i in (q.find("("), q.find("["), q.find("=")) if i > 0), default=len(q))
-        head, _, name = q[:cut].rpartition(".")
-        if head and name and not name.startswith("_"):
+        if "(" in q or "[" in q or "=" in q:
+            q = q[:_name_end(q)]
+        head, _, name = q.rpartition(".")
+        if head in wanted and name and not name.startswith("_"):
             members.setdefault(head, set()).add(name)
     submodules = frozenset(submodules)
     own = {m: set(members.get(m, ())) for m in marks}
@@ -307,6 +311,8 @@ def expand_stars(aliases: dict[str, str], known: Iterable[str], submodules: Iter
         if STAR in q:
             continue
         head, _, name = q.rpartition(".")
+        if head not in wanted:
+            continue
         if head in own:
             own[head].add(name)
         if head and not name.startswith("_") and target not in submodules:
@@ -329,6 +335,17 @@ def expand_stars(aliases: dict[str, str], known: Iterable[str], submodules: Iter
         if not changed:
             break
     return frozenset(added)
+
+
+def _name_end(q: str) -> int:
+    """Where the name a question is about ends (before ``(``, ``[`` or ``=``,
+    not at its first character): ``m.f()[]`` -> 3."""
+    cut = len(q)
+    for mark in "([=":
+        at = q.find(mark)
+        if 0 < at < cut:
+            cut = at
+    return cut
 
 
 def _leads_to(aliases: Mapping[str, str], start: str, key: str) -> bool:
