@@ -2757,22 +2757,51 @@ class _Analyser:
             self.uses.append(Use(scope.qualname, target, REFERENCES, stmt.lineno, column))
 
     def _visit_annotation(self, expr: ast.expr, scope: _Scope, source: str) -> None:
-        """Annotations may be strings ("Ledger", "list[Posting]"): read them as
-        the expressions they spell, placed at the string's line."""
+        """Annotations may be strings ("Ledger", "list[Posting]"), whole or in
+        part (``Optional["Ledger"]``, ``Callable[["A"], "B"]``): read each as
+        the expression it spells, placed at the string's line (and each name
+        at its column inside the string when the string is written plainly)."""
         if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
-            try:
-                tree, _ = parsing.parse(expr.value.strip(), mode="eval")
-            except (SyntaxError, *parsing.TOO_DEEP_ERRORS):
+            parsed = self._spelled_annotation(expr)
+            if parsed is None:
                 return
-            assert isinstance(tree, ast.Expression)
-            parsed = tree.body
-            for node in ast.walk(parsed):
-                if isinstance(node, ast.Attribute):  # its name's place inside the string (one line)
-                    node.end_col_offset = expr.col_offset + 1 + (node.end_col_offset or 0)
-                node.lineno, node.col_offset = expr.lineno, expr.col_offset  # type: ignore[attr-defined]
-                node.end_lineno = expr.lineno  # type: ignore[attr-defined]
             expr = parsed
         self._visit_expr(expr, scope, source)
+        for part in _type_strings(expr):  # the string parts of a real annotation (none in most)
+            self._visit_annotation(part, scope, source)
+
+    def _spelled_annotation(self, expr: ast.Constant) -> ast.expr | None:
+        """The expression a string annotation spells, its nodes placed on the
+        string's line: each name at its own column when the source holds the
+        string as one plain quoted run of the same characters (no prefix, no
+        escape), else at the string's column (an attribute's end inside it)."""
+        value = expr.value
+        stripped = value.strip()
+        try:
+            tree, _ = parsing.parse(stripped, mode="eval")
+        except (SyntaxError, *parsing.TOO_DEEP_ERRORS):
+            return None
+        assert isinstance(tree, ast.Expression)
+        parsed = tree.body
+        start = None  # the column the stripped text starts at in the source line, when it is there as is
+        if expr.end_lineno == expr.lineno and 0 < expr.lineno <= len(self.text_lines):
+            line = self.text_lines[expr.lineno - 1].encode()
+            raw, col = value.encode(), expr.col_offset
+            quote = line[col:col + 1]
+            if quote in (b'"', b"'") and line[col + 1:col + 1 + len(raw)] == raw \
+                    and line[col + 1 + len(raw):col + 2 + len(raw)] == quote:
+                start = col + 1 + len(raw) - len(value.lstrip().encode())
+        for node in ast.walk(parsed):
+            if start is not None and isinstance(node, ast.expr):
+                node.col_offset += start
+                node.end_col_offset = start + (node.end_col_offset or 0)
+            else:
+                if isinstance(node, ast.Attribute):  # its name's place inside the string (one line)
+                    node.end_col_offset = expr.col_offset + 1 + (node.end_col_offset or 0)
+                node.col_offset = expr.col_offset  # type: ignore[attr-defined]
+            node.lineno = expr.lineno  # type: ignore[attr-defined]
+            node.end_lineno = expr.lineno  # type: ignore[attr-defined]
+        return parsed
 
     def _visit_expr(self, expr: ast.expr, scope: _Scope, source: str, skip_self: bool = False) -> None:
         """Record every call and every non-local name this expression uses.
@@ -2809,6 +2838,11 @@ class _Analyser:
                     base = _chain_base(func)
                     if not isinstance(base, ast.Name):
                         frame.stack.append(base)
+                    if target in _CASTS and node.args:  # cast("Node", v): its first argument is a type
+                        self._visit_annotation(node.args[0], scope, source)
+                        frame.stack.extend(node.args[1:])
+                        frame.stack.extend(k.value for k in node.keywords)
+                        continue
                 else:
                     frame.stack.append(func)
                 frame.stack.extend(node.args)
@@ -3623,6 +3657,8 @@ _OPERATORS: dict[type, str] = {
 }
 _ENUMS = frozenset(f"enum.{n}" for n in ("Enum", "IntEnum", "Flag", "IntFlag", "StrEnum", "ReprEnum"))
 #: Annotations that declare a type alias.
+#: ``cast(T, v)``: T is a type (a string spells one), v a value.
+_CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
 _TYPE_ALIAS = frozenset({"typing.TypeAlias", "typing_extensions.TypeAlias"})
 
 
@@ -3645,6 +3681,32 @@ def _unquoted(ann: ast.expr) -> ast.expr | None:
         assert isinstance(tree, ast.Expression)
         return tree.body
     return ann
+
+
+def _type_strings(ann: ast.expr) -> list[ast.Constant]:
+    """The strings in type places of an annotation (``"A"`` of ``Optional["A"]``,
+    of ``Callable[["A"], "B"]``, of ``"A" | None``, the first of ``Annotated["A", "m"]``):
+    not those of ``Literal["a"]`` (values) nor an ``Annotated``'s metadata."""
+    found: list[ast.Constant] = []
+    stack = [ann]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, str):
+                found.append(node)
+        elif isinstance(node, ast.Subscript):
+            name = _last_name(node.value)
+            if name == "Literal":
+                continue
+            index = node.slice
+            if name == "Annotated" and isinstance(index, ast.Tuple) and index.elts:
+                index = index.elts[0]
+            stack.append(index)
+        elif isinstance(node, (ast.Tuple, ast.List)):
+            stack.extend(reversed(node.elts))
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            stack.extend((node.right, node.left))
+    return found
 
 
 def _last_name(node: ast.expr) -> str | None:
