@@ -2776,9 +2776,10 @@ class _Analyser:
         string as one plain quoted run of the same characters (no prefix, no
         escape), else at the string's column (an attribute's end inside it)."""
         value = expr.value
-        stripped = value.strip()
+        if not isinstance(value, str):
+            return None
         try:
-            tree, _ = parsing.parse(stripped, mode="eval")
+            tree, _ = parsing.parse(value.strip(), mode="eval")
         except (SyntaxError, *parsing.TOO_DEEP_ERRORS):
             return None
         assert isinstance(tree, ast.Expression)
