@@ -1068,12 +1068,12 @@ class _Analyser:
             if name is None:
                 continue
             suffix = "()[]" if self._yields(node) else "()await" if isinstance(node, ast.AsyncFunctionDef) else "()"
-            cls = self.attribute_types.get(scope.qualname + suffix)
-            if cls:
-                self.attribute_types.setdefault(f"{scope.parent.qualname}.{name}()fixture", cls)
-                if scope.parent.kind == "module" and self.path.rpartition("/")[2] == "conftest.py":
-                    # told by the conftest's path: the tests below its folder ask by theirs
-                    self.attribute_types.setdefault(f"{self.path}:{name}()fixture", cls)
+            # told even when its class is not known: the nearest fixture of a name is the one a test gets
+            cls = self.attribute_types.get(scope.qualname + suffix) or _UNKNOWN_FIXTURE
+            self.attribute_types.setdefault(f"{scope.parent.qualname}.{name}()fixture", cls)
+            if scope.parent.kind == "module" and self.path.rpartition("/")[2] == "conftest.py":
+                # told by the conftest's path: the tests below its folder ask by theirs
+                self.attribute_types.setdefault(f"{self.path}:{name}()fixture", cls)
 
     def _fixture_parameters(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope) -> None:
         """Type the parameters of a test pytest collects (``test*`` at a test
@@ -1112,7 +1112,8 @@ class _Analyser:
             for place in places[start:]:
                 cls = self._value_of(f"{place}{name}()fixture" if place.endswith(":") else f"{place}.{name}()fixture")
                 if cls:
-                    scope.types[name] = cls
+                    if cls != _UNKNOWN_FIXTURE:
+                        scope.types[name] = cls
                     break
 
     def _conftests(self) -> list[str]:
@@ -3748,6 +3749,8 @@ _ENUMS = frozenset(f"enum.{n}" for n in ("Enum", "IntEnum", "Flag", "IntFlag", "
 #: Annotations that declare a type alias.
 #: What declares a pytest fixture.
 _FIXTURES = frozenset({"pytest.fixture", "_pytest.fixtures.fixture"})
+#: The value told of a fixture whose class is not known (``"m.name()fixture"``).
+_UNKNOWN_FIXTURE = "?"
 #: ``cast(T, v)``: T is a type (a string spells one), v a value.
 _CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
 _TYPE_ALIAS = frozenset({"typing.TypeAlias", "typing_extensions.TypeAlias"})

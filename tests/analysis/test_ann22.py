@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from workspacekit import long_view as _view
-from workspacekit import write_files as _write
-
 from analysis.index import WorkspaceIndex
 from analysis.sources import Workspace
+from tests.workspacekit import long_view as _view
+from tests.workspacekit import write_files as _write
 
 
 def _index(tmp_path: Path, files: dict[str, str]) -> WorkspaceIndex:
@@ -109,3 +108,146 @@ def test_a_string_written_with_escapes_or_a_prefix_keeps_the_string_column(tmp_p
     index = _index(tmp_path, {**NODE, "pkg/b.py": HEAD + line + "\n"})
     assert _places(index, "pkg.a.Node") == [("pkg.b", 4, _column(line, 'r"Node"')),
                                             ("pkg.b", 4, _column(line, '"\\x4e'))]
+
+
+# --- pytest fixtures --------------------------------------------------------------------------------
+
+ENGINE = {
+    "pkg/__init__.py": "",
+    "pkg/engine.py": ("class Engine:\n    def run(self) -> None:\n        pass\n\n\n"
+                      "class Car:\n    def run(self) -> None:\n        pass\n"),
+}
+
+
+def _run_lines(index: WorkspaceIndex, qualname: str = "pkg.engine.Engine.run") -> list[tuple[str, int]]:
+    return sorted({(a.path, u.line) for a, u in index.uses_of(qualname)})
+
+
+def test_a_fixture_of_the_module_types_the_test_parameter(tmp_path: Path) -> None:
+    index = _index(tmp_path, {**ENGINE, "tests/test_m.py": (
+        "import pytest\n"
+        "from pkg.engine import Engine\n"
+        "@pytest.fixture\n"
+        "def engine():\n"
+        "    return Engine()\n"
+        "def test_run(engine):\n"
+        "    engine.run()\n"                                 # 7
+        "def helper(engine):\n"
+        "    engine.run()\n"                                 # 9: not collected
+        "def test_annotated(engine: int):\n"
+        "    engine.run()\n"                                 # 11: its annotation wins
+        "def test_default(engine=None):\n"
+        "    engine.run()\n"                                 # 13: a default: not a fixture
+        "@pytest.mark.parametrize('engine', [1, 2])\n"
+        "def test_given(engine):\n"
+        "    engine.run()\n"                                 # 16: parametrize's value
+        "@pytest.mark.parametrize(('x', 'engine'), [(1, 2)])\n"
+        "def test_given_too(x, engine):\n"
+        "    engine.run()\n"                                 # 19
+        "@pytest.mark.parametrize('engine', [1], indirect=True)\n"
+        "def test_indirect(engine):\n"
+        "    engine.run()\n"                                 # 22: the fixture's, fed the value
+        "class TestEngine:\n"
+        "    def test_method(self, engine):\n"
+        "        engine.run()\n"                             # 25
+        "class Helper:\n"
+        "    def test_method(self, engine):\n"
+        "        engine.run()\n"                             # 28: not a Test* class
+    )})
+    assert _run_lines(index) == [("tests/test_m.py", 7), ("tests/test_m.py", 22), ("tests/test_m.py", 25)]
+
+
+CONFTESTS = {
+    **ENGINE,
+    "tests/conftest.py": (
+        "from typing import Iterator, Generator\n"
+        "import pytest\n"
+        "from pytest import fixture\n"
+        "from pkg.engine import Engine, Car\n"
+        "@pytest.fixture\n"
+        "def engine() -> Engine:\n"
+        "    return Engine()\n"
+        "@pytest.fixture(name='motor')\n"
+        "def _motor_fixture():\n"
+        "    yield Engine()\n"
+        "@fixture(scope='session')\n"
+        "def started() -> Iterator[Engine]:\n"
+        "    yield Engine()\n"
+        "@pytest.fixture\n"
+        "def gen() -> Generator[Engine, None, None]:\n"
+        "    yield Engine()\n"
+        "@pytest.fixture\n"
+        "def car():\n"
+        "    return Car()\n"
+        "@pytest.fixture\n"
+        "def wrapped(engine):\n"
+        "    engine.run()\n"                                 # 22: a fixture's fixture
+        "    return engine\n"
+    ),
+    "tests/unit/test_a.py": (
+        "def test_all(engine, motor, started, gen, car, _motor_fixture):\n"
+        "    engine.run()\n"                                 # 2
+        "    motor.run()\n"                                  # 3
+        "    started.run()\n"                                # 4
+        "    gen.run()\n"                                    # 5
+        "    car.run()\n"                                    # 6: Car's
+        "    _motor_fixture.run()\n"                         # 7: name= binds the other name only
+    ),
+    "tests/unit/conftest.py": (
+        "import pytest\n"
+        "from pkg.engine import Car\n"
+        "@pytest.fixture\n"
+        "def engine(engine):\n"                              # overrides the parent's, asks for it
+        "    engine.run()\n"                                 # 5: the parent's Engine
+        "    return engine\n"
+        "@pytest.fixture\n"
+        "def started():\n"
+        "    return Car()\n"                                 # nearer: a Car
+    ),
+    "other/conftest.py": (
+        "import pytest\n"
+        "from pkg.engine import Engine\n"
+        "@pytest.fixture\n"
+        "def elsewhere():\n"
+        "    return Engine()\n"
+    ),
+    "tests/test_b.py": "def test_b(elsewhere, started):\n    elsewhere.run()\n    started.run()\n",
+    "test_root.py": "def test_r(engine):\n    engine.run()\n",
+}
+
+
+def test_conftest_fixtures_reach_the_tests_below_them_only(tmp_path: Path) -> None:
+    index = _index(tmp_path, CONFTESTS)
+    assert _run_lines(index) == [
+        ("tests/conftest.py", 22), ("tests/test_b.py", 3),
+        ("tests/unit/conftest.py", 5),
+        ("tests/unit/test_a.py", 3), ("tests/unit/test_a.py", 5)]
+    # engine: the unit conftest's fixture (no class known: it returns its parameter); started: the
+    # nearer conftest's Car; car: Car; the other folder's and the root test's: no fixture of theirs
+    assert _run_lines(index, "pkg.engine.Car.run") == [("tests/unit/test_a.py", 4), ("tests/unit/test_a.py", 6)]
+
+
+def test_fixture_types_are_the_same_whatever_the_jobs_and_the_cache(tmp_path: Path, monkeypatch) -> None:
+    from analysis import filecache, index, pool
+    from servers.route import make_projection
+
+    ws = _write(tmp_path, {**CONFTESTS, "semaprax.toml": "[project]\nname = 'x'\n"})
+    monkeypatch.setattr(filecache, "use_disk", False)
+    monkeypatch.setattr(pool, "POOL_MIN_FILES", 0)  # a pool even for these few files
+
+    def view(jobs: int, fresh: bool) -> bytes:
+        if fresh:
+            monkeypatch.setattr(filecache, "_stores", {})
+        monkeypatch.setattr(index, "jobs", jobs)
+        return make_projection("references", "pkg.engine.Engine.run", ws).selected
+
+    cold = view(1, True)
+    assert b"test_a.py" in cold and b"test_root.py" not in cold
+    assert view(1, False) == cold  # replayed from the records
+    assert view(2, True) == cold  # two processes, no records
+    # the conftest's fixture now makes a Car: the test's record must not be replayed as it was
+    (ws / "tests" / "conftest.py").write_text(CONFTESTS["tests/conftest.py"].replace(
+        "def gen() -> Generator[Engine, None, None]:\n    yield Engine()", "def gen():\n    yield Car()"))
+    edited = view(2, False)
+    assert edited == view(1, True) != cold
+    assert ("tests/unit/test_a.py", 5) in _run_lines(_index(tmp_path, {}), "pkg.engine.Car.run")
