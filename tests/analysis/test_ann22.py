@@ -12,7 +12,7 @@ from tests.workspacekit import long_view as _view
 from tests.workspacekit import write_files as _write
 
 
-def _index(tmp_path: Path, files: dict[str, str]) -> WorkspaceIndex:
+def _index(tmp_path: Path, files: dict[str, str | bytes]) -> WorkspaceIndex:
     _write(tmp_path, files)
     ws = Workspace(tmp_path)
     return WorkspaceIndex(ws, ws.python_files())
