@@ -217,7 +217,7 @@ CONFTESTS = {
 
 
 def test_conftest_fixtures_reach_the_tests_below_them_only(tmp_path: Path) -> None:
-    index = _index(tmp_path, CONFTESTS)
+    index = _index(tmp_path, {**CONFTESTS})
     assert _run_lines(index) == [
         ("tests/conftest.py", 22), ("tests/test_b.py", 3),
         ("tests/unit/conftest.py", 5),
