@@ -99,6 +99,9 @@ class ModuleAnalysis:
     #: (qualified name, class) of what is sound to know: the class of an
     #: attribute's value, or of a function's result (the name then ends "()").
     value_types: tuple[tuple[str, str], ...] = ()
+    #: The names a literal ``__all__`` lists (what ``from m import *`` binds), or
+    #: None: no ``__all__``, or one the source computes (resolver.literal_all).
+    exports: tuple[str, ...] | None = None
     by_name: dict[str, Definition] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:

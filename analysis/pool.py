@@ -267,19 +267,24 @@ def name_depth(names: Iterable[str]) -> int:
 
 #: Where a star import's mark (module_aliases) puts its number: ``m.*0``.
 STAR = ".*"
+#: The key under which a module with a literal ``__all__`` tells its names
+#: (``m.*all`` -> ``"a b"``, module_aliases): no name has a ``*``, so no walk meets it.
+EXPORTS = STAR + "all"
 
 
 def expand_stars(aliases: dict[str, str], known: Iterable[str], submodules: Iterable[str] = ()) -> frozenset[str]:
     """Add to ``aliases`` what each ``from B import *`` of a module ``m``
     (its marks, module_aliases) binds: ``m.N`` -> ``B.N`` for each public name
     ``N`` that B defines (``known``: qualified names defined), imports or
-    binds by a star import of its own, unless ``m`` binds ``N`` itself (a
-    definition, an import, a submodule); of two star imports with the name,
-    the later. A module of the workspace (``submodules``) B imports is left
-    out: a module's ``__all__``, which a star import follows, is not known
-    here, and the siblings a module imports are seldom in it (asyncio's
-    modules import each other). The keys added."""
+    binds by a star import of its own, or, when B spells out its ``__all__``
+    (``B.*all``, module_aliases), each name it lists, unless ``m`` binds
+    ``N`` itself (a definition, an import, a submodule); of two star imports
+    with the name, the later. Without a literal ``__all__``, a module of the
+    workspace (``submodules``) B imports is left out: the siblings a module
+    imports are seldom in its ``__all__`` (asyncio's modules import each
+    other). The keys added."""
     marks: dict[str, list[tuple[int, str]]] = {}
+    exports = {key[:-len(EXPORTS)]: names.split() for key, names in aliases.items() if key.endswith(EXPORTS)}
     for key, base in aliases.items():
         at = key.rfind(STAR)
         if at > 0 and key[at + len(STAR):].isdigit():
@@ -312,7 +317,8 @@ def expand_stars(aliases: dict[str, str], known: Iterable[str], submodules: Iter
         for module in sorted(marks):
             bound: dict[str, str] = {}
             for _k, base in sorted(marks[module]):  # the later import binds the name last
-                bound.update((name, f"{base}.{name}") for name in members.get(base, ()) if name not in own[module])
+                names = exports[base] if base in exports else members.get(base, ())
+                bound.update((name, f"{base}.{name}") for name in names if name not in own[module])
             for name, target in sorted(bound.items()):
                 key = f"{module}.{name}"
                 if target != key and aliases.get(key) != target and not _leads_to(aliases, target, key):
@@ -339,8 +345,8 @@ def _leads_to(aliases: Mapping[str, str], start: str, key: str) -> bool:
     return current == key
 
 
-def module_aliases(module: str, imports: Iterable[Any], values: dict[str, str] | None = None
-                   ) -> list[tuple[str, str]]:
+def module_aliases(module: str, imports: Iterable[Any], values: dict[str, str] | None = None,
+                   exports: Iterable[str] | None = None) -> list[tuple[str, str]]:
     """The names a module's own imports give it, as other modules may use
     them (``pkg.Session`` -> ``pkg.sessions.Session``), and its variables that
     are another name of a class (``builtin_str = str``: ``"m.builtin_str="``
@@ -351,6 +357,8 @@ def module_aliases(module: str, imports: Iterable[Any], values: dict[str, str] |
     # expand_stars turns into the names B has once every file has told its own
     stars = [i.target for i in imports if i.scope == module and i.local == "*"]
     out += [(f"{module}{STAR}{k}", base) for k, base in enumerate(stars)]
+    if exports is not None:  # a literal ``__all__``: what a star import of this module binds
+        out.append((f"{module}{EXPORTS}", " ".join(exports)))
     if values:
         out += [(q[:-1], cls) for q, cls in values.items() if q.endswith("=")]
     return out
@@ -362,10 +370,10 @@ def told_of(record: Record) -> Told:
     at = next((k for k, e in enumerate(events) if e[0] == PREPARED), None)
     a = record.result
     if at is None:
-        return Told(aliases=module_aliases(a.module, a.imports), events=events)
+        return Told(aliases=module_aliases(a.module, a.imports, exports=a.exports), events=events)
     _kind, classes, told_values = events[at]
     values = dict(told_values)
-    return Told(dict(classes), values, module_aliases(a.module, a.imports, values), events[:at])
+    return Told(dict(classes), values, module_aliases(a.module, a.imports, values, a.exports), events[:at])
 
 
 class _Asker:
@@ -525,7 +533,8 @@ class Analyst:
             told = Told(events=tuple(asker.events), parsed=parsed)
         else:
             values = got.get("values", {})
-            told = Told(got.get("classes", {}), values, module_aliases(job.module, analyser.imports, values),
+            told = Told(got.get("classes", {}), values,
+                        module_aliases(job.module, analyser.imports, values, analyser.literal_all()),
                         tuple(asker.events), parsed)
         self._keep(n, _Kept(analyser, asker, told, True))
         return told

@@ -403,6 +403,8 @@ class _Analyser:
         self.defined_here: set[str] = set()
         self.functions_here: set[str] | None = None  # the functions and methods defined here, when asked
         self.attribute_types: dict[str, str] = {}  # qualname of an attribute -> its class
+        #: attributes set to two names (_attribute_names): another name of neither
+        self.named_twice: set[str] = set()
         self.mros: dict[str, tuple[str, ...]] = {}
         #: The method whose receiver (``self``, ``cls``) ``_value_type`` takes to be of no known class.
         self.hidden_receiver: _Scope | None = None
@@ -650,6 +652,7 @@ class _Analyser:
             has_main=self.has_main,
             lines=lines,
             value_types=tuple(sorted(self.attribute_types.items())),
+            exports=self.literal_all(),
         )
 
     def _noqa(self, line: int, end: int | None = None) -> frozenset[str] | None:
@@ -1291,9 +1294,18 @@ class _Analyser:
         Conn). Not of a local, nor of a variable (whose class, if known, is the
         attribute's already)."""
         if _binding_scope(scope, value.id) is not None or attribute in self.attribute_types \
-                or f"{attribute}^" in self.attribute_types:
+                or attribute in self.named_twice:
             return
         target = self._resolve_name(value.id, scope)
+        told = self.attribute_types.get(f"{attribute}^")
+        if told is not None:
+            if told != (self._class_named(target) or target if target else None):
+                # ``self.kind = A`` in one method, ``= B`` in another: it names neither
+                self.named_twice.add(attribute)
+                del self.attribute_types[f"{attribute}^"]
+                if self.attribute_types.get(f"{attribute}()") == told:
+                    del self.attribute_types[f"{attribute}()"]
+            return
         if not target or target.startswith((UNRESOLVED, "builtins.")):
             return
         cls = self._class_named(target)
@@ -1793,7 +1805,13 @@ class _Analyser:
                 and any(":=" in line for line in self.text_lines[node.lineno - 1:node.end_lineno or node.lineno]):
             walrus = []
         two_classes: set[str] = set()  # a module's or class's variable assigned values of two classes
+        factories: set[str] = set()  # names bound to a lambda or partial (their "()" facet)
+        assigned: dict[str, int] = {}  # how many statements assign each name
         for stmt in self._statements(body):
+            if isinstance(stmt, ast.Assign):
+                for t in stmt.targets:
+                    if isinstance(t, ast.Name):
+                        assigned[t.id] = assigned.get(t.id, 0) + 1
             if bound is not None and isinstance(stmt, _BINDING_STATEMENTS):
                 _count_bindings(stmt, bound, scope.rebound)
             if walrus is not None and bound is not None:
@@ -1844,6 +1862,7 @@ class _Analyser:
                         and (result := self._callable_result(value_node, scope)) is not None:
                     for name in names:  # make = lambda: Conn(), make = partial(Conn, 1): make() is a Conn
                         scope.types.setdefault("()" + name, result)
+                        factories.add(name)
                 if len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Tuple):
                     self._unpack_types(stmt.targets[0], value_node, scope)
                 if names and isinstance(value_node, (ast.List, ast.Tuple, ast.Set, ast.ListComp, ast.SetComp,
@@ -1887,6 +1906,9 @@ class _Analyser:
 
         for name in two_classes:  # ``x = A()``, later ``x = B()``: of no one class (the visit is not in order)
             del scope.types[name]
+        for name in factories:  # ``make = lambda: A()``, later ``make = lambda: B()``: makes neither
+            if assigned.get(name, 0) > 1 or name in scope.rebound:
+                scope.types.pop("()" + name, None)
         if bound is not None and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
                 and self._lines_with(".append(", node) and self._lines_with("= []", node):
             self._appended_items(scope, body, "\n".join(self.text_lines[node.lineno - 1:node.end_lineno or node.lineno]))
@@ -2815,8 +2837,9 @@ class _Analyser:
     def _outer_value(self, stmt: ast.Assign, name: str, scope: _Scope) -> _Scope | None:
         """The scope ``name`` is read from in ``name = name`` in a class body
         that binds it no earlier: the class's own is bound by this very
-        statement, so Python reads the enclosing function's or the module's
-        (class scopes do not nest); None for any other statement."""
+        statement, so Python reads the module's (a name a class block assigns
+        is looked up in the block, then the globals: an enclosing function's
+        is skipped); None for any other statement."""
         if not any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
             return None
         body = scope.node.body if isinstance(scope.node, ast.ClassDef) else []
@@ -2826,7 +2849,7 @@ class _Analyser:
         if name in _bound_in(earlier) or any(name in _other_bindings(e) for e in earlier):
             return None
         outer = scope.parent
-        while outer is not None and outer.kind == "class":
+        while outer is not None and outer.parent is not None:
             outer = outer.parent
         return outer
 
@@ -3283,6 +3306,46 @@ class _Analyser:
                     f"{imp.scope}.{imp.local}",
                 ))
 
+    def literal_all(self) -> tuple[str, ...] | None:
+        """The names ``__all__`` lists when the module spells it out at its top
+        level (``__all__ = ["a", "b"]``, ``+= (...)``, ``.append("c")``,
+        ``.extend([...])``, every part a string constant), sorted; None without
+        one, or when a part is computed (``base.__all__ + [...]``): then a star
+        import of the module binds its public names (pool.expand_stars)."""
+        if self.tree is None:
+            return None
+        names: set[str] = set()
+        seen = False
+        for stmt in self.tree.body:
+            if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+                if not any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+                    continue
+                value = stmt.value
+                if isinstance(stmt, ast.Assign) and len(targets) != 1 or isinstance(stmt, ast.AugAssign) \
+                        and not isinstance(stmt.op, ast.Add):
+                    return None
+                if isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+                    names = set()
+            elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) \
+                    and isinstance(stmt.value.func, ast.Attribute) \
+                    and isinstance(stmt.value.func.value, ast.Name) and stmt.value.func.value.id == "__all__":
+                call = stmt.value
+                if call.func.attr not in ("append", "extend") or len(call.args) != 1 or call.keywords:  # type: ignore[attr-defined]
+                    return None
+                value = call.args[0] if call.func.attr == "extend" else ast.Tuple([call.args[0]])  # type: ignore[attr-defined]
+            elif any(isinstance(n, ast.Name) and n.id == "__all__" and isinstance(n.ctx, (ast.Store, ast.Del))
+                     for n in ast.walk(stmt)):
+                return None  # bound in a branch, a loop, a ``with``...: not spelled out
+            else:
+                continue
+            if not isinstance(value, (ast.List, ast.Tuple)) or not all(
+                    isinstance(e, ast.Constant) and isinstance(e.value, str) for e in value.elts):
+                return None
+            seen = True
+            names.update(e.value for e in value.elts)  # type: ignore[attr-defined]
+        return tuple(sorted(names)) if seen else None
+
     def _dunder_all(self) -> set[str]:
         """Names listed in ``__all__``: assigned, ``+=``, or ``__all__.extend``/``.append``."""
         names: set[str] = set()
@@ -3530,33 +3593,67 @@ def _is_bare_super(node: ast.expr) -> bool:
 
 
 
+def _binds(name: str | None, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether anything in ``fn`` but its parameters binds ``name`` (an
+    assignment, a loop, ``as``, ``:=``, ``del``, an import, a nested definition,
+    ``global``/``nonlocal``)."""
+    return name is not None and any(
+        isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
+        or isinstance(n, (ast.Global, ast.Nonlocal)) and name in n.names
+        or isinstance(n, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and n.name == name
+        or isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n is not fn and n.name == name
+        or isinstance(n, (ast.Import, ast.ImportFrom)) and any((a.asname or a.name.partition(".")[0]) == name
+                                                               for a in n.names)
+        for n in ast.walk(fn))
+
+
+def _own_nodes(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.AST]:
+    """The nodes of ``fn``'s own scope: not the bodies of the functions,
+    lambdas and classes it defines (their names are other variables)."""
+    stack: list[ast.AST] = list(reversed(fn.body))
+    while stack:
+        n = stack.pop()
+        yield n
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        stack.extend(reversed(list(ast.iter_child_nodes(n))))
+
+
 def _assigned_once(name: str, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.expr | None:
-    """The value of ``name = value``, when that is the only binding of ``name``
-    anywhere in ``fn`` (nested scopes counted too: more bindings, never fewer)."""
+    """The value of ``name = value`` in ``fn``'s own scope, when that is the
+    only binding of ``name`` anywhere in ``fn`` (nested scopes counted too:
+    more bindings, never fewer; a nested function's ``name = value`` is its
+    own variable, not this one's value)."""
     value: ast.expr | None = None
     stores = 0
     for n in ast.walk(fn):
         if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load):
             stores += 1
-        elif isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
-                and n.targets[0].id == name:
-            value = n.value
         elif isinstance(n, ast.arg) and n.arg == name or isinstance(n, (ast.Global, ast.Nonlocal)) and name in n.names \
                 or isinstance(n, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and n.name == name \
                 or isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n is not fn and n.name == name \
                 or isinstance(n, (ast.Import, ast.ImportFrom)) \
                 and any((a.asname or a.name.partition(".")[0]) == name for a in n.names):
             return None
-    return value if stores == 1 else None
+    if stores != 1:
+        return None
+    for n in _own_nodes(fn):
+        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
+                and n.targets[0].id == name:
+            value = n.value
+    return value
 
 
 def _returns_receiver_class(node: ast.FunctionDef | ast.AsyncFunctionDef, returns: list[ast.Return],
                             scope: _Scope) -> bool:
-    """A ``@classmethod`` whose every return is ``cls(...)``."""
+    """A ``@classmethod`` whose every return is ``cls(...)``, ``cls`` never
+    bound again in it (``cls = cls._registry[kind]; return cls()`` makes
+    what the registry holds, not the receiver's class)."""
     return not isinstance(node, ast.AsyncFunctionDef) \
         and any(isinstance(d, ast.Name) and d.id == "classmethod" for d in node.decorator_list) \
         and all(isinstance(r.value, ast.Call) and isinstance(r.value.func, ast.Name)
-                and r.value.func.id == scope.self_name for r in returns)
+                and r.value.func.id == scope.self_name for r in returns) \
+        and not _binds(scope.self_name, node)
 
 
 def _is_two_argument_super(node: ast.expr) -> bool:

@@ -9,6 +9,7 @@ import errno
 import functools
 import hashlib
 import io
+import keyword
 import logging
 import os
 import posixpath
@@ -504,11 +505,12 @@ class Workspace:
     def _natural(self, folders: list[str], read: bool) -> str:
         """The folder Python puts on ``sys.path`` for a file in ``folders``: the
         one above its outermost package (``__init__.py``), else its own. A
-        folder whose name is no identifier (``weird.py/``, ``my-data/``) is no
-        package, whatever it holds: no import can spell it, so the packages
-        counted are those below it."""
+        folder whose name is no identifier (``weird.py/``, ``my-data/``, or a
+        keyword: ``def/``) is no package, whatever it holds: no import can spell
+        it, so the packages counted are those below it."""
         outermost = None
-        floor = max((i + 1 for i, f in enumerate(folders) if not f.isidentifier()), default=0)
+        floor = max((i + 1 for i, f in enumerate(folders) if not f.isidentifier() or keyword.iskeyword(f)),
+                    default=0)
         for depth in range(len(folders), floor, -1):
             init = "/".join(folders[:depth]) + "/__init__.py"
             if self._is_file(init):

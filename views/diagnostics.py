@@ -143,7 +143,9 @@ def stdlib_names(requires_python: str | None, manifest: str = "") -> set[str]:
 #: Modules no distribution provides and no interpreter holds, which every type
 #: checker bundles with its standard library stubs (typeshed's ``_typeshed``):
 #: imported under ``if TYPE_CHECKING:`` (``from _typeshed import ReadableBuffer``),
-#: they resolve for the only reader that runs them.
+#: they resolve for the only reader that runs them. Any import of one is left
+#: unreported, also one outside such a guard (which fails at run time): the
+#: index does not record which imports a ``TYPE_CHECKING`` guard holds.
 TYPE_CHECKERS_OWN = frozenset({"_typeshed"})
 
 

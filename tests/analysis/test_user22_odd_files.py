@@ -12,6 +12,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from analysis import filecache
 from analysis.sources import Workspace
 from views import PRODUCERS
@@ -109,6 +111,8 @@ def test_a_symlinked_folder_is_said_to_be_skipped_and_a_looping_root_is_named_a_
     ws = Workspace(tmp_path)
     assert ws.python_files() == ["real/m.py"]
     assert "skipped linked: a symlink to a folder (not followed)" in ws.notes
+    with pytest.raises(WorkspaceError, match=r"^folder 'linked' is a symlink to a folder \(not followed\)$"):
+        PRODUCERS["symbols"](ws, "linked")
     try:
         PRODUCERS["graph"](ws, "loop1.py")
     except WorkspaceError as exc:
@@ -121,7 +125,8 @@ def test_a_folder_whose_name_is_no_identifier_is_no_package_whatever_it_holds(tm
     # ``import pkg.weird.py.inner`` cannot be written: before, the file was named so
     files = {"pkg/__init__.py": "", "pkg/weird.py/inner.py": "def inner():\n    return 1\n",
              "pkg/my-data/__init__.py": "", "pkg/my-data/sub/__init__.py": "", "pkg/my-data/sub/x.py": "X = 1\n",
-             "pkg/ok/__init__.py": "", "pkg/ok/y.py": "Y = 1\n"}
+             "pkg/ok/__init__.py": "", "pkg/ok/y.py": "Y = 1\n",
+             "pkg/class/__init__.py": "", "pkg/class/z.py": "Z = 1\n"}
     for rel, text in files.items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(text)
@@ -129,6 +134,6 @@ def test_a_folder_whose_name_is_no_identifier_is_no_package_whatever_it_holds(tm
     names = {p: ws.module_of(p).module for p in ws.python_files()}
     assert names == {"pkg/__init__.py": "pkg", "pkg/my-data/__init__.py": "my-data", "pkg/my-data/sub/__init__.py": "sub",
                      "pkg/my-data/sub/x.py": "sub.x", "pkg/ok/__init__.py": "pkg.ok", "pkg/ok/y.py": "pkg.ok.y",
-                     "pkg/weird.py/inner.py": "inner"}
+                     "pkg/weird.py/inner.py": "inner", "pkg/class/__init__.py": "class", "pkg/class/z.py": "z"}
     _, view = PRODUCERS["references"](Workspace(tmp_path), "inner.inner")
     assert view["defined"] == ["pkg/weird.py/inner.py", 1]
