@@ -251,3 +251,24 @@ def test_fixture_types_are_the_same_whatever_the_jobs_and_the_cache(tmp_path: Pa
     edited = view(2, False)
     assert edited == view(1, True) != cold
     assert ("tests/unit/test_a.py", 5) in _run_lines(_index(tmp_path, {}), "pkg.engine.Car.run")
+
+
+def test_a_fixture_of_a_test_class_types_its_methods_only(tmp_path: Path) -> None:
+    index = _index(tmp_path, {**ENGINE, "tests/test_k.py": (
+        "import pytest\n"
+        "from pkg.engine import Engine, Car\n"
+        "class TestK:\n"
+        "    @pytest.fixture\n"
+        "    def engine(self):\n"
+        "        return Engine()\n"
+        "    def test_in(self, engine):\n"
+        "        engine.run()\n"                             # 8
+        "@pytest.fixture\n"
+        "async def car() -> Car:\n"
+        "    return Car()\n"
+        "def test_out(engine, car):\n"
+        "    engine.run()\n"                                 # 13: the class's fixture is not the module's
+        "    car.run()\n"                                    # 14: an async fixture's value is what it returns
+    )})
+    assert _run_lines(index) == [("tests/test_k.py", 8)]
+    assert _run_lines(index, "pkg.engine.Car.run") == [("tests/test_k.py", 14)]
