@@ -532,6 +532,7 @@ class _Analyser:
         self._value_types()
         if stub is not None:  # the stub's result and attribute classes are the ones a type checker uses
             self.attribute_types.update(stub.attribute_types)
+        self._fixture_types()
         for scope, body in self.scopes:
             if not _tells(scope):
                 continue  # its locals' types are the file's own business: made once, in finish
@@ -1040,6 +1041,92 @@ class _Analyser:
         if qualname.startswith("builtins.") or qualname in self.defined_here:
             return self.attribute_types.get(qualname + "=")
         return self._value_of(qualname + "=")
+
+    # --- pytest fixtures -------------------------------------------------------------
+
+    def _fixture_name(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope) -> str | None:
+        """The name a function decorated ``@pytest.fixture`` (or ``@pytest.fixture(...)``)
+        binds: its own, or the ``name=`` given; None for any other function."""
+        for d in node.decorator_list:
+            func = d.func if isinstance(d, ast.Call) else d
+            if _last_name(func) != "fixture" or self._resolve_expr(func, scope.parent) not in _FIXTURES:
+                continue
+            for k in d.keywords if isinstance(d, ast.Call) else ():
+                if k.arg == "name" and isinstance(k.value, ast.Constant) and isinstance(k.value.value, str):
+                    return k.value.value
+            return node.name
+        return None
+
+    def _fixture_types(self) -> None:
+        """What each fixture of the module (or of a class of it) gives a test
+        that names it (``"m.engine()fixture"``): its return annotation's class,
+        the class its every return makes; a generator fixture's, what it
+        yields; an async one's, what it returns."""
+        for scope, _body in self.scopes:
+            node = scope.node
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or not node.decorator_list \
+                    or scope.parent is None or scope.parent.kind not in ("module", "class"):
+                continue
+            name = self._fixture_name(node, scope)
+            if name is None:
+                continue
+            suffix = "()[]" if self._yields(node) else "()await" if isinstance(node, ast.AsyncFunctionDef) else "()"
+            # told even when its class is not known: the nearest fixture of a name is the one a test gets
+            cls = self.attribute_types.get(scope.qualname + suffix) or _UNKNOWN_FIXTURE
+            self.attribute_types.setdefault(f"{scope.parent.qualname}.{name}()fixture", cls)
+            if scope.parent.kind == "module" and self.path.rpartition("/")[2] == "conftest.py":
+                # told by the conftest's path: the tests below its folder ask by theirs
+                self.attribute_types.setdefault(f"{self.path}:{name}()fixture", cls)
+
+    def _fixture_parameters(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: _Scope) -> None:
+        """Type the parameters of a test pytest collects (``test*`` at a test
+        module's top or in a ``Test*`` class) or of a fixture that name a
+        fixture: the class's, the module's, then each conftest's up the test's
+        folders (pytest's visibility), the nearest first. A parameter with an
+        annotation or a default, or one ``parametrize`` gives, is not a fixture's."""
+        parent = scope.parent
+        assert parent is not None
+        in_class = parent.kind == "class" and isinstance(parent.node, ast.ClassDef)
+        fixture = self._fixture_name(node, scope) if node.decorator_list else None
+        if fixture is None:
+            last = self.module.rpartition(".")[2]
+            if not (node.name.startswith("test") and (last.startswith("test_") or last.endswith("_test"))):
+                return
+            if not (parent.kind == "module" or in_class and parent.node.name.startswith("Test")):  # type: ignore[union-attr]
+                return
+        args = node.args
+        positional = args.posonlyargs + args.args
+        params = positional[:len(positional) - len(args.defaults)] \
+            + [a for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is None]
+        given = _parametrized(node)
+        if in_class and given is not None:
+            outer = _parametrized(parent.node)  # type: ignore[arg-type]
+            given = None if outer is None else given | outer
+        if given is None:
+            return  # parametrize's names are not spelled out: any parameter may be one
+        places = ([parent.qualname] if in_class else []) + [self.module] + self._conftests()
+        for arg in params:
+            name = arg.arg
+            if arg.annotation is not None or name in scope.types or name in given or name == scope.self_name:
+                continue
+            start = 0
+            if name == fixture:  # a fixture asking for the name it overrides: the one further up
+                start = places.index(parent.qualname) + 1 if parent.qualname in places else len(places)
+            for place in places[start:]:
+                cls = self._value_of(f"{place}{name}()fixture" if place.endswith(":") else f"{place}.{name}()fixture")
+                if cls:
+                    if cls != _UNKNOWN_FIXTURE:
+                        scope.types[name] = cls
+                    break
+
+    def _conftests(self) -> list[str]:
+        """The conftest.py of the file's folder and of each folder above it up
+        to the workspace's, the nearest first, as the names their fixtures are
+        told under (paths: a test module's name does not say its folder, as
+        pytest imports ``tests/unit/test_x.py`` as ``test_x``)."""
+        folders = self.path.split("/")[:-1]
+        found = ["/".join([*folders[:i], "conftest.py"]) for i in range(len(folders), -1, -1)]
+        return [f"{p}:" for p in found if p != self.path]
 
     def _value_types(self) -> None:
         """What functions return (``"m.f()"``: their return annotation, or
@@ -1692,6 +1779,8 @@ class _Analyser:
                         else self._constructed_class(default, scope.parent)
                     if cls:
                         scope.types[arg.arg] = cls
+            if scope.parent is not None and (node.name.startswith("test") or node.decorator_list):
+                self._fixture_parameters(node, scope)  # def test_run(engine): engine is the fixture's value
             if args.vararg is not None:
                 scope.types[args.vararg.arg] = "builtins.tuple"
             if args.kwarg is not None:
@@ -2780,22 +2869,52 @@ class _Analyser:
             self.uses.append(Use(scope.qualname, target, REFERENCES, stmt.lineno, column))
 
     def _visit_annotation(self, expr: ast.expr, scope: _Scope, source: str) -> None:
-        """Annotations may be strings ("Ledger", "list[Posting]"): read them as
-        the expressions they spell, placed at the string's line."""
+        """Annotations may be strings ("Ledger", "list[Posting]"), whole or in
+        part (``Optional["Ledger"]``, ``Callable[["A"], "B"]``): read each as
+        the expression it spells, placed at the string's line (and each name
+        at its column inside the string when the string is written plainly)."""
         if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
-            try:
-                tree, _ = parsing.parse(expr.value.strip(), mode="eval")
-            except (SyntaxError, *parsing.TOO_DEEP_ERRORS):
+            parsed = self._spelled_annotation(expr)
+            if parsed is None:
                 return
-            assert isinstance(tree, ast.Expression)
-            parsed = tree.body
-            for node in ast.walk(parsed):
-                if isinstance(node, ast.Attribute):  # its name's place inside the string (one line)
-                    node.end_col_offset = expr.col_offset + 1 + (node.end_col_offset or 0)
-                node.lineno, node.col_offset = expr.lineno, expr.col_offset  # type: ignore[attr-defined]
-                node.end_lineno = expr.lineno  # type: ignore[attr-defined]
             expr = parsed
         self._visit_expr(expr, scope, source)
+        for part in _type_strings(expr):  # the string parts of a real annotation (none in most)
+            self._visit_annotation(part, scope, source)
+
+    def _spelled_annotation(self, expr: ast.Constant) -> ast.expr | None:
+        """The expression a string annotation spells, its nodes placed on the
+        string's line: each name at its own column when the source holds the
+        string as one plain quoted run of the same characters (no prefix, no
+        escape), else at the string's column (an attribute's end inside it)."""
+        value = expr.value
+        if not isinstance(value, str):
+            return None
+        try:
+            tree, _ = parsing.parse(value.strip(), mode="eval")
+        except (SyntaxError, *parsing.TOO_DEEP_ERRORS):
+            return None
+        assert isinstance(tree, ast.Expression)
+        parsed = tree.body
+        start = None  # the column the stripped text starts at in the source line, when it is there as is
+        if expr.end_lineno == expr.lineno and 0 < expr.lineno <= len(self.text_lines):
+            line = self.text_lines[expr.lineno - 1].encode()
+            raw, col = value.encode(), expr.col_offset
+            quote = line[col:col + 1]
+            if quote in (b'"', b"'") and line[col + 1:col + 1 + len(raw)] == raw \
+                    and line[col + 1 + len(raw):col + 2 + len(raw)] == quote:
+                start = col + 1 + len(raw) - len(value.lstrip().encode())
+        for node in ast.walk(parsed):
+            if start is not None and isinstance(node, ast.expr):
+                node.col_offset += start
+                node.end_col_offset = start + (node.end_col_offset or 0)
+            else:
+                if isinstance(node, ast.Attribute):  # its name's place inside the string (one line)
+                    node.end_col_offset = expr.col_offset + 1 + (node.end_col_offset or 0)
+                node.col_offset = expr.col_offset  # type: ignore[attr-defined]
+            node.lineno = expr.lineno  # type: ignore[attr-defined]
+            node.end_lineno = expr.lineno  # type: ignore[attr-defined]
+        return parsed
 
     def _visit_expr(self, expr: ast.expr, scope: _Scope, source: str, skip_self: bool = False) -> None:
         """Record every call and every non-local name this expression uses.
@@ -2832,6 +2951,11 @@ class _Analyser:
                     base = _chain_base(func)
                     if not isinstance(base, ast.Name):
                         frame.stack.append(base)
+                    if target in _CASTS and node.args:  # cast("Node", v): its first argument is a type
+                        self._visit_annotation(node.args[0], scope, source)
+                        frame.stack.extend(node.args[1:])
+                        frame.stack.extend(k.value for k in node.keywords)
+                        continue
                 else:
                     frame.stack.append(func)
                 frame.stack.extend(node.args)
@@ -3720,6 +3844,12 @@ _OPERATORS: dict[type, str] = {
 }
 _ENUMS = frozenset(f"enum.{n}" for n in ("Enum", "IntEnum", "Flag", "IntFlag", "StrEnum", "ReprEnum"))
 #: Annotations that declare a type alias.
+#: What declares a pytest fixture.
+_FIXTURES = frozenset({"pytest.fixture", "_pytest.fixtures.fixture"})
+#: The value told of a fixture whose class is not known (``"m.name()fixture"``).
+_UNKNOWN_FIXTURE = "?"
+#: ``cast(T, v)``: T is a type (a string spells one), v a value.
+_CASTS = frozenset({"typing.cast", "typing_extensions.cast"})
 _TYPE_ALIAS = frozenset({"typing.TypeAlias", "typing_extensions.TypeAlias"})
 
 
@@ -3742,6 +3872,54 @@ def _unquoted(ann: ast.expr) -> ast.expr | None:
         assert isinstance(tree, ast.Expression)
         return tree.body
     return ann
+
+
+def _type_strings(ann: ast.expr) -> list[ast.Constant]:
+    """The strings in type places of an annotation (``"A"`` of ``Optional["A"]``,
+    of ``Callable[["A"], "B"]``, of ``"A" | None``, the first of ``Annotated["A", "m"]``):
+    not those of ``Literal["a"]`` (values) nor an ``Annotated``'s metadata."""
+    found: list[ast.Constant] = []
+    stack = [ann]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, str):
+                found.append(node)
+        elif isinstance(node, ast.Subscript):
+            name = _last_name(node.value)
+            if name == "Literal":
+                continue
+            index = node.slice
+            if name == "Annotated" and isinstance(index, ast.Tuple) and index.elts:
+                index = index.elts[0]
+            stack.append(index)
+        elif isinstance(node, (ast.Tuple, ast.List)):
+            stack.extend(reversed(node.elts))
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+            stack.extend((node.right, node.left))
+    return found
+
+
+def _parametrized(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> set[str] | None:
+    """The argument names ``@pytest.mark.parametrize`` decorators give
+    (``"a, b"``, ``("a", "b")``), not those it passes on to fixtures
+    (``indirect=True``); None when a decorator's names are not spelled out."""
+    names: set[str] = set()
+    for d in node.decorator_list:
+        if not (isinstance(d, ast.Call) and _last_name(d.func) == "parametrize"):
+            continue
+        argnames = d.args[0] if d.args else next((k.value for k in d.keywords if k.arg == "argnames"), None)
+        if any(k.arg == "indirect" and isinstance(k.value, ast.Constant) and k.value.value is True
+               for k in d.keywords):
+            continue  # each value goes to the fixture of the name: the test gets what the fixture makes
+        if isinstance(argnames, ast.Constant) and isinstance(argnames.value, str):
+            names.update(n.strip() for n in argnames.value.split(","))
+        elif isinstance(argnames, (ast.Tuple, ast.List)) \
+                and all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in argnames.elts):
+            names.update(e.value for e in argnames.elts)  # type: ignore[attr-defined]
+        else:
+            return None
+    return names
 
 
 def _last_name(node: ast.expr) -> str | None:
