@@ -338,7 +338,7 @@ class Xcls:
 ## a
 from typing import Optional, Union
 from pkg.m import Xcls
-def f(x: Optional["Xcls"], y: Union["Xcls", int]) -> None:
+def f(x: Optional["Xcls"], y: Union["Xcls", int]) -> None:  # under
     pass
 """),
     Case("annotation_callable", "m.Xcls", """
@@ -359,7 +359,7 @@ class Xcls:
 from typing import cast
 from pkg.m import Xcls
 def f(v):
-    return cast("Xcls", v)
+    return cast("Xcls", v)  # under
 """),
     Case("cast_name", "m.Xcls", """
 ## m
