@@ -3,9 +3,11 @@ case that failed before its fix."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import pickle
+import pkgutil
 import shutil
 import tempfile
 from collections.abc import Callable
@@ -14,6 +16,8 @@ from typing import Any
 
 import pytest
 
+import analysis
+import views
 from analysis import filecache
 from analysis.sources import Workspace
 from views import PRODUCERS
@@ -34,6 +38,11 @@ def _as_nobody(fn: Callable[[], Any]) -> Any:
     process that drops root's rights (root reads every file), else here."""
     if os.geteuid() != 0:
         return fn()
+    # the child cannot read what a checkout in a private folder holds (mktemp -d is mode 700):
+    # every module the views may import lazily is imported while the rights are root's
+    for package in (analysis, views):
+        for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            importlib.import_module(info.name)
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the child
