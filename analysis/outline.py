@@ -76,8 +76,10 @@ _LONG_HINT = re.compile(rb"0[xXoObB]_?[0-9a-fA-F_]{500}")
 OutlineRecord = tuple[int, str, tuple[tuple[str, str, int, str, str], ...], bool, tuple[str, ...], bool, bool]
 
 
+@functools.cache
 def outline_version() -> str:
-    """What an outline record's key adds to the analyser's version: this file."""
+    """What an outline record's key adds to the analyser's version: this file
+    (read once a process, as analyser_version is)."""
     return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
 
 
