@@ -437,6 +437,7 @@ class _Analyser:
         self.getattr_nodes: dict[int, ast.Attribute] = {}
         #: a word -> the numbers of the lines that hold it, in order (_lines_with)
         self.word_lines: dict[str, list[int]] = {}
+        self.exports: object = _UNREAD  # literal_all's answer, once read
 
     # --- driver ----------------------------------------------------------------
 
@@ -3311,12 +3312,24 @@ class _Analyser:
         level (``__all__ = ["a", "b"]``, ``+= (...)``, ``.append("c")``,
         ``.extend([...])``, every part a string constant), sorted; None without
         one, or when a part is computed (``base.__all__ + [...]``): then a star
-        import of the module binds its public names (pool.expand_stars)."""
+        import of the module binds its public names (pool.expand_stars). Read
+        once (the tables are told it after preparing, the result holds it)."""
         if self.tree is None:
             return None
+        if self.exports is _UNREAD:
+            self.exports = self._read_all(self.tree)
+        return self.exports  # type: ignore[return-value]
+
+    def _read_all(self, tree: ast.Module) -> tuple[str, ...] | None:
+        """literal_all's reading: of an ASCII source, only the statements whose
+        text holds ``__all__`` (every case below spells the name; another
+        source may spell it so that only NFKC makes it ``__all__``)."""
         names: set[str] = set()
         seen = False
-        for stmt in self.tree.body:
+        ascii_only = self.source.isascii()
+        for stmt in tree.body:
+            if ascii_only and not self._lines_with("__all__", stmt):
+                continue
             if isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
                 targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
                 if not any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
@@ -3669,6 +3682,7 @@ def _is_main_guard(test: ast.expr) -> bool:
             and test.comparators[0].value == "__main__")
 
 
+_UNREAD = object()  # (literal_all not asked yet: None is an answer)
 _NESTING_FIELDS = frozenset(("body", "orelse", "finalbody", "handlers", "cases"))
 _NESTS: dict[type, bool] = {}  # node type -> has a field that holds statements
 
