@@ -3606,18 +3606,33 @@ def _is_bare_super(node: ast.expr) -> bool:
 
 
 
+def _bindings(name: str, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[int, bool, bool]:
+    """How ``fn`` binds ``name``, its nested scopes counted too (more bindings,
+    never fewer): how many plain stores (an assignment, a loop or ``with``
+    target, ``:=``, ``del``); whether anything else (``global``/``nonlocal``,
+    ``except ... as``, a ``match`` capture, a nested definition, an import);
+    whether a parameter (its own, a nested function's or a lambda's)."""
+    stores, other, parameter = 0, False, False
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Name):
+            stores += n.id == name and not isinstance(n.ctx, ast.Load)
+        elif isinstance(n, ast.arg):
+            parameter = parameter or n.arg == name
+        elif isinstance(n, (ast.Global, ast.Nonlocal)) and name in n.names \
+                or isinstance(n, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and n.name == name \
+                or isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n is not fn and n.name == name \
+                or isinstance(n, (ast.Import, ast.ImportFrom)) \
+                and any((a.asname or a.name.partition(".")[0]) == name for a in n.names):
+            other = True
+    return stores, other, parameter
+
+
 def _binds(name: str | None, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    """Whether anything in ``fn`` but its parameters binds ``name`` (an
-    assignment, a loop, ``as``, ``:=``, ``del``, an import, a nested definition,
-    ``global``/``nonlocal``)."""
-    return name is not None and any(
-        isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
-        or isinstance(n, (ast.Global, ast.Nonlocal)) and name in n.names
-        or isinstance(n, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and n.name == name
-        or isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n is not fn and n.name == name
-        or isinstance(n, (ast.Import, ast.ImportFrom)) and any((a.asname or a.name.partition(".")[0]) == name
-                                                               for a in n.names)
-        for n in ast.walk(fn))
+    """Whether anything in ``fn`` but its parameters binds ``name``."""
+    if name is None:
+        return False
+    stores, other, _parameter = _bindings(name, fn)
+    return stores > 0 or other
 
 
 def _own_nodes(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[ast.AST]:
@@ -3638,17 +3653,8 @@ def _assigned_once(name: str, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> ast
     more bindings, never fewer; a nested function's ``name = value`` is its
     own variable, not this one's value)."""
     value: ast.expr | None = None
-    stores = 0
-    for n in ast.walk(fn):
-        if isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load):
-            stores += 1
-        elif isinstance(n, ast.arg) and n.arg == name or isinstance(n, (ast.Global, ast.Nonlocal)) and name in n.names \
-                or isinstance(n, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and n.name == name \
-                or isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n is not fn and n.name == name \
-                or isinstance(n, (ast.Import, ast.ImportFrom)) \
-                and any((a.asname or a.name.partition(".")[0]) == name for a in n.names):
-            return None
-    if stores != 1:
+    stores, other, parameter = _bindings(name, fn)
+    if other or parameter or stores != 1:
         return None
     for n in _own_nodes(fn):
         if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
