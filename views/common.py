@@ -58,6 +58,17 @@ def grouped_edges(uses: Iterable[Use], order: list[str]) -> dict[str, dict[str, 
     return out
 
 
+def analysed_file(ws: Workspace, rel: str) -> ModuleAnalysis:
+    """One workspace file analysed as a one-file view reads it: its module's
+    name and package-ness, the stub beside it, and what its bare imports reach
+    (sources.ModuleFile)."""
+    from analysis.resolver import analyse_module  # (roots and the manifest views need no resolver)
+
+    mf = ws.module_of(rel)
+    return analyse_module(ws.read(rel), rel, mf.module, is_package=mf.is_package, stub=ws.stub_of(rel),
+                          renamed=mf.renamed)
+
+
 def python_file(ws: Workspace, root: str) -> str:
     """A root that must name an existing .py file."""
     rel = ws.relative(root)

@@ -16,9 +16,8 @@ from analysis._stdlib_modules import TABLES
 from analysis.index import WorkspaceIndex, index_of
 from analysis.manifest import MANIFEST_NAMES
 from analysis.model import ModuleAnalysis, Problem
-from analysis.resolver import analyse_module
 from analysis.sources import Workspace, WorkspaceError
-from views.common import manifest_root, problem_rows, python_file
+from views.common import analysed_file, manifest_root, problem_rows, python_file
 
 COLUMNS = ["path", "line", "column", "kind", "message"]
 
@@ -37,10 +36,9 @@ def produce(ws: Workspace, root: str) -> tuple[str, Any]:
         rel = project.manifest
     else:
         rel = python_file(ws, root)
-        mf = ws.module_of(rel)
-        a = analyse_module(ws.read(rel), rel, mf.module, is_package=mf.is_package, stub=ws.stub_of(rel), renamed=mf.renamed)
+        a = analysed_file(ws, rel)
         rows = problem_rows([a])
-        rows.extend(_same_name_rows(mf.module, [rel, *ws.same_named(rel)], only=rel))
+        rows.extend(_same_name_rows(a.module, [rel, *ws.same_named(rel)], only=rel))
     rows.sort(key=lambda r: (r[0].encode(), r[1], r[2], r[3], r[4]))
     counts = Counter(r[3] for r in rows)
     return rel, {"root": rel, "counts": dict(sorted(counts.items())), "columns": COLUMNS, "rows": rows}

@@ -30,11 +30,11 @@ from collections.abc import Callable
 from typing import Any
 
 import codec
-from analysis.resolver import analyse_module
 from analysis.sources import Workspace, WorkspaceError
 from analysis.warm import IndexCache
 from views import tokens
 from views.budget import PARTIAL, Budget
+from views.common import analysed_file
 from views.shapes import pack_graph, path_module, unpack_graph
 
 #: Columns of the marker's narrower roots.
@@ -261,9 +261,7 @@ class _Symbols(_Fitter):
         used: dict[str, int] = {}
         for m in value["modules"]:
             try:
-                mf = self.ws.module_of(m["path"])
-                a = analyse_module(self.ws.read(m["path"]), m["path"], mf.module, is_package=mf.is_package,
-                                   stub=self.ws.stub_of(m["path"]), renamed=mf.renamed)
+                a = analysed_file(self.ws, m["path"])
             except (WorkspaceError, OSError):
                 continue
             for u in a.uses:

@@ -5,15 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from analysis.resolver import analyse_module
 from analysis.sources import Workspace
-from views.common import definition_row, first_sentence, grouped_edges, python_file, table
+from views.common import analysed_file, definition_row, first_sentence, grouped_edges, python_file, table
 
 
 def produce(ws: Workspace, root: str) -> tuple[str, Any]:
     rel = python_file(ws, root)
-    mf = ws.module_of(rel)
-    a = analyse_module(ws.read(rel), rel, mf.module, is_package=mf.is_package, stub=ws.stub_of(rel), renamed=mf.renamed)
+    a = analysed_file(ws, rel)
     defs = [d for d in a.definitions if d.kind != "module"]
     module_doc = first_sentence(a.definitions[0].doc) if a.definitions else ""
     value: dict[str, Any] = {"module": a.module, "path": rel, "lines": a.lines}

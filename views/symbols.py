@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from analysis.resolver import analyse_module
 from analysis.sources import Workspace, WorkspaceError
-from views.common import python_file
+from views.common import analysed_file, python_file
 
 
 def produce(ws: Workspace, root: str) -> tuple[str, Any]:
@@ -25,8 +24,7 @@ def produce(ws: Workspace, root: str) -> tuple[str, Any]:
         files = [rel]
     modules = []
     for path in files:
-        mf = ws.module_of(path)
-        a = analyse_module(ws.read(path), path, mf.module, is_package=mf.is_package, stub=ws.stub_of(path), renamed=mf.renamed)
+        a = analysed_file(ws, path)
         rows = [[d.qualname, d.kind, d.start, d.signature] for d in a.definitions if d.kind != "module"]
         modules.append({"module": a.module, "path": path, "symbols": rows})
     rel = rel or "."  # the workspace folder itself
