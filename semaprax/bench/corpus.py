@@ -144,13 +144,12 @@ def public_symbols(folder: Path, package: str, n: int = 5) -> list[str]:
     """The first ``n`` public module-level classes and functions of the package,
     in path order: symbols worth listing references of, picked the same way on
     every run."""
-    from analysis.resolver import analyse_module
+    from views.common import analysed_file
 
     ws = Workspace(folder)
     found = []
     for path in ws.python_files(package):
-        mf = ws.module_of(path)
-        a = analyse_module(ws.read(path), path, mf.module, is_package=mf.is_package, renamed=mf.renamed)
+        a = analysed_file(ws, path)
         for d in a.definitions:
             local = d.qualname[len(a.module) + 1 :]
             if d.kind in ("class", "function") and "." not in local and not local.startswith("_") \

@@ -28,10 +28,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]  # the checkout (examples/, docs/)
 
 import codec
-from analysis.resolver import analyse_module
 from analysis.sources import Workspace
 from views import tokens
-from views.common import grouped_edges
+from views.common import analysed_file, grouped_edges
 from views.graph import produce
 from views.shapes import graph as compact
 from views.shapes import local_name, not_builtins, short_target
@@ -58,8 +57,7 @@ def relative(grouped: dict[str, Any]) -> dict[str, Any]:
 def candidates(folder: Path, root: str) -> dict[str, object]:
     ws = Workspace(folder)
     _, grouped = produce(ws, root)
-    mf = ws.module_of(root)
-    a = analyse_module(ws.read(root), root, mf.module, is_package=mf.is_package, renamed=mf.renamed)
+    a = analysed_file(ws, root)  # as the graph view read it
     defs = [d for d in a.definitions if d.kind != "module"]
     flat_defs = [
         {"name": d.qualname, "kind": d.kind, "lines": [d.start, d.end], "signature": d.signature, "doc": d.doc_line}
