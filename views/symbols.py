@@ -16,8 +16,9 @@ def produce(ws: Workspace, root: str) -> tuple[str, Any]:
         if not files:
             why = dict(ws.skipped).get(rel)  # a folder the listing could not read says so
             linked = f"skipped {rel}: "  # a symlinked folder, which the listing does not follow
-            if why is None and any(n.startswith(linked) for n in ws.notes):
-                why = "is " + next(n for n in ws.notes if n.startswith(linked))[len(linked):]
+            note = next((n for n in ws.notes if n.startswith(linked)), None)
+            if why is None and note is not None:
+                why = "is " + note[len(linked):]
             raise WorkspaceError(f"folder {root!r} {'holds no .py files' if why is None else why.replace('the folder ', '')}")
     else:
         rel = python_file(ws, root)
