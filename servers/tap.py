@@ -213,7 +213,7 @@ def run_tap(session: str, command: Sequence[str], *, stdin: int = 0, stdout: int
             return 127 if isinstance(exc, FileNotFoundError) else 126
         recorder.header(command)
         previous = {}
-        for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        for signum in PASSED_ON:
             previous[signum] = signal.signal(signum, lambda n, _f: _pass_on(server, n))
         assert server.stdin is not None and server.stdout is not None
         up_busy = threading.Lock()
@@ -221,8 +221,16 @@ def run_tap(session: str, command: Sequence[str], *, stdin: int = 0, stdout: int
                               daemon=True)
         down = threading.Thread(target=_pump, args=(server.stdout.fileno(), os.dup(stdout),
                                                     _Splitter(recorder, "s2c"), threading.Lock()), daemon=True)
-        up.start()
-        down.start()
+        # The pumps start with the signals blocked (a thread takes its creator's mask), so the
+        # kernel gives them to this thread: one delivered to a pump left this thread asleep in
+        # wait(), the handler never ran, and the server never got the signal (a clean run's
+        # test_signals_are_passed_on_to_the_server waited 30 s for it).
+        signal.pthread_sigmask(signal.SIG_BLOCK, PASSED_ON)
+        try:
+            up.start()
+            down.start()
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, PASSED_ON)
         try:
             status = server.wait()
             down.join()  # everything the server wrote has been forwarded and recorded
@@ -233,6 +241,10 @@ def run_tap(session: str, command: Sequence[str], *, stdin: int = 0, stdout: int
                 signal.signal(signum, handler)
         # The client's side may still be open; nothing more can reach a server that ended.
         return status if status >= 0 else 128 - status
+
+
+#: The signals the tap passes on to the server.
+PASSED_ON = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 def _pass_on(server: subprocess.Popen[bytes], signum: int) -> None:

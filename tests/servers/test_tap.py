@@ -292,3 +292,28 @@ def test_the_bytes_a_client_receives_through_the_tap_are_the_bytes_it_receives_d
     sizes = [r["bytes"] for r in map(json.loads, (tmp_path / "s.jsonl").read_text().splitlines()[1:])
              if r["dir"] == "s2c"]
     assert sizes == [len(line) for line in direct.splitlines()]
+
+
+def test_the_pumps_leave_the_signals_to_the_thread_that_passes_them_on(tmp_path: Path, monkeypatch) -> None:
+    # a signal the kernel gives a pump thread never reaches the handler (the main thread sleeps in
+    # wait()): the pumps run with the signals the tap passes on blocked
+    from servers import tap
+
+    masks: list[set[int]] = []
+    pump = tap._pump
+
+    def seen(*args: Any) -> None:
+        masks.append(set(signal.pthread_sigmask(signal.SIG_BLOCK, [])))
+        pump(*args)
+
+    monkeypatch.setattr(tap, "_pump", seen)
+    read, write = os.pipe()
+    os.close(write)  # the client sends nothing
+    out_read, out_write = os.pipe()
+    try:
+        assert tap.run_tap(str(tmp_path / "s.jsonl"), ["sh", "-c", "exit 3"], stdin=read, stdout=out_write) == 3
+    finally:
+        for fd in (read, out_read, out_write):
+            os.close(fd)
+    assert len(masks) == 2 and all(set(tap.PASSED_ON) <= m for m in masks), masks
+    assert not set(tap.PASSED_ON) & set(signal.pthread_sigmask(signal.SIG_BLOCK, []))  # this thread's unblocked
