@@ -119,7 +119,7 @@ def _dump(record: Record) -> bytes:
     a = record.result
     module = (a.module, a.path, tuple(_flat(d, _DEF) for d in a.definitions),
               tuple(_flat(u, _USE) for u in a.uses), tuple(_flat(i, _IMP) for i in a.imports),
-              tuple(_flat(p, _PROB) for p in a.problems), a.has_main, a.lines, a.value_types)
+              tuple(_flat(p, _PROB) for p in a.problems), a.has_main, a.lines, a.value_types, a.exports)
     events = tuple(_event_out(e) for e in record.events)
     return marshal.dumps((analyser_version(), module, events))
 
@@ -137,10 +137,10 @@ def _load(data: bytes, class_info: Callable[..., Any]) -> Record | None:
     version, module, events = marshal.loads(data)
     if version != analyser_version():
         return None
-    (name, path, definitions, uses, imports, problems, has_main, lines, value_types) = module
+    (name, path, definitions, uses, imports, problems, has_main, lines, value_types, exports) = module
     result = ModuleAnalysis(
         name, path, tuple(map(_make_def, definitions)), tuple(map(_make_use, uses)),
-        tuple(map(_make_imp, imports)), tuple(map(_make_prob, problems)), has_main, lines, value_types)
+        tuple(map(_make_imp, imports)), tuple(map(_make_prob, problems)), has_main, lines, value_types, exports)
     out: list[Event] = []
     for kind, q, answer in events:
         if kind == PREPARED:

@@ -106,3 +106,23 @@ def test_an_attribute_set_to_two_classes_names_neither() -> None:
                           "    def switch(self):\n        self.kind = B\n\n    def make(self):\n"
                           "        return self.kind()\n\n\nHolder().make().run()\nHolder().kind().run()\n")
     assert not calls & {"m.A.run", "m.B.run"}
+
+
+def test_a_replayed_record_keeps_the_modules_all(tmp_path: Path) -> None:
+    # the record of b holds its literal __all__: replayed from disk (a new process's store), c's
+    # star imports bind what they bound when b was analysed (they named b.X before the record kept it)
+    from analysis.filecache import RecordStore
+    from analysis.resolver import ClassInfo
+
+    write_files(tmp_path / "ws", {"pkg/__init__.py": "", "pkg/a.py": A, "pkg/b.py": '__all__ = ["other"]\n' + B_X,
+                                  "pkg/c.py": "from pkg.a import *\nfrom pkg.b import *\n\n\n"
+                                              "def use():\n    X().go()\n"})
+    ws = Workspace(tmp_path / "ws")
+    runs = []
+    for _ in range(2):
+        index = WorkspaceIndex(ws, ws.python_files(), RecordStore(tmp_path / "cache", ClassInfo), processes=1)
+        runs.append((index.replayed, {u.target for a in index.modules if a.module == "pkg.c" for u in a.uses},
+                     {a.module: a.exports for a in index.modules}))
+    assert runs[1][0] == 4  # every file replayed the second time
+    assert runs[0][1] == runs[1][1] == {"pkg.a.X", "pkg.a.X.go"}
+    assert runs[0][2] == runs[1][2] and runs[1][2]["pkg.b"] == ("other",)
